@@ -1,0 +1,190 @@
+"""The ``balance`` command line: thin, parses options and delegates to the packages.
+
+Bad input ends in one line on stderr naming the problem and exit code 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+
+from simulator.errors import BalanceError
+
+
+class _App(typer.Typer):
+    """A Typer app whose every usage error is one line and exit code 2."""
+
+    def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003
+        command = typer.main.get_command(self)
+        try:
+            code = command.main(*args, standalone_mode=False, **kwargs)
+        except BalanceError as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted; finished parts are kept: run the same command again to resume", 130)
+        except typer.Abort:
+            _fail("aborted", code=130)
+        except Exception as exc:
+            # Click's usage errors (vendored by newer Typer, so matched by shape, not by class).
+            if type(exc).__name__.startswith("NoArgsIsHelp"):
+                click.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else "")
+                sys.exit(0)
+            if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+                _fail(" ".join(exc.format_message().split()))
+            raise
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"balance: error: {message}", err=True)
+    sys.exit(code)
+
+
+app = _App(
+    help="Monte Carlo balance analysis for tabletop games.\n\n"
+    "Typical session: `balance games` to see what is there, `balance rules GAME` for the options a "
+    "variant can change, `balance simulate GAME -n 100000 --out runs/base` to play, then "
+    "`balance report runs/base`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _print_json(obj: object) -> None:
+    typer.echo(json.dumps(obj, indent=2, default=str))
+
+
+# -- games -----------------------------------------------------------------------------------
+@app.command()
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the games: player range, policies and the unit of game length."""
+    from simulator.games import available, get_game
+
+    specs = [get_game(g).summary() for g in available()]
+    if as_json:
+        _print_json(specs)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("game", "title", "players", "kind", "length in", "policies")
+    for s in specs:
+        table.add_row(
+            s["id"],
+            s["title"],
+            "{}-{}".format(*s["players"]),
+            "cooperative" if s["cooperative"] else "competitive",
+            s["length_unit"],
+            ", ".join(s["policies"]),
+        )
+    Console().print(table)
+
+
+# -- rules -----------------------------------------------------------------------------------
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id, e.g. caza-tesoros.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Print every rule option of GAME: default, allowed values, meaning and seed passage.
+
+    Change any of them with `--set key=value` or a variant file (TOML):
+
+        name = "cheap level 2"
+
+        [rules]
+
+        level2_cost = 2
+    """
+    from simulator.games import get_game
+
+    options = get_game(game).rules_class.options()
+    if as_json:
+        _print_json([o.as_dict() for o in options])
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("option", "default", "allowed", "meaning", "seed", show_lines=False)
+    for o in options:
+        default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
+        table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)
+    Console(width=200).print(table)
+
+
+# -- simulate --------------------------------------------------------------------------------
+PolicyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy",
+        "-p",
+        help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
+        "colon: greedy:risk=0.3. See `balance games` for the names.",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", help="Change a rule: key=value (repeatable). See `balance rules GAME`."),
+]
+VariantOpt = Annotated[
+    Path | None,
+    typer.Option("--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'),
+]
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder to write (resumed if it exists).")],
+    n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 10_000,
+    players: Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")] = None,
+    policy: PolicyOpt = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size", help="Games per part (default: about 1/32 of the run, 250-10,000).")] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the headline figures as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")] = False,
+) -> None:
+    """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
+
+    A killed run keeps its finished parts: the same command finishes only what is missing.
+    """
+    from analyses.overview import headline
+    from simulator.runner import plan_run, run
+
+    config = plan_run(
+        game, n, players=players, policies=policy, seed=seed, sets=set_, variant=variant,
+        chunk_size=chunk_size,
+    )
+    folder = run(config, out, jobs=jobs, progress=not quiet and not as_json, cluster=cluster)
+    summary = headline(folder.path)
+    if as_json:
+        _print_json(summary)
+    elif not quiet:
+        _print_headline(summary)
+
+
+def _print_headline(s: dict) -> None:
+    typer.echo(f"{s['game']}: {s['games']:,} games, {s['n_players']} players, seed {s['seed']} -> {s['out']}")
+    if s["win_rate"] is not None:
+        rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
+        typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")
+    else:
+        typer.echo(f"success rate {s['success_rate']:.1%}")
+    typer.echo(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,96 @@
+"""The game registry: what every game package tells the toolkit about itself.
+
+Each game package exports ``SPEC`` (a :class:`GameSpec`). The engine contract is
+``play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]``:
+
+- ``rules`` is the game's ``Rules`` instance; ``policy_ids`` int64[P] and ``policy_params``
+  float64[P, MAX_PARAMS] come from :func:`policies.engine_arrays`; ``seeds`` uint32[G] holds one
+  seed per game (the engine seeds numba's generator with it at the start of that game, so any game
+  can be replayed alone).
+- The returned columns have one entry per game: ``winner`` (int, -1 when nobody wins alone),
+  ``length`` (int, in ``length_unit``), ``end_reason`` (int index into ``end_reasons``),
+  ``scores`` (float or int, games x P), ``success`` (bool, cooperative games only),
+  ``lead_changes`` and ``half_leader`` (int; competitive games that have a score, for the drama
+  analysis: how often the leader changed, and the leader at half the game's length, -1 if tied),
+  and any game-specific column, named with the game's prefix (``caza_``, ``crew_``...);
+  2-D arrays (games x P) become list columns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from policies import PolicyDef
+
+from .errors import BalanceError
+from .rules import RuleSet
+
+# Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
+GAME_MODULES: dict[str, str] = {
+    "caza-tesoros": "simulator.caza_tesoros",
+    "crew-deep-sea": "simulator.crew_deep_sea",
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    cooperative: bool
+    length_unit: str
+    end_reasons: tuple[str, ...]
+    rules_class: type[RuleSet]
+    policies: dict[str, PolicyDef]
+    default_policy: str
+    play_chunk: Callable[..., dict[str, Any]]
+    columns: dict[str, str] = field(default_factory=dict)  # game-specific column -> meaning
+
+    def check_players(self, n_players: int) -> None:
+        if not self.min_players <= n_players <= self.max_players:
+            raise BalanceError(
+                f"{self.id} is played by {self.min_players} to {self.max_players} players, "
+                f"not {n_players}"
+            )
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": [self.min_players, self.max_players],
+            "cooperative": self.cooperative,
+            "length_unit": self.length_unit,
+            "policies": list(self.policies),
+            "default_policy": self.default_policy,
+            "end_reasons": list(self.end_reasons),
+        }
+
+
+_EXTRA: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game that does not ship with the package (tests, a designer's own prototype)."""
+    _EXTRA[spec.id] = spec
+
+
+def available() -> list[str]:
+    return [g for g in GAME_MODULES if _importable(g)] + list(_EXTRA)
+
+
+def _importable(game_id: str) -> bool:
+    return importlib.util.find_spec(GAME_MODULES[game_id]) is not None
+
+
+def get_game(game_id: str) -> GameSpec:
+    if game_id in _EXTRA:
+        return _EXTRA[game_id]
+    if game_id not in GAME_MODULES or not _importable(game_id):
+        raise BalanceError(f"unknown game '{game_id}'; choose from: {', '.join(available())}")
+    return importlib.import_module(GAME_MODULES[game_id]).SPEC

@@ -1,0 +1,281 @@
+"""Rule sets: every option of a game with its default, bounds, doc and seed passage.
+
+A game's ``Rules`` is a frozen dataclass derived from :class:`RuleSet` whose fields are declared
+with :func:`option`. Designers change them with ``--set key=value`` (typed coercion, bounds
+checked) and with TOML variant files (``name = "..."`` plus a ``[rules]`` table).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import typing
+from collections import namedtuple
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from .errors import BalanceError
+
+
+def option(
+    default: Any,
+    doc: str,
+    seed: str,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+    choices: tuple[str, ...] | None = None,
+) -> Any:
+    """Declare one rule option.
+
+    ``seed`` names the rulebook passage (or reference note) the option comes from; ``lo``/``hi``
+    bound numbers (and every element of a tuple); ``choices`` lists the allowed strings.
+    """
+    if choices is not None and default not in choices:
+        raise ValueError(f"default {default!r} not among choices {choices}")
+    meta = {"doc": doc, "seed": seed, "lo": lo, "hi": hi, "choices": choices}
+    if isinstance(default, list | tuple):
+        return field(default=tuple(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """Everything a designer needs to know about one option (``balance rules GAME``)."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    seed: str
+    lo: float | None
+    hi: float | None
+    choices: tuple[str, ...] | None
+
+    def allowed(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.type == "bool":
+            return "true or false"
+        bounds = []
+        if self.lo is not None:
+            bounds.append(f">= {_fmt(self.lo)}")
+        if self.hi is not None:
+            bounds.append(f"<= {_fmt(self.hi)}")
+        kind = {"int": "an integer", "float": "a number", "str": "text"}.get(
+            self.type, f"a comma-separated list of {self.type.removeprefix('tuple[')[:-1]}s"
+        )
+        return kind + (" " + " and ".join(bounds) if bounds else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["default"] = list(self.default) if isinstance(self.default, tuple) else self.default
+        d["choices"] = list(self.choices) if self.choices else None
+        return d
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Base class of every game's rules. Subclasses are ``@dataclass(frozen=True)``."""
+
+    game_id: ClassVar[str] = ""
+
+    # -- introspection -------------------------------------------------------------------------
+    @classmethod
+    def options(cls) -> list[OptionInfo]:
+        hints = typing.get_type_hints(cls)
+        out = []
+        for f in dataclasses.fields(cls):
+            out.append(
+                OptionInfo(
+                    name=f.name,
+                    type=_type_name(hints[f.name]),
+                    default=f.default,
+                    doc=f.metadata.get("doc", ""),
+                    seed=f.metadata.get("seed", ""),
+                    lo=f.metadata.get("lo"),
+                    hi=f.metadata.get("hi"),
+                    choices=f.metadata.get("choices"),
+                )
+            )
+        return out
+
+    @classmethod
+    def option_info(cls, key: str) -> OptionInfo:
+        for info in cls.options():
+            if info.name == key:
+                return info
+        known = ", ".join(i.name for i in cls.options())
+        raise BalanceError(f"unknown rule '{key}' for {cls.game_id}; known rules: {known}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()
+        }
+
+    def changed(self) -> dict[str, Any]:
+        """Options whose value differs from the default (what a report calls the variant)."""
+        default = type(self)().to_dict()
+        return {k: v for k, v in self.to_dict().items() if default[k] != v}
+
+    # -- building ------------------------------------------------------------------------------
+    def with_values(self, values: dict[str, Any], source: str = "--set") -> Self:
+        """A copy with ``values`` applied; strings are coerced, everything is validated."""
+        updates = {}
+        for key, raw in values.items():
+            info = type(self).option_info(key)
+            updates[key] = coerce(info, raw, source)
+        new = dataclasses.replace(self, **updates)
+        problem = new.check()
+        if problem:
+            raise BalanceError(f"{source}: {problem}")
+        return new
+
+    def check(self) -> str | None:
+        """Cross-option validation; return a one-line problem or None. Override per game."""
+        return None
+
+    def to_engine(self) -> tuple:
+        """The rules as a numba-friendly namedtuple: choices become their index, tuples arrays."""
+        import numpy as np
+
+        values = {}
+        for info in self.options():
+            v = getattr(self, info.name)
+            if info.choices:
+                v = info.choices.index(v)
+            elif isinstance(v, tuple):
+                v = np.asarray(v, dtype=np.float64 if info.type == "tuple[float]" else np.int64)
+            values[info.name] = v
+        cls = _engine_tuple_class(type(self))
+        return cls(**values)
+
+
+_ENGINE_TUPLES: dict[type, type] = {}
+
+
+def _engine_tuple_class(rules_cls: type) -> type:
+    # One namedtuple class per rule set, reused so numba compiles (and caches) once.
+    if rules_cls not in _ENGINE_TUPLES:
+        names = [f.name for f in dataclasses.fields(rules_cls)]
+        _ENGINE_TUPLES[rules_cls] = namedtuple(rules_cls.__name__ + "Engine", names)
+    return _ENGINE_TUPLES[rules_cls]
+
+
+def _type_name(tp: Any) -> str:
+    if tp in (int, float, bool, str):
+        return tp.__name__
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        (inner, *_) = typing.get_args(tp)
+        return f"tuple[{inner.__name__}]"
+    raise TypeError(f"unsupported rule option type {tp!r}")
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def coerce(info: OptionInfo, raw: Any, source: str = "--set") -> Any:
+    """Turn ``raw`` (a string from the command line or a TOML value) into the option's type."""
+
+    def bad(why: str = "") -> BalanceError:
+        return BalanceError(
+            f"{source}: rule '{info.name}' got {raw!r}{why}; allowed: {info.allowed()}"
+        )
+
+    kind = info.type
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+            return raw.strip().lower() in _TRUE
+        raise bad()
+    if kind == "str":
+        value = str(raw).strip() if isinstance(raw, str) else None
+        if value is None or (info.choices and value not in info.choices):
+            raise bad()
+        return value
+    if kind.startswith("tuple["):
+        inner = kind[6:-1]
+        items = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(items, list | tuple) or not items:
+            raise bad()
+        return tuple(_number(info, inner, x, bad) for x in items)
+    return _number(info, kind, raw, bad)
+
+
+def _number(info: OptionInfo, kind: str, raw: Any, bad) -> int | float:
+    try:
+        if isinstance(raw, bool):
+            raise ValueError
+        if kind == "int":
+            if isinstance(raw, float) and not raw.is_integer():
+                raise ValueError
+            value = int(raw) if not isinstance(raw, str) else int(raw.strip())
+        else:
+            value = float(raw)
+    except (TypeError, ValueError):
+        raise bad() from None
+    if (info.lo is not None and value < info.lo) or (info.hi is not None and value > info.hi):
+        raise bad(" (out of bounds)")
+    return value
+
+
+def parse_sets(pairs: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a pair without ``=`` is an error."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BalanceError(f"--set expects key=value, got {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+def load_variant(path: str | Path) -> tuple[str, dict[str, Any]]:
+    """Read a variant file: ``name = "..."`` and a ``[rules]`` table. Returns (name, values)."""
+    p = Path(path)
+    if not p.is_file():
+        raise BalanceError(f"variant file {str(p)!r} does not exist or is not a file")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise BalanceError(f"variant file {str(p)!r} is not valid TOML: {exc}") from None
+    unknown = set(data) - {"name", "description", "rules"}
+    if unknown:
+        raise BalanceError(
+            f"variant file {str(p)!r} has unknown key(s) {', '.join(sorted(unknown))}; "
+            "allowed: name, description, [rules]"
+        )
+    name = data.get("name", p.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise BalanceError(f"variant file {str(p)!r}: name must be non-empty text")
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise BalanceError(f"variant file {str(p)!r}: [rules] must be a table of key = value")
+    return name.strip(), rules
+
+
+def build_rules(
+    rules_cls: type[RuleSet],
+    variant: str | Path | None = None,
+    sets: dict[str, Any] | list[str] | None = None,
+) -> tuple[RuleSet, str]:
+    """Default rules, then the variant file, then ``--set`` values. Returns (rules, variant name)."""
+    rules = rules_cls()
+    name = "default"
+    if variant is not None:
+        name, values = load_variant(variant)
+        rules = rules.with_values(values, source=f"variant {str(variant)!r}")
+    if sets:
+        values = parse_sets(sets) if isinstance(sets, list) else sets
+        rules = rules.with_values(values)
+        if name == "default":
+            name = ",".join(f"{k}={v}" for k, v in values.items())
+    return rules, name

@@ -1,0 +1,93 @@
+"""A game whose answers are known, for testing the toolkit's machinery and statistics.
+
+Each game, seat ``s`` wins with probability proportional to ``weight_s`` (rule ``bias`` adds to
+seat 0's weight); with probability ``draw`` nobody wins. Length is 10 + a geometric number of
+rounds with mean ``extra_length``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from policies import PolicyDef, PolicyParam
+from simulator.games import GameSpec
+from simulator.rules import RuleSet, option
+
+
+@dataclass(frozen=True)
+class FakeRules(RuleSet):
+    game_id = "fake"
+    bias: float = option(0.0, "extra weight of seat 0", "test", lo=0.0, hi=10.0)
+    draw: float = option(0.0, "probability nobody wins", "test", lo=0.0, hi=1.0)
+    extra_length: float = option(5.0, "mean extra rounds", "test", lo=0.0, hi=100.0)
+    mode: str = option("plain", "a choice", "test", choices=("plain", "fancy"))
+    cap: int = option(50, "an integer", "test", lo=1, hi=1000)
+
+
+POLICIES = {
+    "random": PolicyDef("random", 0, "weight 1"),
+    "strong": PolicyDef(
+        "strong", 1, "weight 1 + skill", (PolicyParam("skill", 1.0, 0.0, 10.0, "extra weight"),)
+    ),
+}
+
+
+@njit(cache=True)
+def _play(bias, draw, extra_length, n_players, policy_ids, policy_params, seeds):
+    n = seeds.shape[0]
+    winner = np.full(n, -1, np.int64)
+    length = np.zeros(n, np.int64)
+    reason = np.zeros(n, np.int64)
+    scores = np.zeros((n, n_players), np.int64)
+    weights = np.ones(n_players)
+    for s in range(n_players):
+        if policy_ids[s] == 1:
+            weights[s] += policy_params[s, 0]
+    weights[0] += bias
+    cum = np.cumsum(weights / weights.sum())
+    for g in range(n):
+        np.random.seed(seeds[g])
+        length[g] = 10 + np.random.geometric(1.0 / (1.0 + extra_length)) - 1
+        if np.random.random() < draw:
+            reason[g] = 1
+            continue
+        u = np.random.random()
+        w = 0
+        while w < n_players - 1 and u > cum[w]:
+            w += 1
+        winner[g] = w
+        scores[g, w] = 1
+    return winner, length, reason, scores
+
+
+def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
+    winner, length, reason, scores = _play(
+        rules.bias, rules.draw, rules.extra_length, n_players, policy_ids, policy_params, seeds
+    )
+    return {
+        "winner": winner,
+        "length": length,
+        "end_reason": reason,
+        "scores": scores,
+        "fake_total": scores.sum(axis=1),
+    }
+
+
+SPEC = GameSpec(
+    id="fake",
+    title="Known-answer test game",
+    min_players=2,
+    max_players=6,
+    default_players=3,
+    cooperative=False,
+    length_unit="rounds",
+    end_reasons=("won", "drawn"),
+    rules_class=FakeRules,
+    policies=POLICIES,
+    default_policy="random",
+    play_chunk=play_chunk,
+    columns={"fake_total": "number of winners (0 or 1)"},
+)
