@@ -133,29 +133,51 @@ PolicyOpt = Annotated[
 ]
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", "-s", help="Change a rule: key=value (repeatable). See `balance rules GAME`."),
+    typer.Option(
+        "--set", "-s", help="Change a rule: key=value (repeatable). See `balance rules GAME`."
+    ),
 ]
 VariantOpt = Annotated[
     Path | None,
-    typer.Option("--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'),
+    typer.Option(
+        "--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'
+    ),
 ]
 
 
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder to write (resumed if it exists).")],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Run folder to write (resumed if it exists).")
+    ],
     n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 10_000,
-    players: Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Players (default: the game's).")
+    ] = None,
     policy: PolicyOpt = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
     set_: SetOpt = None,
     variant: VariantOpt = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")] = None,
-    chunk_size: Annotated[int | None, typer.Option("--chunk-size", help="Games per part (default: about 1/32 of the run, 250-10,000).")] = None,
-    cluster: Annotated[str | None, typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the headline figures as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")] = False,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+    ] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk-size", help="Games per part (default: about 1/32 of the run, 250-10,000)."
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the headline figures as JSON.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")
+    ] = False,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -165,7 +187,13 @@ def simulate(
     from simulator.runner import plan_run, run
 
     config = plan_run(
-        game, n, players=players, policies=policy, seed=seed, sets=set_, variant=variant,
+        game,
+        n,
+        players=players,
+        policies=policy,
+        seed=seed,
+        sets=set_,
+        variant=variant,
         chunk_size=chunk_size,
     )
     folder = run(config, out, jobs=jobs, progress=not quiet and not as_json, cluster=cluster)
@@ -177,7 +205,9 @@ def simulate(
 
 
 def _print_headline(s: dict) -> None:
-    typer.echo(f"{s['game']}: {s['games']:,} games, {s['n_players']} players, seed {s['seed']} -> {s['out']}")
+    typer.echo(
+        f"{s['game']}: {s['games']:,} games, {s['n_players']} players, seed {s['seed']} -> {s['out']}"
+    )
     if s["win_rate"] is not None:
         rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
         typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")

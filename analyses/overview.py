@@ -24,7 +24,10 @@ def headline(run: str | Path) -> dict[str, Any]:
             pl.col("length").mean().alias("mean_length"),
             pl.col("winner").is_null().mean().alias("draw_rate"),
             pl.col("success").mean().alias("success_rate"),
-            *[(pl.col("winner") == s).fill_null(False).mean().alias(f"w{s}") for s in range(n_players)],
+            *[
+                (pl.col("winner") == s).fill_null(False).mean().alias(f"w{s}")
+                for s in range(n_players)
+            ],
         )
         .collect()
         .row(0, named=True)

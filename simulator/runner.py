@@ -161,7 +161,9 @@ def run(
     done = folder.done_parts()
     todo = [c for c in config.chunks() if c[0] not in done]
     jobs = resolve_jobs(jobs)
-    with _Progress(config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress) as bar:
+    with _Progress(
+        config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress
+    ) as bar:
         for index, table in _execute(config, todo, jobs, cluster):
             folder.write_part(index, table)
             bar.advance(table.height)
@@ -194,7 +196,9 @@ def _execute(
         return
     # Compile (or load the JIT cache) once here so workers load it instead of all compiling.
     play_chunk(config, 0, 0, 1)
-    parallel = Parallel(n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered")
+    parallel = Parallel(
+        n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
+    )
     yield from parallel(delayed(_indexed_chunk)(config, chunk) for chunk in todo)
 
 
