@@ -85,7 +85,9 @@ def available() -> list[str]:
 
 
 def _importable(game_id: str) -> bool:
-    return importlib.util.find_spec(GAME_MODULES[game_id]) is not None
+    # A folder without __init__.py (a namespace package) is a game still being assembled.
+    spec = importlib.util.find_spec(GAME_MODULES[game_id])
+    return spec is not None and spec.origin is not None
 
 
 def get_game(game_id: str) -> GameSpec:

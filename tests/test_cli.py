@@ -1,0 +1,130 @@
+"""The command line: listings, simulate --json, and one-line errors with exit code 2."""
+
+import json
+
+import pytest
+
+import cli
+
+
+def call(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        cli.app(list(map(str, args)))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_games_lists_player_range_policies_and_length_unit(capsys):
+    code, out, _ = call(capsys, "games", "--json")
+    assert code == 0
+    fake = next(g for g in json.loads(out) if g["id"] == "fake")
+    assert fake["players"] == [2, 6]
+    assert fake["policies"] == ["random", "strong"]
+    assert fake["length_unit"] == "rounds"
+
+
+def test_rules_table_and_json(capsys):
+    code, out, _ = call(capsys, "rules", "fake", "--json")
+    assert code == 0
+    draw = next(o for o in json.loads(out) if o["name"] == "draw")
+    assert (draw["default"], draw["lo"], draw["hi"]) == (0.0, 0.0, 1.0)
+    code, out, _ = call(capsys, "rules", "fake")
+    assert code == 0 and "extra_length" in out and "probability nobody wins" in out
+
+
+def test_simulate_json_headline(capsys, tmp_path):
+    code, out, _ = call(
+        capsys,
+        "simulate",
+        "fake",
+        "-n",
+        1000,
+        "--players",
+        2,
+        "--seed",
+        4,
+        "--set",
+        "draw=0.1",
+        "--jobs",
+        1,
+        "--out",
+        tmp_path / "r",
+        "--json",
+    )
+    assert code == 0
+    s = json.loads(out)
+    assert set(s) == {
+        "game",
+        "games",
+        "seed",
+        "n_players",
+        "policies",
+        "win_rate",
+        "success_rate",
+        "draw_rate",
+        "mean_length",
+        "length_unit",
+        "out",
+    }
+    assert s["games"] == 1000 and s["n_players"] == 2 and s["success_rate"] is None
+    assert sum(s["win_rate"]) + s["draw_rate"] == pytest.approx(1.0)
+    assert 0.05 < s["draw_rate"] < 0.15
+    assert 14 < s["mean_length"] < 16  # 10 + geometric extra with mean 5
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["simulate", "nope"], "unknown game 'nope'"),
+        (["simulate", "fake", "-p", "bogus"], "unknown policy 'bogus'"),
+        (["simulate", "fake", "-p", "strong:x=1"], "unknown parameter 'x' for policy 'strong'"),
+        (["simulate", "fake", "--set", "zzz=1"], "unknown rule 'zzz' for fake"),
+        (["simulate", "fake", "--set", "cap=lots"], "rule 'cap' got 'lots'"),
+        (["simulate", "fake", "--set", "draw=2"], "out of bounds"),
+        (["simulate", "fake", "--players", "7"], "played by 2 to 6 players, not 7"),
+        (["simulate", "fake", "-n", "many"], "Invalid value for '-n'"),
+        (["simulate", "fake", "--variant", "missing.toml"], "does not exist"),
+        (["rules", "nope"], "unknown game 'nope'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, args, words):
+    code, out, err = (
+        call(capsys, *args, "--out", tmp_path / "r")
+        if args[0] == "simulate"
+        else call(capsys, *args)
+    )
+    assert code == 2
+    assert words in err
+    assert err.count("\n") == 1 and err.startswith("balance: error: ")
+    assert "Traceback" not in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_malformed_variant_file(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[rules\nbias = 1")
+    code, _, err = call(capsys, "simulate", "fake", "--variant", bad, "--out", tmp_path / "r")
+    assert code == 2 and "is not valid TOML" in err and err.count("\n") == 1
+
+
+def test_out_file_and_other_configuration_leave_files_untouched(capsys, tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("precious")
+    code, _, err = call(capsys, "simulate", "fake", "--out", f)
+    assert code == 2 and "is a file" in err and f.read_text() == "precious"
+
+    run_dir = tmp_path / "run"
+    assert call(capsys, "simulate", "fake", "-n", 300, "-j", 1, "-q", "--out", run_dir)[0] == 0
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    code, _, err = call(
+        capsys, "simulate", "fake", "-n", 300, "-j", 1, "--seed", 8, "--out", run_dir
+    )
+    assert code == 2 and "another configuration (differs in seed)" in err
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+
+
+def test_help_teaches(capsys):
+    code, out, _ = call(capsys, "simulate", "--help")
+    assert code == 0
+    for words in ("--policy", "greedy:risk=0.3", "--set", "--variant", "resume"):
+        assert words in out
