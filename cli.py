@@ -205,9 +205,8 @@ def simulate(
 
 
 def _print_headline(s: dict) -> None:
-    typer.echo(
-        f"{s['game']}: {s['games']:,} games, {s['n_players']} players, seed {s['seed']} -> {s['out']}"
-    )
+    where = f"seed {s['seed']} -> {s['out']}"
+    typer.echo(f"{s['game']}: {s['games']:,} games, {s['n_players']} players, {where}")
     if s["win_rate"] is not None:
         rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
         typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")

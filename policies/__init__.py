@@ -51,7 +51,9 @@ class SeatPolicy:
     def label(self) -> str:
         """Canonical text: the name, then every parameter that differs from its default."""
         changed = [
-            f"{p.name}={v:g}" for p, v in zip(self.policy.params, self.values) if v != p.default
+            f"{p.name}={v:g}"
+            for p, v in zip(self.policy.params, self.values, strict=True)
+            if v != p.default
         ]
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 

@@ -267,7 +267,7 @@ def build_rules(
     variant: str | Path | None = None,
     sets: dict[str, Any] | list[str] | None = None,
 ) -> tuple[RuleSet, str]:
-    """Default rules, then the variant file, then ``--set`` values. Returns (rules, variant name)."""
+    """Default rules, then the variant file, then ``--set`` values; returns (rules, name)."""
     rules = rules_cls()
     name = "default"
     if variant is not None:
