@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,9 @@ from .rules import RuleSet, build_rules
 
 MAX_CHUNK = 10_000
 MIN_CHUNK = 250
+# With an `until` rule, chunks run in fixed batches of this many (in index order) and the rule is
+# checked between batches: fixed, so where a run stops never depends on --jobs or the backend.
+UNTIL_BATCH = 4
 
 
 def default_chunk_size(games: int) -> int:
@@ -155,8 +158,14 @@ def run(
     jobs: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    until: Callable[[RunFolder], bool] | None = None,
 ) -> RunFolder:
-    """Play every chunk not yet on disk and write it as a part; returns the finished folder."""
+    """Play every chunk not yet on disk and write it as a part; returns the finished folder.
+
+    ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks whether the
+    games so far are enough; the run then stops early and the manifest records ``games_played``
+    and ``stopped_early``. Repeating the command resumes it to the same stopping point.
+    """
     folder = RunFolder.prepare(out, config.manifest())
     done = folder.done_parts()
     todo = [c for c in config.chunks() if c[0] not in done]
@@ -164,11 +173,41 @@ def run(
     with _Progress(
         config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress
     ) as bar:
-        for index, table in _execute(config, todo, jobs, cluster):
+        if until is None:
+            for index, table in _execute(config, todo, jobs, cluster):
+                folder.write_part(index, table)
+                bar.advance(table.height)
+        else:
+            _run_until(config, folder, jobs, cluster, until, bar)
+    extra = {}
+    if until is not None or "stopped_early" in folder.read_manifest():
+        done = folder.done_parts()
+        stopped = len(done) < len(config.chunks())
+        extra = {
+            "games_played": sum(c[2] for c in config.chunks() if c[0] in done),
+            "stopped_early": stopped,
+        }
+    folder.update_manifest(finished=now(), **extra)
+    return folder
+
+
+def _run_until(
+    config: RunConfig,
+    folder: RunFolder,
+    jobs: int,
+    cluster: str | None,
+    until: Callable[[RunFolder], bool],
+    bar: _Progress,
+) -> None:
+    chunks = config.chunks()
+    for start in range(0, len(chunks), UNTIL_BATCH):
+        done = folder.done_parts()
+        if start > 0 and all(c[0] in done for c in chunks[:start]) and until(folder):
+            return
+        batch = [c for c in chunks[start : start + UNTIL_BATCH] if c[0] not in done]
+        for index, table in _execute(config, batch, jobs, cluster):
             folder.write_part(index, table)
             bar.advance(table.height)
-    folder.update_manifest(finished=now())
-    return folder
 
 
 def resolve_jobs(jobs: int | None) -> int:

@@ -3,6 +3,10 @@
 Each game, seat ``s`` wins with probability proportional to ``weight_s`` (rule ``bias`` adds to
 seat 0's weight); with probability ``draw`` nobody wins. Length is 10 + a geometric number of
 rounds with mean ``extra_length``.
+
+Drama columns (drawn after the outcome, so they never change it): the half-time leader is the
+winner except with probability ``COMEBACK`` (then another seat, uniformly), and -1 in drawn
+games; ``lead_changes`` is a Poisson(1) count plus one when the half-time leader lost.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from numba import njit
 from policies import PolicyDef, PolicyParam
 from simulator.games import GameSpec
 from simulator.rules import RuleSet, option
+
+COMEBACK = 0.25  # known answer of the comeback rate among decided games
 
 
 @dataclass(frozen=True)
@@ -36,12 +42,14 @@ POLICIES = {
 
 
 @njit(cache=True)
-def _play(bias, draw, extra_length, n_players, policy_ids, policy_params, seeds):
+def _play(bias, draw, extra_length, comeback, n_players, policy_ids, policy_params, seeds):
     n = seeds.shape[0]
     winner = np.full(n, -1, np.int64)
     length = np.zeros(n, np.int64)
     reason = np.zeros(n, np.int64)
     scores = np.zeros((n, n_players), np.int64)
+    lead_changes = np.zeros(n, np.int64)
+    half_leader = np.full(n, -1, np.int64)
     weights = np.ones(n_players)
     for s in range(n_players):
         if policy_ids[s] == 1:
@@ -53,6 +61,7 @@ def _play(bias, draw, extra_length, n_players, policy_ids, policy_params, seeds)
         length[g] = 10 + np.random.geometric(1.0 / (1.0 + extra_length)) - 1
         if np.random.random() < draw:
             reason[g] = 1
+            lead_changes[g] = np.random.poisson(1.0)
             continue
         u = np.random.random()
         w = 0
@@ -60,12 +69,23 @@ def _play(bias, draw, extra_length, n_players, policy_ids, policy_params, seeds)
             w += 1
         winner[g] = w
         scores[g, w] = 1
-    return winner, length, reason, scores
+        half_leader[g] = w
+        if np.random.random() < comeback:
+            half_leader[g] = (w + 1 + np.random.randint(0, n_players - 1)) % n_players
+        lead_changes[g] = np.random.poisson(1.0) + (half_leader[g] != w)
+    return winner, length, reason, scores, lead_changes, half_leader
 
 
 def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
-    winner, length, reason, scores = _play(
-        rules.bias, rules.draw, rules.extra_length, n_players, policy_ids, policy_params, seeds
+    winner, length, reason, scores, lead_changes, half_leader = _play(
+        rules.bias,
+        rules.draw,
+        rules.extra_length,
+        COMEBACK,
+        n_players,
+        policy_ids,
+        policy_params,
+        seeds,
     )
     return {
         "winner": winner,
@@ -73,6 +93,8 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         "end_reason": reason,
         "scores": scores,
         "fake_total": scores.sum(axis=1),
+        "lead_changes": lead_changes,
+        "half_leader": half_leader,
     }
 
 

@@ -1,0 +1,119 @@
+"""A run folder as the analyses see it: its manifest's facts plus a lazy scan of its games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simulator.dataset import RunFolder
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run folder. ``label`` names it in reports (a study's label, else its variant)."""
+
+    path: Path
+    manifest: dict[str, Any]
+    label: str
+    params: dict[str, Any] = field(default_factory=dict)  # sweep coordinates, when in a sweep
+
+    @classmethod
+    def open(
+        cls, path: str | Path, label: str | None = None, params: dict[str, Any] | None = None
+    ) -> Run:
+        folder = RunFolder.open(path)
+        manifest = folder.read_manifest()
+        variant = manifest["config"].get("variant", "default")
+        return cls(folder.path, manifest, label or variant, dict(params or {}))
+
+    def scan(self) -> pl.LazyFrame:
+        return RunFolder(self.path).scan()
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.manifest["config"]
+
+    @property
+    def game(self) -> str:
+        return self.config["game"]
+
+    @property
+    def variant(self) -> str:
+        return self.config.get("variant", "default")
+
+    @property
+    def n_players(self) -> int:
+        return int(self.config["n_players"])
+
+    @property
+    def policies(self) -> list[str]:
+        return list(self.config["policies"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.config["seed"])
+
+    @property
+    def planned_games(self) -> int:
+        return int(self.config["games"])
+
+    @property
+    def chunk_size(self) -> int:
+        return int(self.config["chunk_size"])
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return dict(self.config["rules"])
+
+    @property
+    def rules_changed(self) -> dict[str, Any]:
+        return dict(self.manifest.get("rules_changed", {}))
+
+    @property
+    def cooperative(self) -> bool:
+        return bool(self.manifest.get("cooperative", False))
+
+    @property
+    def length_unit(self) -> str:
+        return self.manifest.get("length_unit", "turns")
+
+    @property
+    def end_reasons(self) -> list[str]:
+        return list(self.manifest.get("end_reasons", []))
+
+    @property
+    def version(self) -> str:
+        return str(self.manifest.get("version", "unknown"))
+
+    def columns(self) -> list[str]:
+        return self.scan().collect_schema().names()
+
+    def games_played(self) -> int:
+        return int(self.scan().select(pl.len()).collect().item())
+
+    def describe(self) -> dict[str, Any]:
+        """What was run, in the terms a report's reader needs."""
+        return {
+            "label": self.label,
+            "path": str(self.path),
+            "game": self.game,
+            "variant": self.variant,
+            "rules_changed": self.rules_changed,
+            "n_players": self.n_players,
+            "policies": self.policies,
+            "seed": self.seed,
+            "games": self.games_played(),
+            "games_planned": self.planned_games,
+            "cooperative": self.cooperative,
+            "length_unit": self.length_unit,
+            "version": self.version,
+            "params": self.params,
+        }
+
+
+def paired(a: Run, b: Run) -> bool:
+    """Whether two runs share game seeds index by index (common random numbers)."""
+    return a.seed == b.seed and a.chunk_size == b.chunk_size and a.game == b.game

@@ -1,0 +1,102 @@
+"""Who wins: win rate by seat (competitive games) or success rate (cooperative games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from .runs import Run
+from .stats import Estimate, bootstrap_balance, proportion, uniform_seat_test
+
+SEAT_EFFECT_ALPHA = 0.05
+
+
+def seat_counts(lf: pl.LazyFrame, n_players: int) -> dict[str, Any]:
+    """Games, games without a winner and wins of every seat, in one lazy pass."""
+    row = (
+        lf.select(
+            pl.len().alias("games"),
+            pl.col("winner").is_null().sum().alias("no_winner"),
+            *[
+                (pl.col("winner") == s).fill_null(False).sum().alias(f"w{s}")
+                for s in range(n_players)
+            ],
+        )
+        .collect()
+        .row(0, named=True)
+    )
+    return {
+        "games": int(row["games"]),
+        "no_winner": int(row["no_winner"]),
+        "wins": [int(row[f"w{s}"]) for s in range(n_players)],
+    }
+
+
+def seat_summary(run: Run) -> dict[str, Any]:
+    """Win rate of every seat with Wilson intervals, the fair share, the seat test and balance.
+
+    The fair share is what every seat would win if seats did not matter: (1 - draw rate) / P.
+    The chi-square test asks whether the decided games are shared equally among seats; balance is
+    1 minus the largest gap between two seats' win rates (1 means every seat wins equally often).
+    """
+    counts = seat_counts(run.scan(), run.n_players)
+    games, wins = counts["games"], counts["wins"]
+    rates = [proportion(w, games) for w in wins]
+    draw = proportion(counts["no_winner"], games)
+    p_value = uniform_seat_test(wins)
+    return {
+        "games": games,
+        "n_players": run.n_players,
+        "seats": [
+            {"seat": s + 1, "policy": run.policies[s], "wins": wins[s], **rates[s].as_dict()}
+            for s in range(run.n_players)
+        ],
+        "fair_share": (1 - draw.value) / run.n_players if games else None,
+        "draw_rate": draw.as_dict(),
+        "seat_test_p": p_value,
+        "seat_effect": bool(p_value < SEAT_EFFECT_ALPHA) if p_value == p_value else None,
+        "balance": bootstrap_balance(wins, games).as_dict(),
+    }
+
+
+def seat_table(summary: dict[str, Any]) -> pl.DataFrame:
+    """The seats of a :func:`seat_summary` as a small table."""
+    return pl.DataFrame(summary["seats"])
+
+
+def success_summary(run: Run) -> dict[str, Any]:
+    """Cooperative games: success rate with its interval, by mission and player count."""
+    lf = run.scan()
+    columns = run.columns()
+    total = lf.select(pl.len().alias("games"), pl.col("success").sum().alias("won")).collect()
+    games, won = int(total["games"][0]), int(total["won"][0] or 0)
+    out: dict[str, Any] = {
+        "games": games,
+        "n_players": run.n_players,
+        "success": {"wins": won, "games": games, **proportion(won, games).as_dict()},
+        "by_players": _success_by(lf, "n_players"),
+        "by_mission": _success_by(lf, "crew_mission") if "crew_mission" in columns else [],
+    }
+    return out
+
+
+def _success_by(lf: pl.LazyFrame, column: str) -> list[dict[str, Any]]:
+    grouped = (
+        lf.group_by(column)
+        .agg(pl.len().alias("games"), pl.col("success").sum().alias("wins"))
+        .sort(column)
+        .collect()
+    )
+    rows = []
+    for key, games, wins in grouped.iter_rows():
+        est: Estimate = proportion(int(wins or 0), int(games))
+        rows.append({column: key, "wins": int(wins or 0), "games": int(games), **est.as_dict()})
+    return rows
+
+
+def first_seat_advantage(summary: dict[str, Any]) -> float | None:
+    """Seat 1's win rate minus the fair share (positive: the first player is favoured)."""
+    if not summary["games"]:
+        return None
+    return summary["seats"][0]["value"] - summary["fair_share"]

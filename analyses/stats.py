@@ -1,0 +1,207 @@
+"""Statistical building blocks shared by the analyses, all delegating to scipy.
+
+Every interval is two-sided at ``CONFIDENCE`` (95%). Proportions use Wilson intervals; paired
+comparisons (common random numbers: the same game index under two rule sets) use an exact
+McNemar test on discordant pairs for yes/no outcomes and a paired t interval for numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import stats
+
+CONFIDENCE = 0.95
+ALPHA = 1 - CONFIDENCE
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its 95% interval."""
+
+    value: float
+    lo: float
+    hi: float
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+    def contains(self, x: float) -> bool:
+        return self.lo <= x <= self.hi
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Variant minus baseline, with its 95% interval and the test's p-value."""
+
+    base: float
+    other: float
+    diff: float
+    lo: float
+    hi: float
+    p_value: float
+    test: str
+
+    def as_dict(self) -> dict[str, float | str]:
+        return asdict(self)
+
+
+def proportion(k: int, n: int) -> Estimate:
+    """Share ``k / n`` with its Wilson interval (NaN when ``n`` is 0)."""
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return Estimate(k / n, float(ci.low), float(ci.high))
+
+
+def mean_from_moments(mean: float, std: float, n: int) -> Estimate:
+    """Mean with its t interval from summary moments (the run is never loaded whole)."""
+    if n < 2 or not math.isfinite(std):
+        return Estimate(mean, math.nan, math.nan)
+    if std == 0:
+        return Estimate(mean, mean, mean)
+    lo, hi = stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=std / math.sqrt(n))
+    return Estimate(mean, float(lo), float(hi))
+
+
+def uniform_seat_test(wins: list[int]) -> float:
+    """p-value of a chi-square test that decided games are shared equally among seats."""
+    observed = np.asarray(wins, dtype=float)
+    if observed.sum() == 0 or len(observed) < 2:
+        return math.nan
+    return float(stats.chisquare(observed).pvalue)
+
+
+def paired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
+    """Change in a yes/no outcome over games paired by index.
+
+    The p-value is McNemar's exact test (a binomial test on the discordant pairs); the interval
+    is the paired t interval of the per-game differences.
+    """
+    base = np.asarray(base, dtype=bool)
+    other = np.asarray(other, dtype=bool)
+    lost = int(np.sum(base & ~other))
+    gained = int(np.sum(~base & other))
+    discordant = lost + gained
+    p = 1.0 if discordant == 0 else float(stats.binomtest(gained, discordant).pvalue)
+    d = other.astype(np.int8) - base.astype(np.int8)
+    lo, hi = _paired_interval(d)
+    return Difference(
+        float(base.mean()),
+        float(other.mean()),
+        float(d.mean()),
+        lo,
+        hi,
+        p,
+        "McNemar exact (paired games)",
+    )
+
+
+def paired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
+    """Change in a per-game number over games paired by index (paired t test and interval)."""
+    base = np.asarray(base, dtype=float)
+    other = np.asarray(other, dtype=float)
+    d = other - base
+    lo, hi = _paired_interval(d)
+    if len(d) < 2 or np.all(d == d[0]):
+        p = 1.0 if len(d) == 0 or d[0] == 0 else 0.0
+    else:
+        p = float(stats.ttest_1samp(d, 0.0).pvalue)
+    return Difference(
+        float(base.mean()), float(other.mean()), float(d.mean()), lo, hi, p, "paired t"
+    )
+
+
+def _paired_interval(d: np.ndarray) -> tuple[float, float]:
+    if len(d) < 2:
+        return math.nan, math.nan
+    if np.all(d == d[0]):
+        return float(d[0]), float(d[0])
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=CONFIDENCE)
+    return float(ci.low), float(ci.high)
+
+
+def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
+    """Change in a yes/no outcome between independent runs (chi-square test, Welch interval)."""
+    base = np.asarray(base, dtype=float)
+    other = np.asarray(other, dtype=float)
+    table = np.array(
+        [[base.sum(), len(base) - base.sum()], [other.sum(), len(other) - other.sum()]]
+    )
+    if (table.sum(axis=0) == 0).any():
+        p = 1.0
+    else:
+        p = float(stats.chi2_contingency(table).pvalue)
+    lo, hi = _welch_interval(base, other)
+    return Difference(
+        float(base.mean()),
+        float(other.mean()),
+        float(other.mean() - base.mean()),
+        lo,
+        hi,
+        p,
+        "chi-square (independent runs)",
+    )
+
+
+def unpaired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
+    """Change in a per-game number between independent runs (Mann-Whitney test, Welch interval)."""
+    base = np.asarray(base, dtype=float)
+    other = np.asarray(other, dtype=float)
+    p = float(stats.mannwhitneyu(other, base).pvalue)
+    lo, hi = _welch_interval(base, other)
+    return Difference(
+        float(base.mean()),
+        float(other.mean()),
+        float(other.mean() - base.mean()),
+        lo,
+        hi,
+        p,
+        "Mann-Whitney (independent runs)",
+    )
+
+
+def _welch_interval(base: np.ndarray, other: np.ndarray) -> tuple[float, float]:
+    if len(base) < 2 or len(other) < 2 or (base.var() == 0 and other.var() == 0):
+        d = float(other.mean() - base.mean())
+        return d, d
+    res = stats.ttest_ind(other, base, equal_var=False)
+    ci = res.confidence_interval(confidence_level=CONFIDENCE)
+    return float(ci.low), float(ci.high)
+
+
+def adjust_p_values(p_values: list[float]) -> list[float]:
+    """Benjamini-Hochberg adjustment for many comparisons (NaN entries are left as NaN)."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full_like(p, np.nan)
+    ok = np.isfinite(p)
+    if ok.any():
+        out[ok] = stats.false_discovery_control(p[ok], method="bh")
+    return out.tolist()
+
+
+def bootstrap_balance(wins: list[int], games: int, resamples: int = 2000) -> Estimate:
+    """Balance (1 minus the largest gap between seat win rates) with a bootstrap interval.
+
+    Games are independent draws of one outcome (a seat wins, or nobody does), so resampling
+    games is the same as drawing outcome counts from a multinomial: O(seats) per resample
+    instead of O(games), whatever the size of the run.
+    """
+    wins_arr = np.asarray(wins, dtype=float)
+    if games <= 0:
+        return Estimate(math.nan, math.nan, math.nan)
+    rates = wins_arr / games
+    value = 1.0 - float(rates.max() - rates.min())
+    probs = np.append(rates, max(0.0, 1.0 - rates.sum()))
+    probs = probs / probs.sum()
+    rng = np.random.default_rng(20240101)
+    draws = rng.multinomial(games, probs, size=resamples)[:, :-1] / games
+    sample = 1.0 - (draws.max(axis=1) - draws.min(axis=1))
+    lo, hi = np.quantile(sample, [ALPHA / 2, 1 - ALPHA / 2])
+    return Estimate(value, float(lo), float(hi))

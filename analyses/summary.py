@@ -1,0 +1,63 @@
+"""Everything the report says about one run, gathered in one dict (also what ``--json`` prints)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .drama import drama_summary
+from .length import end_reasons, length_summary
+from .runs import Run
+from .seats import seat_summary, success_summary
+from .stats import Estimate
+
+
+def run_summary(run: Run) -> dict[str, Any]:
+    """What was run, who wins (or how often the crew succeeds), length, end conditions, drama."""
+    summary: dict[str, Any] = {"run": run.describe()}
+    if run.cooperative:
+        summary["success"] = success_summary(run)
+    else:
+        summary["seats"] = seat_summary(run)
+    summary["length"] = length_summary(run)
+    summary["end_reasons"] = end_reasons(run)
+    summary["drama"] = drama_summary(run)
+    return summary
+
+
+def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
+    """The run's headline measures by target name (see :mod:`analyses.targets`)."""
+    out: dict[str, Estimate] = {}
+
+    def est(d: dict[str, Any]) -> Estimate:
+        return Estimate(d["value"], d["lo"], d["hi"])
+
+    if "seats" in summary:
+        seats = summary["seats"]["seats"]
+        for s in seats:
+            out[f"seat-{s['seat']}"] = est(s)
+        out["first-seat"], out["last-seat"] = est(seats[0]), est(seats[-1])
+        out["draw"] = est(summary["seats"]["draw_rate"])
+        out["balance"] = est(summary["seats"]["balance"])
+    if "success" in summary:
+        out["success"] = est(summary["success"]["success"])
+    out["length"] = est(summary["length"]["mean"])
+    if summary.get("drama"):
+        out["lead-changes"] = est(summary["drama"]["lead_changes"])
+        out["comeback"] = est(summary["drama"]["comeback_rate"])
+    return out
+
+
+def headline_rate_widths(run: Run) -> dict[str, float]:
+    """Width of every headline rate interval: seat win rates and no-winner rate, or success.
+
+    ``--until-ci W`` keeps playing until all of these are narrower than W (rates, so W=0.02
+    means two percentage points).
+    """
+    if run.cooperative:
+        s = success_summary(run)["success"]
+        return {"success": s["hi"] - s["lo"]}
+    seats = seat_summary(run)
+    widths = {f"seat-{s['seat']}": s["hi"] - s["lo"] for s in seats["seats"]}
+    if seats["draw_rate"]["value"] > 0:
+        widths["draw"] = seats["draw_rate"]["hi"] - seats["draw_rate"]["lo"]
+    return widths

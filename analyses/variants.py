@@ -1,0 +1,127 @@
+"""Rule variants against the default: what changed, by how much, and how sure we are.
+
+Runs made with the same seed (``balance compare``) play the same game seeds index by index, so
+games are paired by ``game_index`` (common random numbers) and the paired tests see only the effect
+of the rule change. Runs with different seeds are compared as independent samples. p-values are
+corrected for the number of comparisons (Benjamini-Hochberg over every row of the comparison).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simulator.errors import BalanceError
+
+from .runs import Run, paired
+from .stats import (
+    ALPHA,
+    Difference,
+    adjust_p_values,
+    paired_mean,
+    paired_proportion,
+    unpaired_mean,
+    unpaired_proportion,
+)
+
+OUTCOME_COLUMNS = ["game_index", "winner", "success", "length"]
+
+
+def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
+    """One row per variant and measure: baseline, variant, change with interval, raw and
+    corrected p-values, and whether the change is significant after correction."""
+    for other in others:
+        if other.game != base.game:
+            raise BalanceError(
+                f"cannot compare runs of different games ({base.game} and {other.game})"
+            )
+        if other.n_players != base.n_players:
+            raise BalanceError(
+                f"cannot compare runs with {base.n_players} and {other.n_players} players; "
+                "compare runs with the same player count"
+            )
+    rows: list[dict[str, Any]] = []
+    for other in others:
+        rows.extend(_compare_pair(base, other))
+    adjusted = adjust_p_values([r["p_value"] for r in rows])
+    for row, p_adj in zip(rows, adjusted, strict=True):
+        row["p_adjusted"] = p_adj
+        row["significant"] = bool(p_adj < ALPHA) if p_adj == p_adj else False
+    return rows
+
+
+def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
+    is_paired = paired(base, other)
+    if is_paired:
+        joined = (
+            base.scan()
+            .select(OUTCOME_COLUMNS)
+            .join(other.scan().select(OUTCOME_COLUMNS), on="game_index", suffix="_v")
+            .collect()
+        )
+        if joined.height == 0:
+            raise BalanceError(
+                f"runs {str(base.path)!r} and {str(other.path)!r} share no game index"
+            )
+        b = joined.select(OUTCOME_COLUMNS)
+        o = joined.select("game_index", *[pl.col(f"{c}_v").alias(c) for c in OUTCOME_COLUMNS[1:]])
+        n_base = n_other = joined.height
+    else:
+        b = base.scan().select(OUTCOME_COLUMNS).collect()
+        o = other.scan().select(OUTCOME_COLUMNS).collect()
+        n_base, n_other = b.height, o.height
+    prop = paired_proportion if is_paired else unpaired_proportion
+    mean = paired_mean if is_paired else unpaired_mean
+
+    def row(measure: str, kind: str, seat: int | None, d: Difference) -> dict[str, Any]:
+        return {
+            "variant": other.label,
+            "measure": measure,
+            "kind": kind,
+            "seat": seat,
+            "paired": is_paired,
+            "games_base": n_base,
+            "games_variant": n_other,
+            **d.as_dict(),
+        }
+
+    rows = []
+    if base.cooperative:
+        rows.append(
+            row("success rate", "rate", None, prop(_bool(b, "success"), _bool(o, "success")))
+        )
+    else:
+        for s in range(base.n_players):
+            rows.append(
+                row(f"seat {s + 1} win rate", "rate", s + 1, prop(_wins(b, s), _wins(o, s)))
+            )
+        no_winner_b, no_winner_o = _no_winner(b), _no_winner(o)
+        if no_winner_b.any() or no_winner_o.any():
+            rows.append(row("no-winner rate", "rate", None, prop(no_winner_b, no_winner_o)))
+    rows.append(
+        row(
+            "mean length",
+            "length",
+            None,
+            mean(b["length"].to_numpy().astype(float), o["length"].to_numpy().astype(float)),
+        )
+    )
+    return rows
+
+
+def _wins(df: pl.DataFrame, seat: int) -> np.ndarray:
+    return (df["winner"] == seat).fill_null(False).to_numpy()
+
+
+def _no_winner(df: pl.DataFrame) -> np.ndarray:
+    return df["winner"].is_null().to_numpy()
+
+
+def _bool(df: pl.DataFrame, column: str) -> np.ndarray:
+    return df[column].fill_null(False).to_numpy()
+
+
+def comparison_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    return pl.DataFrame(rows)

@@ -1,0 +1,200 @@
+"""Matplotlib figures as PNG bytes. Every figure draws its 95% intervals (bars, bands or text)."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: figures only become PNG bytes
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+WIDTH, ROW_HEIGHT, DPI = 7.0, 0.42, 100
+COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def _png(fig: plt.Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _errors(values: Sequence[float], lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
+    v, lo_a, hi_a = (np.asarray(x, dtype=float) for x in (values, lo, hi))
+    return np.nan_to_num(np.vstack([v - lo_a, hi_a - v]).clip(min=0))
+
+
+def interval_bars(
+    labels: list[str],
+    values: list[float],
+    lo: list[float],
+    hi: list[float],
+    *,
+    xlabel: str,
+    reference: float | None = None,
+    reference_label: str = "",
+    percent: bool = True,
+) -> bytes:
+    """Horizontal bars with 95% interval whiskers; an optional dashed reference line."""
+    fig, ax = plt.subplots(figsize=(WIDTH, 0.9 + ROW_HEIGHT * len(labels)))
+    y = np.arange(len(labels))[::-1]
+    ax.barh(y, values, color=COLORS[0], alpha=0.75, height=0.6)
+    ax.errorbar(values, y, xerr=_errors(values, lo, hi), fmt="none", ecolor="black", capsize=4)
+    if reference is not None and math.isfinite(reference):
+        ax.axvline(reference, color="firebrick", linestyle="--", label=reference_label)
+        ax.legend(loc="lower right", fontsize=8)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(xlabel)
+    if percent:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    return _png(fig)
+
+
+def grouped_seat_bars(
+    groups: list[tuple[str, list[float], list[float], list[float], float | None]],
+) -> bytes:
+    """Win rate by seat for one or more runs: (label, rates, lo, hi, fair share) per run."""
+    n_seats = max(len(g[1]) for g in groups)
+    width = 0.8 / len(groups)
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.4))
+    x = np.arange(n_seats)
+    for k, (label, rates, lo, hi, fair) in enumerate(groups):
+        pos = x[: len(rates)] - 0.4 + width * (k + 0.5)
+        color = COLORS[k % len(COLORS)]
+        ax.bar(pos, rates, width=width * 0.95, color=color, alpha=0.75, label=label)
+        ax.errorbar(pos, rates, yerr=_errors(rates, lo, hi), fmt="none", ecolor="black", capsize=3)
+        if fair is not None:
+            ax.hlines(fair, pos[0] - width / 2, pos[-1] + width / 2, colors=color, linestyles="--")
+    ax.set_xticks(x, [f"seat {s + 1}" for s in range(n_seats)])
+    ax.set_ylabel("win rate")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    if len(groups) > 1:
+        ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def length_histograms(
+    series: list[tuple[str, list[dict], dict]],
+    unit: str,
+) -> bytes:
+    """Share of games by length (whiskers: 95% intervals); the shaded band is the mean's interval.
+
+    ``series`` holds (label, histogram bins, mean estimate) per run.
+    """
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.4))
+    for k, (label, bins, mean) in enumerate(series):
+        color = COLORS[k % len(COLORS)]
+        mids = [(b["from"] + b["to"]) / 2 for b in bins]
+        shares = [b["share"] for b in bins]
+        ax.step(mids, shares, where="mid", color=color, label=label)
+        ax.errorbar(
+            mids,
+            shares,
+            yerr=_errors(shares, [b["lo"] for b in bins], [b["hi"] for b in bins]),
+            fmt="none",
+            ecolor=color,
+            alpha=0.6,
+            capsize=2,
+        )
+        ax.axvspan(mean["lo"], mean["hi"], color=color, alpha=0.25)
+        ax.axvline(mean["value"], color=color, linestyle=":")
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("share of games")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def forest(
+    labels: list[str],
+    diffs: list[float],
+    lo: list[float],
+    hi: list[float],
+    xlabel: str,
+    *,
+    percent: bool,
+    significant: list[bool],
+) -> bytes:
+    """Changes against the baseline with their 95% intervals; filled dots are significant."""
+    fig, ax = plt.subplots(figsize=(WIDTH, 0.9 + ROW_HEIGHT * len(labels)))
+    y = np.arange(len(labels))[::-1]
+    ax.errorbar(diffs, y, xerr=_errors(diffs, lo, hi), fmt="none", ecolor="black", capsize=4)
+    colors = ["firebrick" if s else "white" for s in significant]
+    ax.scatter(diffs, y, c=colors, edgecolors="black", zorder=3)
+    ax.axvline(0, color="grey", linestyle="--")
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(xlabel)
+    if percent:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    return _png(fig)
+
+
+def sweep_lines(
+    x: list[float],
+    series: list[tuple[str, list[float], list[float], list[float]]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    percent: bool,
+    categorical: bool = False,
+) -> bytes:
+    """A measure against a swept parameter; the bands are 95% intervals."""
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.4))
+    xs = np.arange(len(x)) if categorical else np.asarray(x, dtype=float)
+    for k, (label, values, lo, hi) in enumerate(series):
+        color = COLORS[k % len(COLORS)]
+        ax.plot(xs, values, marker="o", color=color, label=label)
+        ax.fill_between(xs, lo, hi, color=color, alpha=0.2)
+    if categorical:
+        ax.set_xticks(xs, [str(v) for v in x])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if percent:
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def heatmap(
+    values: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    *,
+    row_labels: list[str],
+    col_labels: list[str],
+    row_title: str,
+    col_title: str,
+    percent: bool,
+) -> bytes:
+    """A grid of estimates; every cell is annotated with its value and 95% interval."""
+    fig, ax = plt.subplots(
+        figsize=(max(WIDTH, 1.5 * len(col_labels) + 2), 1.2 + 0.75 * len(row_labels))
+    )
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    fig.colorbar(image, ax=ax)
+    fmt = (lambda v: f"{v:.1%}") if percent else (lambda v: f"{v:.3g}")
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if not math.isfinite(values[i, j]):
+                continue
+            ax.text(
+                j,
+                i,
+                f"{fmt(values[i, j])}\n[{fmt(lo[i, j])}, {fmt(hi[i, j])}]",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if values[i, j] < np.nanmean(values) else "black",
+            )
+    ax.set_xticks(range(len(col_labels)), col_labels)
+    ax.set_yticks(range(len(row_labels)), row_labels)
+    ax.set_xlabel(col_title)
+    ax.set_ylabel(row_title)
+    return _png(fig)

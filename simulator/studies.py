@@ -1,0 +1,325 @@
+"""Studies: several runs of one game that answer one question together.
+
+- compare: the default rules and each variant;
+- sweep: every point of a grid of rule values (``players`` may be swept too);
+- tournament: policies rotated through every seat.
+
+A study folder holds ``study.json`` (kind, game, and each run's folder, label and parameters) and
+one ordinary, resumable run folder per run. Every run uses the same run seed and game count, so
+game ``i`` gets the same seed in every run (common random numbers) and the analyses pair them.
+All runs are planned (validated) before the first game is played.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .dataset import RunFolder
+from .errors import BalanceError
+from .games import get_game
+from .rules import parse_sets
+from .runner import RunConfig, plan_run, run
+
+STUDY_FILE = "study.json"
+MAX_STUDY_RUNS = 100
+KINDS = ("compare", "sweep", "tournament")
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    folder: str  # relative to the study folder
+    label: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Study:
+    kind: str
+    game: str
+    runs: tuple[StudyRun, ...]
+    path: Path
+
+    def run_paths(self) -> list[Path]:
+        return [self.path / r.folder for r in self.runs]
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"kind": self.kind, "game": self.game, "runs": [asdict(r) for r in self.runs]}
+        return json.loads(json.dumps(data, default=str))  # as read back from study.json
+
+
+def read_study(path: str | Path) -> Study | None:
+    """The study in folder ``path``, or None when it is not a study folder."""
+    p = Path(path)
+    f = p / STUDY_FILE
+    if not f.is_file():
+        return None
+    try:
+        data = json.loads(f.read_text())
+        runs = tuple(StudyRun(r["folder"], r["label"], r.get("params", {})) for r in data["runs"])
+        return Study(data["kind"], data["game"], runs, p)
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "run"
+
+
+def _prepare(out: str | Path, kind: str, game: str, plans: list[tuple[StudyRun, RunConfig]]):
+    if len(plans) > MAX_STUDY_RUNS:
+        raise BalanceError(
+            f"this {kind} needs {len(plans)} runs; at most {MAX_STUDY_RUNS} are allowed, "
+            "so use fewer values"
+        )
+    study = Study(kind, game, tuple(s for s, _ in plans), Path(out))
+    p = study.path
+    if p.exists() and not p.is_dir():
+        raise BalanceError(f"--out {str(p)!r} is a file; give a folder for the {kind}")
+    existing = read_study(p) if p.is_dir() else None
+    if existing is not None and existing.to_json() != study.to_json():
+        raise BalanceError(
+            f"--out {str(p)!r} holds another study; use a new folder, or repeat the original "
+            "command to resume it"
+        )
+    if existing is None and p.is_dir() and any(p.iterdir()):
+        raise BalanceError(f"--out {str(p)!r} is a non-empty folder; choose a new or empty folder")
+    # Refuse before playing anything if a run folder holds another configuration.
+    for entry, config in plans:
+        sub = p / entry.folder
+        if (sub / "manifest.json").is_file():
+            old = RunFolder.open(sub).read_manifest().get("config")
+            if old != config.manifest()["config"]:
+                raise BalanceError(
+                    f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
+                )
+    p.mkdir(parents=True, exist_ok=True)
+    (p / STUDY_FILE).write_text(json.dumps(study.to_json(), indent=2, default=str) + "\n")
+    return study
+
+
+def _execute(
+    study: Study,
+    plans: list[tuple[StudyRun, RunConfig]],
+    *,
+    jobs: int | None,
+    progress: bool,
+    cluster: str | None,
+    untils: list[Callable[[RunFolder], bool] | None] | None = None,
+) -> Study:
+    for k, (entry, config) in enumerate(plans):
+        until = untils[k] if untils else None
+        run(
+            config,
+            study.path / entry.folder,
+            jobs=jobs,
+            progress=progress,
+            cluster=cluster,
+            until=until,
+        )
+    return study
+
+
+# -- compare ---------------------------------------------------------------------------------
+def compare(
+    game: str,
+    games: int,
+    out: str | Path,
+    *,
+    variants: list[str | Path] | None = None,
+    sets: list[str] | None = None,
+    seed: int = 0,
+    players: int | None = None,
+    policies: list[str] | None = None,
+    jobs: int | None = None,
+    progress: bool = False,
+    cluster: str | None = None,
+    until_ci: float | None = None,
+) -> Study:
+    """The default rules and each variant file on the same game seeds.
+
+    ``--set`` values form one more variant (e.g. ``--set level2_cost=2``). With ``until_ci``,
+    the default run plays until its headline intervals are narrower than ``until_ci`` and every
+    variant then plays exactly as many games, so games stay paired.
+    """
+    if not variants and not sets:
+        raise BalanceError("compare needs at least one --variant FILE or --set key=value")
+    common = dict(players=players, policies=policies, seed=seed)
+    plans = [(StudyRun("01-default", "default"), plan_run(game, games, **common))]
+    labels = {"default"}
+    specs: list[tuple[str | Path | None, list[str] | None]] = [(v, None) for v in variants or []]
+    if sets:
+        specs.append((None, sets))
+    for variant, set_values in specs:
+        config = plan_run(game, games, variant=variant, sets=set_values, **common)
+        label = config.variant
+        while label in labels:
+            label += "'"
+        labels.add(label)
+        folder = f"{len(plans) + 1:02d}-{_slug(label)}"
+        plans.append((StudyRun(folder, label, config.rules.changed()), config))
+    study = _prepare(out, "compare", game, plans)
+    untils = None
+    if until_ci is not None:
+        base_path = study.path / plans[0][0].folder
+        untils = [until_ci_rule(until_ci)] + [_same_games_as(base_path)] * (len(plans) - 1)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils)
+
+
+def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
+    """``--until-ci W``: enough games once every headline rate interval is narrower than W."""
+    if not 0 < width < 1:
+        raise BalanceError(f"--until-ci must be an interval width between 0 and 1, not {width}")
+    from analyses.runs import Run
+    from analyses.summary import headline_rate_widths
+
+    def enough(folder: RunFolder) -> bool:
+        return max(headline_rate_widths(Run.open(folder.path)).values()) < width
+
+    return enough
+
+
+def _same_games_as(base: Path) -> Callable[[RunFolder], bool]:
+    def enough(folder: RunFolder) -> bool:
+        return folder.done_parts() >= RunFolder(base).done_parts()
+
+    return enough
+
+
+# -- sweep -----------------------------------------------------------------------------------
+def parse_param(text: str, game: str) -> tuple[str, list[str]]:
+    """``key=v1,v2,v3`` (``;`` separates values when they are lists themselves)."""
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not values.strip():
+        raise BalanceError(f"--param expects key=v1,v2,..., got {text!r}")
+    if key != "players":
+        get_game(game).rules_class.option_info(key)
+    sep_char = ";" if ";" in values else ","
+    items = [v.strip() for v in values.split(sep_char) if v.strip()]
+    if len(set(items)) != len(items):
+        raise BalanceError(f"--param {key}: a value is repeated in {values!r}")
+    return key, items
+
+
+def sweep(
+    game: str,
+    games: int,
+    out: str | Path,
+    *,
+    params: list[str],
+    sets: list[str] | None = None,
+    variant: str | Path | None = None,
+    seed: int = 0,
+    players: int | None = None,
+    policies: list[str] | None = None,
+    jobs: int | None = None,
+    progress: bool = False,
+    cluster: str | None = None,
+) -> Study:
+    """Every combination of the ``--param`` values (``players`` sweeps the player count)."""
+    if not params:
+        raise BalanceError("sweep needs at least one --param key=v1,v2,...")
+    grid = [parse_param(p, game) for p in params]
+    keys = [k for k, _ in grid]
+    if len(set(keys)) != len(keys):
+        raise BalanceError("each --param key may be given only once")
+    base_sets = parse_sets(sets or [])
+    clash = set(base_sets) & set(keys)
+    if clash:
+        raise BalanceError(f"{', '.join(sorted(clash))} is both swept (--param) and set (--set)")
+    plans = []
+    for values in itertools.product(*(v for _, v in grid)):
+        point = dict(zip(keys, values, strict=True))
+        n_players = players
+        rule_values = dict(base_sets)
+        for key, value in point.items():
+            if key == "players":
+                try:
+                    n_players = int(value)
+                except ValueError:
+                    raise BalanceError(f"--param players: {value!r} is not a number") from None
+            else:
+                rule_values[key] = value
+        config = plan_run(
+            game,
+            games,
+            players=n_players,
+            policies=policies,
+            seed=seed,
+            sets=rule_values,
+            variant=variant,
+        )
+        label = ", ".join(f"{k}={v}" for k, v in point.items())
+        folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
+        plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
+    study = _prepare(out, "sweep", game, plans)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
+
+
+def _typed_point(config: RunConfig, point: dict[str, str]) -> dict[str, Any]:
+    """The grid point with each value as the rules hold it (numbers as numbers, for plotting)."""
+    typed: dict[str, Any] = {}
+    for key in point:
+        value = config.n_players if key == "players" else getattr(config.rules, key)
+        typed[key] = list(value) if isinstance(value, tuple) else value
+    return typed
+
+
+# -- tournament ------------------------------------------------------------------------------
+def lineups(policies: list[str], n_players: int) -> list[list[str]]:
+    """Seat assignments in which every policy holds every seat equally often.
+
+    With at most as many policies as seats, the policies are repeated in turn to fill the table
+    and the table is rotated one seat at a time; with more policies than seats, every group of
+    ``n_players`` policies is rotated that way.
+    """
+    if len(policies) < 2:
+        raise BalanceError("a tournament needs at least two --policy")
+    if len(set(policies)) != len(policies):
+        raise BalanceError("each --policy may be given only once in a tournament")
+    groups = (
+        [policies] if len(policies) <= n_players else itertools.combinations(policies, n_players)
+    )
+    out: list[list[str]] = []
+    for group in groups:
+        table = [group[s % len(group)] for s in range(n_players)]
+        for shift in range(n_players):
+            rotated = table[shift:] + table[:shift]
+            if rotated not in out:
+                out.append(rotated)
+    return out
+
+
+def tournament(
+    game: str,
+    games: int,
+    out: str | Path,
+    *,
+    policies: list[str],
+    sets: list[str] | None = None,
+    variant: str | Path | None = None,
+    seed: int = 0,
+    players: int | None = None,
+    jobs: int | None = None,
+    progress: bool = False,
+    cluster: str | None = None,
+) -> Study:
+    """Policies rotated through every seat, each rotation on the same game seeds."""
+    spec = get_game(game)
+    n_players = players if players is not None else spec.default_players
+    spec.check_players(n_players)
+    plans = []
+    for lineup in lineups(list(policies or []), n_players):
+        config = plan_run(
+            game, games, players=n_players, policies=lineup, seed=seed, sets=sets, variant=variant
+        )
+        label = " | ".join(config.policy_labels)
+        plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
+    study = _prepare(out, "tournament", game, plans)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
