@@ -12,7 +12,8 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -41,42 +42,83 @@ def check_address(cluster: str) -> str:
     )
 
 
+@contextmanager
+def cluster_session(cluster: str | None) -> Iterator[None]:
+    """Hold one connection (or one LocalCluster) for a whole run, opened when first needed.
+
+    A run that stops early plays its chunks in batches, each a call of :func:`execute_on_cluster`;
+    inside a session they share the client instead of connecting (or starting a cluster) again.
+    """
+    if cluster is None:
+        yield
+        return
+    address = check_address(cluster)
+    if address in _SESSIONS:
+        yield
+        return
+    with ExitStack() as closing:
+        _SESSIONS[address] = _Session(closing)
+        try:
+            yield
+        finally:
+            del _SESSIONS[address]
+
+
+@dataclass
+class _Session:
+    closing: ExitStack
+    client: Client | None = None
+
+
+_SESSIONS: dict[str, _Session] = {}
+
+
 def execute_on_cluster(
     config: RunConfig, todo: list[tuple[int, int, int]], cluster: str
 ) -> Iterator[tuple[int, pl.DataFrame]]:
     """Play ``todo`` chunks on the cluster; yield (chunk index, table) in finishing order."""
+    address = check_address(cluster)
+    session = _SESSIONS.get(address)
+    if session is None:
+        with _client(address) as client:
+            yield from _execute(config, todo, address, client)
+        return
+    if session.client is None:
+        session.client = session.closing.enter_context(_client(address))
+    yield from _execute(config, todo, address, session.client)
+
+
+def _execute(
+    config: RunConfig, todo: list[tuple[int, int, int]], address: str, client: Client
+) -> Iterator[tuple[int, pl.DataFrame]]:
     from distributed import CancelledError, KilledWorker
     from joblib import Parallel, delayed, parallel_config
 
     from .runner import _indexed_chunk, play_chunk
 
-    address = check_address(cluster)
-    with _client(address) as client:
-        # Compile (or load) the JIT cache once here: workers sharing this file system load it.
-        play_chunk(config, 0, 0, 1)
-        with parallel_config(
-            backend="dask", client=client, wait_for_workers_timeout=WORKERS_TIMEOUT_S
-        ):
-            # One chunk per task: a chunk already amortises the call, it is the unit a lost
-            # worker costs, and parts reach the disk as soon as each chunk is done.
-            parallel = Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")
-            try:
-                yield from parallel(delayed(_indexed_chunk)(config, chunk) for chunk in todo)
-            except TimeoutError as exc:
-                if "no worker" not in str(exc):
-                    raise
-                raise BalanceError(
-                    f"the Dask scheduler at {address} has no workers after {WORKERS_TIMEOUT_S} s; "
-                    f"start some with `dask worker {address}`"
-                ) from None
-            except KilledWorker as exc:
-                raise BalanceError(
-                    f"a chunk killed every Dask worker that ran it ({exc}); {_RESUME_HINT}"
-                ) from None
-            except (CancelledError, OSError) as exc:
-                raise BalanceError(
-                    f"lost the Dask scheduler at {address} ({type(exc).__name__}); {_RESUME_HINT}"
-                ) from None
+    # Compile (or load) the JIT cache once here: workers sharing this file system load it.
+    play_chunk(config, 0, 0, 1)
+    with parallel_config(backend="dask", client=client, wait_for_workers_timeout=WORKERS_TIMEOUT_S):
+        # One chunk per task: a chunk already amortises the call, it is the unit a lost
+        # worker costs, and parts reach the disk as soon as each chunk is done.
+        parallel = Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")
+        try:
+            yield from parallel(delayed(_indexed_chunk)(config, chunk) for chunk in todo)
+        except TimeoutError as exc:
+            if "no worker" not in str(exc):
+                raise
+            raise BalanceError(
+                f"the Dask scheduler at {address} has no workers after {WORKERS_TIMEOUT_S} s; "
+                f"start some with `dask worker {address}`"
+            ) from None
+        except KilledWorker as exc:
+            raise BalanceError(
+                f"a chunk killed every Dask worker that ran it ({exc}); {_RESUME_HINT}"
+            ) from None
+        except (CancelledError, OSError) as exc:
+            raise BalanceError(
+                f"lost the Dask scheduler at {address} ({type(exc).__name__}); {_RESUME_HINT}"
+            ) from None
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from joblib import Parallel, delayed
 
 from policies import SeatPolicy, engine_arrays, seat_policies
 
+from .cluster import cluster_session
 from .dataset import RunFolder, chunk_table, now
 from .errors import BalanceError
 from .games import GameSpec, get_game
@@ -170,9 +171,13 @@ def run(
     done = folder.done_parts()
     todo = [c for c in config.chunks() if c[0] not in done]
     jobs = resolve_jobs(jobs)
-    with _Progress(
-        config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress
-    ) as bar:
+    # One cluster connection for the whole run, however many batches it is played in.
+    with (
+        cluster_session(cluster),
+        _Progress(
+            config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress
+        ) as bar,
+    ):
         if until is None:
             for index, table in _execute(config, todo, jobs, cluster):
                 folder.write_part(index, table)

@@ -18,7 +18,7 @@ import pytest
 
 import cli
 from simulator.dataset import load_run, read_manifest
-from simulator.runner import RunConfig, plan_run, run
+from simulator.runner import UNTIL_BATCH, RunConfig, plan_run, run
 from tests.slow_game import SPEC as SLOW_FAKE
 
 distributed = pytest.importorskip("distributed")
@@ -161,6 +161,25 @@ def test_cluster_resumes_a_partial_run_and_matches(cluster, loky_twin, tmp_path)
         part.unlink()
     run(_config(), out, cluster=cluster.address)
     assert len(list((out / "games").glob("part-*.parquet"))) == len(parts)
+    assert _games(out).equals(_games(loky_twin))
+
+
+def _clients_connected(cluster: LoopbackCluster) -> int:
+    events = cluster.client.get_events("all")
+    return sum(1 for _time, event in events if event.get("action") == "add-client")
+
+
+def test_run_in_batches_keeps_one_connection(cluster, loky_twin, tmp_path):
+    asked: list[int] = []
+
+    def until(folder) -> bool:  # never satisfied: every batch of chunks is played
+        asked.append(len(folder.done_parts()))
+        return False
+
+    before = _clients_connected(cluster)
+    out = run(_config(), tmp_path / "run", cluster=cluster.address, until=until).path
+    assert len(asked) == 24 // UNTIL_BATCH - 1
+    assert _clients_connected(cluster) - before == 1
     assert _games(out).equals(_games(loky_twin))
 
 
