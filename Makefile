@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO_GAMES ?= 3000
 
-.PHONY: demo test venv lint clean
+.PHONY: demo test venv lint clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ test: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Games per second of every game (compiled and interpreted, 1 job and all cores), compile time.
+bench: venv
+	$(BIN)/python benchmarks/throughput.py
 
 clean:
 	rm -rf out .pytest_cache
