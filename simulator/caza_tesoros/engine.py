@@ -1,0 +1,772 @@
+"""The compiled Caza-Tesoros game loop (rules: docs/rules/caza-tesoros.md).
+
+One call of :func:`play_games` plays a whole chunk. Each rule is a small compiled function on the
+state arrays of :mod:`.state`, so tests can drive a single rule on a hand-made position
+(:func:`deviate`, :func:`pay_maintenance`, :func:`resolve_auction`, :func:`search`,
+:func:`check_end`, :func:`decide_winner` ...). :func:`play_one` plays one game from its seed and
+returns the final state and the trace of events.
+
+Decisions go to ``policies.caza_tesoros`` (static dispatch on the seat's policy id).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from policies.caza_tesoros import (
+    BUY_CARD,
+    BUY_SHIP,
+    SEARCH,
+    decide_bid,
+    decide_buy,
+    decide_purchase,
+    decide_ship,
+)
+
+from . import state as S
+from .board import end_of_path, roll_cell, sail_toward, step_in_line
+from .odds import odds_table
+from .search import resolve_search
+
+# -- trace events: rows of (day, event, player, ship, a, b, c) ------------------------------------
+EV_WEATHER = 0  # a: weather state
+EV_MOVE = 1  # a: from, b: to, c: movement points
+EV_DEVIATE = 2  # a: from, b: to, c: 10 * side + distance
+EV_SEARCH = 3  # a: level, b: success, c: cost
+EV_TREASURE = 4  # a: VP gained, b: 1 own cross / 0 Archive cross
+EV_LEVEL2_FAIL = 5  # a: cross cell, b: ship's new cell, c: 1 if the cross became an Archive cross
+EV_ITEM_LOST = 6  # a: kind
+EV_MAINTENANCE = 7  # a: VP paid
+EV_FORCED_SALE = 8  # a: kind, b: buyer (-1 unsold), c: price
+EV_RETIRE = 9  # a: cell the ship left, b: payout
+EV_ELIMINATED = 10
+EV_BUY = 11  # a: kind, c: price
+EV_AUCTION = 12  # a: kind, b: buyer (-1 unsold), c: price
+EV_CARD = 13  # a: cross cell
+EV_SHIP = 14  # a: cell
+EV_END = 15  # a: end reason, b: winner
+EVENT_NAMES = (
+    "weather", "move", "deviate", "search", "treasure", "level2_fail", "item_lost", "maintenance",
+    "forced_sale", "retire", "eliminated", "buy", "auction", "card", "ship", "end",
+)  # fmt: skip
+TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")
+
+
+@njit(cache=True)
+def log_event(log, g, event, p, s, a, b, c):
+    n = g[S.G_LOG_N]
+    if n < log.shape[0]:
+        log[n, 0] = g[S.G_DAY]
+        log[n, 1] = event
+        log[n, 2] = p
+        log[n, 3] = s
+        log[n, 4] = a
+        log[n, 5] = b
+        log[n, 6] = c
+        g[S.G_LOG_N] = n + 1
+
+
+# -- setup ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def add_ship(r, pl, sh, g, log, p) -> int:
+    """Place a new ship of ``p`` by 3D6 x 3D6; its slot, or -1 when the player has no room."""
+    if pl[p, S.P_SHIPS] >= r[S.R_MAX_SHIPS]:
+        return -1
+    for s in range(sh.shape[1]):
+        if sh[p, s, S.S_CELL] < 0:
+            sh[p, s, S.S_CELL] = roll_cell()
+            for k in range(S.N_KINDS):
+                sh[p, s, S.S_ITEMS + k] = 0
+            pl[p, S.P_SHIPS] += 1
+            log_event(log, g, EV_SHIP, p, s, sh[p, s, S.S_CELL], 0, 0)
+            return s
+    return -1
+
+
+@njit(cache=True)
+def draw_archive_card(r, pl, cr, g, log, p) -> int:
+    """``p`` takes the top Archive card and places its cross by 3D6; the cross, or -1."""
+    if g[S.G_ARCHIVE_DECK] <= 0 or pl[p, S.P_CARDS] >= r[S.R_MAX_CARDS]:
+        return -1
+    for c in range(cr.shape[0]):
+        if cr[c, S.C_OWNER] == S.FREE:
+            cr[c, S.C_CELL] = roll_cell()
+            cr[c, S.C_OWNER] = p
+            cr[c, S.C_L2] = -1
+            g[S.G_ARCHIVE_DECK] -= 1
+            pl[p, S.P_CARDS] += 1
+            log_event(log, g, EV_CARD, p, -1, cr[c, S.C_CELL], 0, 0)
+            return c
+    return -1
+
+
+@njit(cache=True)
+def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
+    pl[:] = 0
+    sh[:] = 0
+    sh[:, :, S.S_CELL] = -1
+    cr[:] = 0
+    cr[:, S.C_OWNER] = S.FREE
+    cr[:, S.C_L2] = -1
+    g[:] = 0
+    g[S.G_DAY] = 1
+    g[S.G_WEEKDAY] = 1
+    g[S.G_ARCHIVE_DECK] = r[S.R_ARCHIVE_DECK_SIZE]
+    g[S.G_LIVE] = n_players
+    for k in range(S.N_KINDS):
+        g[S.G_DECK + k] = deck0[k]
+    for p in range(n_players):
+        pl[p, S.P_VP] = r[S.R_STARTING_VP]
+        pl[p, S.P_ALIVE] = 1
+        for _ in range(r[S.R_STARTING_SHIPS]):
+            add_ship(r, pl, sh, g, log, p)
+    for p in range(n_players):
+        for _ in range(r[S.R_STARTING_CARDS]):
+            draw_archive_card(r, pl, cr, g, log, p)
+
+
+# -- weather and sailing --------------------------------------------------------------------------
+@njit(cache=True)
+def roll_weather(wface, g, log):
+    g[S.G_WEATHER] = wface[np.random.randint(0, 6)]
+    log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], 0, 0)
+
+
+@njit(cache=True)
+def deviation_roll() -> tuple[int, int]:
+    """2D6: the higher die is the side (1..6) the storm pushes towards, the other the distance."""
+    a = np.random.randint(1, 7)
+    b = np.random.randint(1, 7)
+    return max(a, b), min(a, b)
+
+
+@njit(cache=True)
+def deviate(r, sh, g, log, p, s):
+    """Storm deviation of one ship without a satellite (a satellite ship is not moved)."""
+    if sh[p, s, S.S_ITEMS + S.SATELLITE] == 1:
+        return
+    side, distance = deviation_roll()
+    start = sh[p, s, S.S_CELL]
+    sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R_DEVIATION_EDGE] == 0)
+    log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], 10 * side + distance)
+
+
+@njit(cache=True)
+def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
+    """Move a ship towards ``target`` with today's movement points; returns steps sailed."""
+    mp = S.movement_points(r, wmove, g[S.G_WEATHER], sh, p, s)
+    start = sh[p, s, S.S_CELL]
+    n = sail_toward(start, target, mp, r[S.R_MAX_STRAIGHT], dirs)
+    sh[p, s, S.S_CELL] = end_of_path(start, dirs, n)
+    log_event(log, g, EV_MOVE, p, s, start, sh[p, s, S.S_CELL], mp)
+    return n
+
+
+# -- items ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def return_to_deck(r, g, kind):
+    if r[S.R_OBJECT_DRAW] == 0:
+        g[S.G_DECK + kind] += 1
+
+
+@njit(cache=True)
+def draw_object(r, g) -> int:
+    """The kind of the object card drawn (deck: returned cards are shuffled in), -1 if none."""
+    if r[S.R_OBJECT_DRAW] == 1:
+        return np.random.randint(0, S.N_KINDS)
+    total = 0
+    for k in range(S.N_KINDS):
+        total += g[S.G_DECK + k]
+    if total == 0:
+        return -1
+    u = np.random.randint(0, total)
+    for k in range(S.N_KINDS):
+        u -= g[S.G_DECK + k]
+        if u < 0:
+            g[S.G_DECK + k] -= 1
+            return k
+    return -1
+
+
+@njit(cache=True)
+def lose_best_item(r, sh, g, log, p, s) -> int:
+    """A failed level 2 in bad weather: the ship returns its most valuable search card, or, with
+    none, its most valuable navigation card. Returns the kind lost, -1 if it had none."""
+    for first, last in ((S.DIVERS, S.SCANNER), (S.COMPASS, S.SATELLITE)):
+        best = -1
+        for k in range(first, last + 1):
+            if sh[p, s, S.S_ITEMS + k] == 1 and (
+                best < 0 or S.item_price(r, k) >= S.item_price(r, best)
+            ):
+                best = k
+        if best >= 0:
+            sh[p, s, S.S_ITEMS + best] = 0
+            return_to_deck(r, g, best)
+            log_event(log, g, EV_ITEM_LOST, p, s, best, 0, 0)
+            return best
+    return -1
+
+
+@njit(cache=True)
+def resolve_auction(bids, start, seller) -> tuple[int, int]:
+    """Open ascending auction from ``start``: (winner, price), winner -1 when nobody bids.
+
+    ``bids[q]`` is the most player ``q`` will pay. The highest wins and pays one VP above the
+    second highest, at least ``start``, at most its own bid; players bid in turn from the seller's
+    left, so on equal bids the first in turn wins at that price.
+    """
+    n = bids.shape[0]
+    best = -1
+    best_bid = -1
+    second = -1
+    for i in range(1, n):
+        q = (seller + i) % n
+        b = bids[q]
+        if b < start:
+            continue
+        if b > best_bid:
+            second = best_bid
+            best_bid = b
+            best = q
+        elif b > second:
+            second = b
+    if best < 0:
+        return -1, 0
+    price = start if second < start else min(best_bid, second + 1)
+    return best, price
+
+
+@njit(cache=True)
+def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, seller):
+    """Collect every other live player's bid for ``kind`` and resolve the auction."""
+    n = pl.shape[0]
+    bids = np.full(n, -1, dtype=np.int64)
+    for q in range(n):
+        if q == seller or pl[q, S.P_ALIVE] == 0 or S.ship_for_item(sh, q, kind) < 0:
+            continue
+        b = decide_bid(pids[q], prm[q], q, kind, start, seller, r, odds, tmean, pl, sh, cr, g)
+        bids[q] = min(b, pl[q, S.P_VP])
+    g[S.G_AUCTIONS] += 1
+    return resolve_auction(bids, start, seller)
+
+
+@njit(cache=True)
+def give_item(sh, p, kind) -> int:
+    s = S.ship_for_item(sh, p, kind)
+    if s >= 0:
+        sh[p, s, S.S_ITEMS + kind] = 1
+    return s
+
+
+@njit(cache=True)
+def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+    """``p`` draws an object card and buys it at its price, or puts it up for auction."""
+    kind = draw_object(r, g)
+    if kind < 0:
+        return
+    price = S.item_price(r, kind)
+    if S.ship_for_item(sh, p, kind) >= 0 and pl[p, S.P_VP] >= price:
+        if decide_buy(pids[p], prm[p], p, kind, price, r, odds, tmean, pl, sh, cr, g):
+            pl[p, S.P_VP] -= price
+            log_event(log, g, EV_BUY, p, give_item(sh, p, kind), kind, 0, price)
+            return
+    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, price, p)
+    log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid)
+    if buyer < 0:
+        return_to_deck(r, g, kind)
+        return
+    pl[buyer, S.P_VP] -= paid
+    give_item(sh, buyer, kind)
+    pl[p, S.P_VP] += r[S.R_COMMISSION]
+
+
+# -- maintenance, forced sales, retirement --------------------------------------------------------
+@njit(cache=True)
+def eliminate(pl, cr, g, log, p):
+    """A player without ships leaves the game; its Archive cards go back to the deck."""
+    pl[p, S.P_ALIVE] = 0
+    pl[p, S.P_OUT_DAY] = g[S.G_DAY]
+    g[S.G_LIVE] -= 1
+    for c in range(cr.shape[0]):
+        if cr[c, S.C_OWNER] == p:
+            cr[c, S.C_OWNER] = S.FREE
+            g[S.G_ARCHIVE_DECK] += 1
+        if cr[c, S.C_L2] == p:
+            cr[c, S.C_L2] = -1
+    pl[p, S.P_CARDS] = 0
+    log_event(log, g, EV_ELIMINATED, p, -1, 0, 0, 0)
+
+
+@njit(cache=True)
+def retire_ship(r, pl, sh, g, log, p) -> int:
+    """Retire the player's least equipped ship for the Archive's payout; the slot, or -1."""
+    worst = -1
+    worst_value = 1 << 40
+    for s in range(sh.shape[1]):
+        if sh[p, s, S.S_CELL] < 0:
+            continue
+        value = 0
+        for k in range(S.N_KINDS):
+            value += sh[p, s, S.S_ITEMS + k] * S.item_price(r, k)
+        if value < worst_value:
+            worst_value = value
+            worst = s
+    if worst < 0:
+        return -1
+    log_event(log, g, EV_RETIRE, p, worst, sh[p, worst, S.S_CELL], r[S.R_RETIRE_PAYOUT], 0)
+    for k in range(S.N_KINDS):
+        if sh[p, worst, S.S_ITEMS + k] == 1:
+            sh[p, worst, S.S_ITEMS + k] = 0
+            return_to_deck(r, g, k)
+    sh[p, worst, S.S_CELL] = -1
+    pl[p, S.P_SHIPS] -= 1
+    pl[p, S.P_RETIRED] += 1
+    pl[p, S.P_VP] += r[S.R_RETIRE_PAYOUT]
+    return worst
+
+
+@njit(cache=True)
+def most_valuable_offer(r, sh, offered, p) -> tuple[int, int]:
+    """(ship, kind) of the dearest card ``p`` can sell that was not yet offered this week.
+
+    Only the last card of each chain is sold (a GPS before the compass it needs)."""
+    best_s = -1
+    best_k = -1
+    for s in range(sh.shape[1]):
+        if sh[p, s, S.S_CELL] < 0:
+            continue
+        for first in (S.COMPASS, S.DIVERS):
+            top = -1
+            for k in range(first, first + 3):
+                if sh[p, s, S.S_ITEMS + k] == 1:
+                    top = k
+            if top < 0 or offered[s, top]:
+                continue
+            if best_k < 0 or S.item_price(r, top) > S.item_price(r, best_k):
+                best_s = s
+                best_k = top
+    return best_s, best_k
+
+
+@njit(cache=True)
+def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+    """Start of the week: ``p`` pays maintenance per ship. A player short of VP first auctions its
+    cards at the forced-sale price (it receives the price), then retires ships (the Archive pays
+    for each) until it can pay; with no ship left it is out of the game."""
+    owed = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+    if pl[p, S.P_VP] < owed:
+        offered = np.zeros((sh.shape[1], S.N_KINDS), dtype=np.bool_)
+        while pl[p, S.P_VP] < owed:
+            s, kind = most_valuable_offer(r, sh, offered, p)
+            if s < 0:
+                break
+            offered[s, kind] = True
+            start = S.item_price(r, kind) // r[S.R_FORCED_SALE_DIVISOR]
+            buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, p)
+            log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid)
+            if buyer >= 0:
+                sh[p, s, S.S_ITEMS + kind] = 0
+                pl[buyer, S.P_VP] -= paid
+                give_item(sh, buyer, kind)
+                pl[p, S.P_VP] += paid
+                g[S.G_FORCED_SALES] += 1
+        while pl[p, S.P_VP] < owed and pl[p, S.P_SHIPS] > 0:
+            retire_ship(r, pl, sh, g, log, p)
+            owed = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+    pl[p, S.P_VP] -= owed
+    log_event(log, g, EV_MAINTENANCE, p, -1, owed, 0, 0)
+    if pl[p, S.P_SHIPS] == 0:
+        eliminate(pl, cr, g, log, p)
+
+
+# -- purchases ------------------------------------------------------------------------------------
+@njit(cache=True)
+def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+    """Archive cards and ships, as long as the policy asks for something it can have."""
+    for _ in range(2 * (S.MAX_SHIPS + S.MAX_CARDS)):
+        choice = decide_purchase(pids[p], prm[p], p, r, odds, tmean, pl, sh, cr, g)
+        if choice == BUY_CARD and pl[p, S.P_VP] >= r[S.R_PRICE_ARCHIVE_CARD]:
+            if draw_archive_card(r, pl, cr, g, log, p) < 0:
+                return
+            pl[p, S.P_VP] -= r[S.R_PRICE_ARCHIVE_CARD]
+        elif choice == BUY_SHIP and pl[p, S.P_VP] >= r[S.R_PRICE_SHIP]:
+            if add_ship(r, pl, sh, g, log, p) < 0:
+                return
+            pl[p, S.P_VP] -= r[S.R_PRICE_SHIP]
+        else:
+            return
+
+
+# -- searching ------------------------------------------------------------------------------------
+@njit(cache=True)
+def treasure_value(tv) -> int:
+    return tv[np.random.randint(0, tv.shape[0])]
+
+
+@njit(cache=True)
+def free_cross(cr, c):
+    cr[c, S.C_OWNER] = S.FREE
+    cr[c, S.C_L2] = -1
+
+
+@njit(cache=True)
+def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
+    """Ship ``s`` of ``p`` searches cross ``c`` (it stands on it and can pay). Returns success.
+
+    Success on an own cross pays the card's treasure and returns the card; on an Archive cross it
+    takes the top Archive card as loot. A failed level 1 makes the next search level 2. A failed
+    level 2 returns an own card and leaves an Archive cross, re-places the ship by 3D6 and, in
+    bad weather, costs the ship its best card.
+    """
+    level = S.search_level(r, cr, g, p, c)
+    weather = g[S.G_WEATHER]
+    cost = S.search_cost(r, level, weather)
+    pl[p, S.P_VP] -= cost
+    pl[p, S.P_SEARCHES] += 1
+    g[S.G_SEARCHES] += 1
+    if level == 2:
+        g[S.G_LEVEL2_SEARCHES] += 1
+    n_dice = S.search_dice(r, sh, p, s, level)
+    rerolls = S.search_rerolls(r, sh, p, s)
+    found, _ = resolve_search(
+        level, n_dice, rerolls, r[S.R_SEARCH_MARKING], r[S.R_LEVEL2_COMBINATIONS]
+    )
+    log_event(log, g, EV_SEARCH, p, s, level, 1 if found else 0, cost)
+    own = cr[c, S.C_OWNER] == p
+    if found:
+        if own:
+            value = treasure_value(tv)
+            pl[p, S.P_VP] += value
+            pl[p, S.P_TREASURES] += 1
+            pl[p, S.P_CARDS] -= 1
+            g[S.G_ARCHIVE_DECK] += 1
+            log_event(log, g, EV_TREASURE, p, s, value, 1, 0)
+        else:
+            g[S.G_ARCHIVE_CROSSES] -= 1
+            if r[S.R_ARCHIVE_LOOT] == 0:
+                value = treasure_value(tv)
+                pl[p, S.P_VP] += value
+                pl[p, S.P_TREASURES] += 1
+                log_event(log, g, EV_TREASURE, p, s, value, 0, 0)
+        free_cross(cr, c)
+        if not own and r[S.R_ARCHIVE_LOOT] == 1:
+            draw_archive_card(r, pl, cr, g, log, p)
+        return True
+    if level == 1:
+        cr[c, S.C_L2] = p
+        cr[c, S.C_L2_DAY] = g[S.G_DAY]
+        return False
+    cr[c, S.C_L2] = -1
+    relocate = True
+    if own:
+        pl[p, S.P_CARDS] -= 1
+        g[S.G_ARCHIVE_DECK] += 1
+        cr[c, S.C_OWNER] = S.ARCHIVE
+        g[S.G_ARCHIVE_CROSSES] += 1
+    else:
+        relocate = r[S.R_ARCHIVE_FAIL_RELOCATES] == 1
+    if relocate:
+        sh[p, s, S.S_CELL] = roll_cell()
+    log_event(log, g, EV_LEVEL2_FAIL, p, s, cr[c, S.C_CELL], sh[p, s, S.S_CELL], 1 if own else 0)
+    if S.bad_weather(weather) and r[S.R_BAD_WEATHER_ITEM_LOSS] == 1:
+        lose_best_item(r, sh, g, log, p, s)
+    return False
+
+
+# -- the end --------------------------------------------------------------------------------------
+@njit(cache=True)
+def check_end(r, pl, g) -> int:
+    """The end reason if the game is over now, else -1 (day cap is checked by the day loop)."""
+    if g[S.G_LIVE] <= 1:
+        return S.END_LAST_PLAYER
+    for p in range(pl.shape[0]):
+        if pl[p, S.P_TREASURES] >= r[S.R_TREASURES_TO_WIN]:
+            return S.END_TREASURES
+    if g[S.G_ARCHIVE_CROSSES] >= r[S.R_ARCHIVE_CROSSES_TO_END]:
+        return S.END_ARCHIVE
+    return -1
+
+
+@njit(cache=True)
+def decide_winner(r, pl, sh, day) -> int:
+    """Most VP among players still in the game; ties: more ships, then better equipped ships;
+    still tied: -1 (the seed's replay is reported as a draw).
+
+    When nobody is left (the last players all dropped out at the same maintenance), the players
+    who dropped out on ``day`` are compared the same way.
+    """
+    best = -1
+    tied = False
+    by_count = r[S.R_TIE_EQUIPMENT] == 1
+    anyone_in = False
+    for p in range(pl.shape[0]):
+        if pl[p, S.P_ALIVE] == 1:
+            anyone_in = True
+    for p in range(pl.shape[0]):
+        if (anyone_in and pl[p, S.P_ALIVE] == 0) or (not anyone_in and pl[p, S.P_OUT_DAY] != day):
+            continue
+        if best < 0:
+            best = p
+            continue
+        cmp = _compare(r, pl, sh, p, best, by_count)
+        if cmp > 0:
+            best = p
+            tied = False
+        elif cmp == 0:
+            tied = True
+    return -1 if tied else best
+
+
+@njit(cache=True)
+def _compare(r, pl, sh, a, b, by_count) -> int:
+    if pl[a, S.P_VP] != pl[b, S.P_VP]:
+        return 1 if pl[a, S.P_VP] > pl[b, S.P_VP] else -1
+    if pl[a, S.P_SHIPS] != pl[b, S.P_SHIPS]:
+        return 1 if pl[a, S.P_SHIPS] > pl[b, S.P_SHIPS] else -1
+    ea = S.equipment_value(r, sh, a, by_count)
+    eb = S.equipment_value(r, sh, b, by_count)
+    if ea != eb:
+        return 1 if ea > eb else -1
+    return 0
+
+
+@njit(cache=True)
+def vp_leader(pl) -> int:
+    """The player with the most VP among those still in, -1 when tied."""
+    best = -1
+    tied = False
+    for p in range(pl.shape[0]):
+        if pl[p, S.P_ALIVE] == 0:
+            continue
+        if best < 0 or pl[p, S.P_VP] > pl[best, S.P_VP]:
+            best = p
+            tied = False
+        elif pl[p, S.P_VP] == pl[best, S.P_VP]:
+            tied = True
+    return -1 if tied else best
+
+
+# -- one game -------------------------------------------------------------------------------------
+@njit(cache=True)
+def finish(g, log, reason):
+    g[S.G_ENDED] = 1
+    g[S.G_END_REASON] = reason
+
+
+@njit(cache=True)
+def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
+    """Day 1 of a week: maintenance, then object draws, then Archive cards and ships."""
+    n = pl.shape[0]
+    if g[S.G_DAY] > 1 or r[S.R_MAINTENANCE_FIRST_WEEK] == 1:
+        for i in range(n):
+            p = order[i]
+            if pl[p, S.P_ALIVE] == 1:
+                pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+                if g[S.G_LIVE] <= 1 and r[S.R_MAINTENANCE_ORDER] == 1:
+                    finish(g, log, S.END_LAST_PLAYER)
+                    return
+        if g[S.G_LIVE] <= 1:
+            finish(g, log, S.END_LAST_PLAYER)
+            return
+    for i in range(n):
+        p = order[i]
+        if pl[p, S.P_ALIVE] == 1:
+            weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+    for i in range(n):
+        p = order[i]
+        if pl[p, S.P_ALIVE] == 1:
+            purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+
+
+@njit(cache=True)
+def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, dirs):
+    """One ship's turn: storm deviation, then sail OR search (never both), or pass."""
+    storm = g[S.G_WEATHER] == S.STORM
+    if storm and r[S.R_DEVIATION_TIMING] == 0:
+        deviate(r, sh, g, log, p, s)
+    action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
+    if action == SEARCH:
+        c = S.cross_here(cr, p, sh[p, s, S.S_CELL])
+        if c >= 0:
+            cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
+            if pl[p, S.P_VP] >= cost:
+                search(r, tv, pl, sh, cr, g, log, p, s, c)
+    elif action >= 0:
+        sail(r, wmove, sh, g, log, p, s, action, dirs)
+    if storm and r[S.R_DEVIATION_TIMING] == 1:
+        deviate(r, sh, g, log, p, s)
+
+
+@njit(cache=True)
+def play_game(
+    r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seed, pl, sh, cr, g, log, lead
+) -> tuple[int, int, int]:
+    """Play one game from ``seed`` on the given state arrays.
+
+    Returns (winner, lead_changes, half_leader); length and end reason are in ``g``. ``lead[d]``
+    receives the VP leader at the end of day ``d`` (``lead[0]``: at the start).
+    """
+    np.random.seed(seed)
+    n = pl.shape[0]
+    setup_game(r, deck0, n, pl, sh, cr, g, log)
+    dirs = np.zeros(64, dtype=np.int64)
+    order = np.arange(n)
+    lead[0] = vp_leader(pl)
+    last_leader = lead[0]
+    changes = 0
+    while True:
+        for i in range(n):
+            order[i] = (g[S.G_FIRST_SEAT] + i) % n
+        roll_weather(wface, g, log)
+        if g[S.G_WEEKDAY] == 1:
+            week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order)
+        if g[S.G_ENDED] == 0:
+            for i in range(n):
+                p = order[i]
+                if pl[p, S.P_ALIVE] == 0:
+                    continue
+                if g[S.G_WEEKDAY] != 1 and r[S.R_PURCHASE_DAYS] == 1:
+                    purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+                for s in range(sh.shape[1]):
+                    if sh[p, s, S.S_CELL] < 0:
+                        continue
+                    ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, dirs)
+                    reason = check_end(r, pl, g)
+                    if reason >= 0:
+                        finish(g, log, reason)
+                        break
+                if g[S.G_ENDED] == 1:
+                    break
+        leader = vp_leader(pl)
+        lead[g[S.G_DAY]] = leader
+        if leader >= 0:
+            if last_leader >= 0 and leader != last_leader:
+                changes += 1
+            last_leader = leader
+        if g[S.G_ENDED] == 0 and g[S.G_DAY] >= r[S.R_MAX_DAYS]:
+            finish(g, log, S.END_DAY_CAP)
+        if g[S.G_ENDED] == 1:
+            break
+        g[S.G_DAY] += 1
+        g[S.G_WEEKDAY] = g[S.G_WEEKDAY] % r[S.R_DAYS_PER_WEEK] + 1
+        if g[S.G_WEEKDAY] == 1 and r[S.R_TURN_ORDER] == 1:
+            g[S.G_FIRST_SEAT] = (g[S.G_FIRST_SEAT] + 1) % n
+    winner = decide_winner(r, pl, sh, g[S.G_DAY])
+    log_event(log, g, EV_END, -1, -1, g[S.G_END_REASON], winner, 0)
+    return winner, changes, lead[g[S.G_DAY] // 2]
+
+
+@njit(cache=True)
+def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, seeds):
+    """Play every game of a chunk; one row of every output per game."""
+    n = seeds.shape[0]
+    winner = np.full(n, -1, dtype=np.int64)
+    length = np.zeros(n, dtype=np.int64)
+    reason = np.zeros(n, dtype=np.int64)
+    scores = np.zeros((n, n_players), dtype=np.int64)
+    lead_changes = np.zeros(n, dtype=np.int64)
+    half_leader = np.full(n, -1, dtype=np.int64)
+    treasures = np.zeros((n, n_players), dtype=np.int64)
+    ships = np.zeros((n, n_players), dtype=np.int64)
+    searches = np.zeros(n, dtype=np.int64)
+    level2 = np.zeros(n, dtype=np.int64)
+    archive = np.zeros(n, dtype=np.int64)
+    auctions = np.zeros(n, dtype=np.int64)
+    forced = np.zeros(n, dtype=np.int64)
+    retired = np.zeros(n, dtype=np.int64)
+    pl = np.zeros((n_players, S.N_PLAYER_FIELDS), dtype=np.int64)
+    sh = np.zeros((n_players, S.MAX_SHIPS, S.N_SHIP_FIELDS), dtype=np.int64)
+    cr = np.zeros((cross_slots(r, n_players), S.N_CROSS_FIELDS), dtype=np.int64)
+    g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
+    log = np.zeros((0, 7), dtype=np.int64)
+    lead = np.zeros(r[S.R_MAX_DAYS] + 1, dtype=np.int64)
+    for i in range(n):
+        w, changes, half = play_game(
+            r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seeds[i], pl, sh, cr, g, log, lead
+        )
+        winner[i] = w
+        length[i] = g[S.G_DAY]
+        reason[i] = g[S.G_END_REASON]
+        lead_changes[i] = changes
+        half_leader[i] = half
+        for p in range(n_players):
+            scores[i, p] = pl[p, S.P_VP]
+            treasures[i, p] = pl[p, S.P_TREASURES]
+            ships[i, p] = pl[p, S.P_SHIPS]
+            retired[i] += pl[p, S.P_RETIRED]
+        searches[i] = g[S.G_SEARCHES]
+        level2[i] = g[S.G_LEVEL2_SEARCHES]
+        archive[i] = g[S.G_ARCHIVE_CROSSES]
+        auctions[i] = g[S.G_AUCTIONS]
+        forced[i] = g[S.G_FORCED_SALES]
+    return (
+        winner, length, reason, scores, lead_changes, half_leader, treasures, ships, searches,
+        level2, archive, auctions, forced, retired,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def cross_slots(r, n_players) -> int:
+    """Own crosses (cards held) plus the Archive crosses that end the game."""
+    return n_players * r[S.R_MAX_CARDS] + r[S.R_ARCHIVE_CROSSES_TO_END]
+
+
+# -- Python entry points --------------------------------------------------------------------------
+COLUMNS = (
+    "winner", "length", "end_reason", "scores", "lead_changes", "half_leader", "caza_treasures",
+    "caza_ships", "caza_searches", "caza_level2_searches", "caza_archive_crosses", "caza_auctions",
+    "caza_forced_sales", "caza_retired_ships",
+)  # fmt: skip
+
+
+def engine_inputs(rules) -> tuple:
+    """Everything a compiled game needs from the rules: arrays, search odds, mean treasure."""
+    r, tv, wface, wmove, deck0 = rules.engine_arrays()
+    extras = (0, rules.robot_dice, rules.scanner_dice, rules.robot_dice + rules.scanner_dice)
+    odds = odds_table(
+        extras, rules.divers_rerolls, int(r[S.R_SEARCH_MARKING]), int(r[S.R_LEVEL2_COMBINATIONS])
+    )
+    return r, tv, wface, wmove, deck0, odds, float(np.mean(tv))
+
+
+def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
+    out = play_games(
+        r, tv, wface, wmove, deck0, odds, tmean, n_players,
+        np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
+        np.asarray(seeds, dtype=np.int64),
+    )  # fmt: skip
+    return dict(zip(COLUMNS, out, strict=True))
+
+
+def play_one(
+    rules, n_players: int, policy_ids, policy_params, seed: int, trace_rows: int = 100_000
+) -> dict[str, Any]:
+    """Play one game from ``seed``: final state arrays, outcome and the trace of events."""
+    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
+    pl, sh, cr, g = S.new_state(n_players, int(cross_slots(r, n_players)))
+    log = np.zeros((trace_rows, 7), dtype=np.int64)
+    lead = np.zeros(int(r[S.R_MAX_DAYS]) + 1, dtype=np.int64)
+    winner, changes, half = play_game(
+        r, tv, wface, wmove, deck0, odds, tmean,
+        np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
+        np.int64(seed), pl, sh, cr, g, log, lead,
+    )  # fmt: skip
+    length = int(g[S.G_DAY])
+    return {
+        "winner": int(winner),
+        "length": length,
+        "end_reason": int(g[S.G_END_REASON]),
+        "lead_changes": int(changes),
+        "half_leader": int(half),
+        "leaders": lead[: length + 1].copy(),
+        "pl": pl,
+        "sh": sh,
+        "cr": cr,
+        "g": g,
+        "trace": log[: g[S.G_LOG_N]].copy(),
+    }
