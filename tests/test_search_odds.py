@@ -298,3 +298,21 @@ def test_api_refuses_bad_search():
         exact_probability(2, 9, 0, MARK_ALL, PAIRS_ANY)
     with pytest.raises(BalanceError):
         optimal_marks(2, 2, 0, PAIRS_ANY, {1}, {1})
+
+
+# -- report section ------------------------------------------------------------------------------
+def test_report_section_has_table_figure_and_economics():
+    from reports.search_odds import search_odds_rows, search_odds_section
+
+    rules = Rules()
+    section = search_odds_section(rules, trials=2000)
+    assert section.title.startswith("Caza-Tesoros")
+    assert section.html.count("<table>") == 2 and "data:image/png;base64," in section.html
+    assert "| divers+robot+scanner |" in section.markdown
+    assert "data:image/png;base64," in section.markdown
+    rows = search_odds_rows(rules, trials=2000)
+    assert [(r["equipment"], r["level"], r["dice"]) for r in rows][-2:] == [
+        ("divers+robot+scanner", 1, 3),
+        ("divers+robot+scanner", 2, 4),
+    ]
+    assert all(r["ci_low"] <= r["monte_carlo"] <= r["ci_high"] for r in rows)
