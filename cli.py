@@ -178,6 +178,14 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")
     ] = False,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            help="Stop once every win-rate (or success-rate) interval is narrower than this "
+            "width, e.g. 0.02; -n is then the most games played.",
+        ),
+    ] = None,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -196,7 +204,14 @@ def simulate(
         variant=variant,
         chunk_size=chunk_size,
     )
-    folder = run(config, out, jobs=jobs, progress=not quiet and not as_json, cluster=cluster)
+    until = None
+    if until_ci is not None:
+        from simulator.studies import until_ci_rule
+
+        until = until_ci_rule(until_ci)
+    folder = run(
+        config, out, jobs=jobs, progress=not quiet and not as_json, cluster=cluster, until=until
+    )
     summary = headline(folder.path)
     if as_json:
         _print_json(summary)
@@ -213,6 +228,250 @@ def _print_headline(s: dict) -> None:
     else:
         typer.echo(f"success rate {s['success_rate']:.1%}")
     typer.echo(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
+
+
+# -- reports and studies ---------------------------------------------------------------------
+REPORT_FORMATS = ("html", "md")
+TARGET_HELP = (
+    "Design target, repeatable: NAME=VALUE+-TOL or NAME=LOW..HIGH (numbers may end in %). "
+    "NAME is first-seat, last-seat, seat-N, draw, balance, success, length, lead-changes or "
+    "comeback. The report says whether each run meets it, misses it or cannot tell yet. "
+    "Example: --target first-seat=25%+-2% --target length=40..60"
+)
+TargetOpt = Annotated[list[str] | None, typer.Option("--target", "-t", help=TARGET_HELP)]
+FormatOpt = Annotated[
+    str, typer.Option("--format", "-f", help="Report format: html (one file) or md.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the report's figures as JSON.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")]
+StudyOutOpt = Annotated[
+    Path,
+    typer.Option("--out", "-o", help="Folder for the runs and report (resumed if it exists)."),
+]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Games per run.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every run.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
+JobsOpt = Annotated[
+    int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
+]
+
+
+def _report_options(fmt: str, target: list[str] | None) -> list:
+    """Validate --format and --target before any game is played."""
+    from analyses.targets import parse_targets
+
+    if fmt not in REPORT_FORMATS:
+        raise BalanceError(f"--format must be html or md, not {fmt!r}")
+    return parse_targets(target)
+
+
+def _show_report(data: dict, as_json: bool, quiet: bool) -> None:
+    if as_json:
+        _print_json(data)
+        return
+    if quiet:
+        return
+    for line in data["headline"]:
+        typer.echo(f"- {line}")
+    typer.echo(f"report: {data['report']}")
+
+
+@app.command()
+def report(
+    runs: Annotated[
+        list[Path],
+        typer.Argument(help="Run folders, or the folder of a compare, sweep or tournament."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Report file (default: report.html or report.md)."),
+    ] = None,
+    fmt: FormatOpt = "html",
+    target: TargetOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write the designer's report: who wins by seat, game length, end conditions, drama.
+
+    Given several runs of one game, the first is the baseline and the others are compared with it
+    (runs differing only in seat policies are treated as a tournament). The HTML file is
+    self-contained: send it to anyone, no network needed.
+    """
+    from reports.build import write_report
+
+    targets = _report_options(fmt, target)
+    data = write_report(runs, out or Path(f"report.{fmt}"), fmt=fmt, targets=targets)
+    _show_report(data, as_json, quiet)
+
+
+def _study_report(path: Path, fmt: str, targets: list, as_json: bool, quiet: bool) -> None:
+    from reports.build import write_report
+
+    data = write_report([path], path / f"report.{fmt}", fmt=fmt, targets=targets)
+    _show_report(data, as_json, quiet)
+
+
+@app.command()
+def compare(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    variant: Annotated[
+        list[Path] | None,
+        typer.Option("--variant", help="Variant file (TOML), repeatable; each is one variant."),
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            "-s",
+            help="Rule change key=value (repeatable); together they form one more variant.",
+        ),
+    ] = None,
+    n: GamesOpt = 10_000,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            help="Stop once every win-rate (or success-rate) interval of the default run is "
+            "narrower than this width; every variant then plays as many games.",
+        ),
+    ] = None,
+    fmt: FormatOpt = "html",
+    target: TargetOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Play the default rules and each variant on the same games, then report what changed.
+
+    Every run uses the same seed, so game i deals the same cards in every run and each variant's
+    change in win rates and length comes with a paired test, corrected for the number of
+    comparisons. Writes OUT/<run>/ folders and OUT/report.html.
+    """
+    from simulator.studies import compare as run_compare
+
+    targets = _report_options(fmt, target)
+    study = run_compare(
+        game,
+        n,
+        out,
+        variants=variant,
+        sets=set_,
+        seed=seed,
+        players=players,
+        policies=policy,
+        jobs=jobs,
+        progress=not quiet and not as_json,
+        cluster=cluster,
+        until_ci=until_ci,
+    )
+    _study_report(study.path, fmt, targets, as_json, quiet)
+
+
+@app.command()
+def sweep(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            help="Rule to sweep: key=v1,v2,v3 (repeatable: the grid of all combinations). "
+            "Use ; between values that are lists themselves; key 'players' sweeps the player "
+            "count.",
+        ),
+    ],
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    n: GamesOpt = 10_000,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    fmt: FormatOpt = "html",
+    target: TargetOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Play every combination of rule values, then report win rates and length against them.
+
+    --set and --variant apply to every point of the grid. Writes OUT/<point>/ folders and
+    OUT/report.html (lines with interval bands; a heatmap for two parameters).
+    """
+    from simulator.studies import sweep as run_sweep
+
+    targets = _report_options(fmt, target)
+    study = run_sweep(
+        game,
+        n,
+        out,
+        params=param,
+        sets=set_,
+        variant=variant,
+        seed=seed,
+        players=players,
+        policies=policy,
+        jobs=jobs,
+        progress=not quiet and not as_json,
+        cluster=cluster,
+    )
+    _study_report(study.path, fmt, targets, as_json, quiet)
+
+
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    policy: Annotated[
+        list[str],
+        typer.Option(
+            "--policy", "-p", help="A policy to enter (repeat, at least two); name:key=value."
+        ),
+    ],
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    n: GamesOpt = 10_000,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    fmt: FormatOpt = "html",
+    target: TargetOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Rotate policies through every seat on the same games and report who beats whom.
+
+    Each rotation is one run (same seed, so the same games), and every policy holds every seat
+    equally often: seat and policy effects separate. The report gives each policy's win rate,
+    a head-to-head matrix and how much the strongest policy beats random play.
+    """
+    from simulator.studies import tournament as run_tournament
+
+    targets = _report_options(fmt, target)
+    study = run_tournament(
+        game,
+        n,
+        out,
+        policies=policy,
+        sets=set_,
+        variant=variant,
+        seed=seed,
+        players=players,
+        jobs=jobs,
+        progress=not quiet and not as_json,
+        cluster=cluster,
+    )
+    _study_report(study.path, fmt, targets, as_json, quiet)
 
 
 # -- search odds (Caza-Tesoros) ----------------------------------------------------------------

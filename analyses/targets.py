@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.errors import BalanceError
 
-from .stats import Estimate
+if TYPE_CHECKING:  # kept out of imports so the command line starts without scipy
+    from .stats import Estimate
 
 TARGET_HELP = (
     "Design target, repeatable: NAME=VALUE+-TOL or NAME=LOW..HIGH (numbers may end in %). "

@@ -230,9 +230,8 @@ def _run_headline(summary: dict[str, Any], label: bool) -> list[str]:
             hard = min(missions, key=lambda m: m["value"])
             easy = max(missions, key=lambda m: m["value"])
             out.append(
-                f"{prefix}Hardest mission: {hard['crew_mission']} "
-                f"({with_interval(hard)} success); easiest: {easy['crew_mission']} "
-                f"({with_interval(easy)})."
+                f"{prefix}Hardest mission: {hard['crew_mission']}, succeeding "
+                f"{with_interval(hard)}; easiest: {easy['crew_mission']}, {with_interval(easy)}."
             )
     length = summary["length"]
     p = length["percentiles"]
@@ -380,7 +379,7 @@ def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) 
                         interval(row),
                     ]
                 )
-    section.add(Table(["run", "games", "played", "success rate", "95% interval"], rows))
+    section.add(Table(["run", "group", "games", "success rate", "95% interval"], rows))
     fig_labels, fig_est = fig_labels[:40], fig_est[:40]
     section.add(
         Figure(

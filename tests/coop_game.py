@@ -1,0 +1,57 @@
+"""A cooperative game whose answers are known, for the success-rate analyses and reports.
+
+Each game's seed decides it: mission = seed % 3, and the crew succeeds when the seed's upper bits
+(a uniform number) fall below ``SUCCESS[mission]`` minus ``difficulty``. Length is 5 + seed % 7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies import PolicyDef
+from simulator.games import GameSpec, register
+from simulator.rules import RuleSet, option
+
+SUCCESS = (0.8, 0.5, 0.2)
+
+
+@dataclass(frozen=True)
+class CoopRules(RuleSet):
+    game_id = "fake-coop"
+    difficulty: float = option(0.0, "lowers every mission's success chance", "test", lo=0, hi=1)
+
+
+def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    mission = (seeds % 3).astype(np.int64)
+    uniform = (seeds >> np.uint64(8)).astype(np.float64) / 2.0**24
+    success = uniform < np.asarray(SUCCESS)[mission] - rules.difficulty
+    n = len(seeds)
+    return {
+        "winner": np.full(n, -1, np.int64),
+        "success": success,
+        "length": (5 + seeds % 7).astype(np.int64),
+        "end_reason": np.where(success, 0, 1),
+        "scores": np.zeros((n, n_players), np.int64),
+        "crew_mission": mission + 1,
+    }
+
+
+SPEC = GameSpec(
+    id="fake-coop",
+    title="Known-answer cooperative test game",
+    min_players=2,
+    max_players=5,
+    default_players=3,
+    cooperative=True,
+    length_unit="tricks",
+    end_reasons=("mission done", "mission failed"),
+    rules_class=CoopRules,
+    policies={"random": PolicyDef("random", 0, "no decisions")},
+    default_policy="random",
+    play_chunk=play_chunk,
+    columns={"crew_mission": "mission number (1-3)"},
+)
+register(SPEC)

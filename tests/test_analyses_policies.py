@@ -1,0 +1,74 @@
+"""Tournaments: lineups balance seats, policy rates and skill against chance are recovered."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from analyses.policies import policy_summary
+from analyses.runs import Run
+from simulator import studies
+from simulator.errors import BalanceError
+
+
+@pytest.mark.parametrize(
+    ("policies", "players"),
+    [(["a", "b"], 2), (["a", "b"], 3), (["a", "b", "c"], 4), (["a", "b", "c"], 2)],
+)
+def test_lineups_give_every_policy_every_seat_equally_often(policies, players):
+    tables = studies.lineups(policies, players)
+    assert all(len(t) == players for t in tables)
+    assert len({tuple(t) for t in tables}) == len(tables)
+    per_seat = [Counter(t[s] for t in tables) for s in range(players)]
+    assert all(c == per_seat[0] for c in per_seat)  # same policy mix in every seat
+    assert set(per_seat[0]) == set(policies)
+
+
+def test_lineups_refuse_too_few_or_repeated_policies():
+    with pytest.raises(BalanceError, match="at least two"):
+        studies.lineups(["a"], 3)
+    with pytest.raises(BalanceError, match="only once"):
+        studies.lineups(["a", "a"], 3)
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tour") / "t"
+    study = studies.tournament(
+        "fake", 2000, out, policies=["random", "strong:skill=2"], players=2, seed=5, jobs=1
+    )
+    return [Run.open(p, r.label) for p, r in zip(study.run_paths(), study.runs, strict=True)]
+
+
+def test_tournament_recovers_policy_strength_and_skill_against_chance(tournament):
+    assert [r.policies for r in tournament] == [
+        ["random", "strong:skill=2"],
+        ["strong:skill=2", "random"],
+    ]
+    s = policy_summary(tournament)
+    rates = {r["policy"]: r for r in s["policies"]}
+    assert rates["strong:skill=2"]["slots"] == rates["random"]["slots"] == 4000
+    # Weights 3 against 1: the strong policy wins 3/4 of its seats.
+    assert rates["strong:skill=2"]["lo"] < 0.75 < rates["strong:skill=2"]["hi"]
+    assert s["fair_share"] == pytest.approx(0.5)
+    skill = s["skill"]
+    assert (skill["policy"], skill["against"]) == ("strong:skill=2", "random")
+    assert skill["lo"] < 0.5 < skill["hi"] and skill["lo"] > 0.4
+    matrix = {(m["policy"], m["against"]): m for m in s["matrix"]}
+    assert matrix["strong:skill=2", "random"]["value"] == pytest.approx(
+        1 - matrix["random", "strong:skill=2"]["value"]
+    )
+    by_seat = {(r["policy"], r["seat"]): r for r in s["by_seat"]}
+    assert set(by_seat) == {(p, seat) for p in rates for seat in (1, 2)}
+
+
+def test_skill_without_random_is_measured_against_the_fair_share(tmp_path):
+    study = studies.tournament(
+        "fake", 600, tmp_path / "t", policies=["strong:skill=1", "strong:skill=3"], jobs=1
+    )
+    runs = [Run.open(p) for p in study.run_paths()]
+    assert len(runs) == 3  # three seats: tables (1,3,1), (3,1,1), (1,1,3)
+    skill = policy_summary(runs)["skill"]
+    assert skill["policy"] == "strong:skill=3" and skill["against"] == "fair share"
+    assert skill["lo"] > 0

@@ -1,0 +1,95 @@
+"""Statistical building blocks: coverage, paired tests and the multiple-comparison correction."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from analyses.stats import (
+    adjust_p_values,
+    bootstrap_balance,
+    mean_from_moments,
+    paired_mean,
+    paired_proportion,
+    proportion,
+    uniform_seat_test,
+    unpaired_mean,
+    unpaired_proportion,
+)
+
+
+def test_wilson_intervals_cover_the_true_rate_about_95_percent_of_the_time():
+    rng = np.random.default_rng(1)
+    for p, n in ((0.25, 400), (0.05, 200), (0.5, 1000)):
+        ks, counts = np.unique(rng.binomial(n, p, size=2000), return_counts=True)
+        hits = [proportion(int(k), n).contains(p) for k in ks]
+        covered = np.average(hits, weights=counts)
+        assert 0.93 < covered < 0.975
+
+
+def test_proportion_matches_scipy_wilson_and_handles_zero_games():
+    est = proportion(30, 100)
+    ci = stats.binomtest(30, 100).proportion_ci(method="wilson")
+    assert (est.value, est.lo, est.hi) == (0.3, pytest.approx(ci.low), pytest.approx(ci.high))
+    assert math.isnan(proportion(0, 0).value)
+
+
+def test_mean_interval_from_moments_equals_the_t_interval_of_the_data():
+    x = np.random.default_rng(2).exponential(3.0, size=500)
+    est = mean_from_moments(x.mean(), x.std(ddof=1), len(x))
+    ci = stats.ttest_1samp(x, 0).confidence_interval()
+    assert (est.lo, est.hi) == (pytest.approx(ci.low), pytest.approx(ci.high))
+
+
+def test_uniform_seat_test_rejects_only_an_unequal_split():
+    assert uniform_seat_test([1000, 1010, 990]) > 0.5
+    assert uniform_seat_test([1200, 900, 900]) < 1e-6
+    assert math.isnan(uniform_seat_test([0, 0, 0]))
+
+
+def test_paired_proportion_uses_only_discordant_pairs():
+    base = np.array([1] * 50 + [0] * 50 + [1] * 10 + [0] * 30, dtype=bool)
+    other = np.array([1] * 50 + [0] * 50 + [0] * 10 + [1] * 30, dtype=bool)
+    d = paired_proportion(base, other)
+    assert d.diff == pytest.approx((30 - 10) / 140)
+    assert d.p_value == pytest.approx(stats.binomtest(30, 40).pvalue)
+    assert d.lo < d.diff < d.hi
+    same = paired_proportion(base, base)
+    assert (same.diff, same.lo, same.hi, same.p_value) == (0, 0, 0, 1.0)
+
+
+def test_paired_mean_interval_and_zero_change():
+    rng = np.random.default_rng(3)
+    base = rng.normal(20, 5, size=400)
+    d = paired_mean(base, base + 2 + rng.normal(0, 1, size=400))
+    assert d.lo < 2 < d.hi and d.p_value < 1e-10
+    assert paired_mean(base, base).p_value == 1.0
+
+
+def test_unpaired_tests_detect_a_shift_and_not_noise():
+    rng = np.random.default_rng(4)
+    a, b = rng.random(3000) < 0.3, rng.random(3000) < 0.3
+    assert unpaired_proportion(a, b).p_value > 0.05
+    c = rng.random(3000) < 0.4
+    shift = unpaired_proportion(a, c)
+    assert shift.p_value < 1e-6 and shift.lo < 0.1 < shift.hi
+    la, lb = rng.normal(10, 2, 2000), rng.normal(11, 2, 2000)
+    m = unpaired_mean(la, lb)
+    assert m.p_value < 1e-6 and m.lo < 1 < m.hi
+
+
+def test_benjamini_hochberg_correction_known_answer():
+    adjusted = adjust_p_values([0.01, 0.04, 0.045, 0.9, float("nan")])
+    assert adjusted[:4] == pytest.approx([0.04, 0.06, 0.06, 0.9])
+    assert math.isnan(adjusted[4])
+    assert adjusted[1] > 0.05 > 0.04  # significant alone, not after correction
+
+
+def test_bootstrap_balance_interval_around_the_estimate():
+    est = bootstrap_balance([500, 250, 250], 1000)
+    assert est.value == pytest.approx(0.75)
+    assert est.lo < 0.75 < est.hi and est.hi - est.lo < 0.15
+    assert bootstrap_balance([500, 250, 250], 1000) == est  # reproducible

@@ -1,0 +1,62 @@
+"""The --target grammar and the meets / misses / cannot tell verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyses.stats import Estimate
+from analyses.targets import MEETS, MISSES, UNKNOWN, check_targets, parse_target
+from simulator.errors import BalanceError
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "low", "high"),
+    [
+        ("first-seat=0.25+-0.02", "first-seat", 0.23, 0.27),
+        ("first-seat=25%+-2%", "first-seat", 0.23, 0.27),
+        ("seat-3 = 0.3 ± 0.05", "seat-3", 0.25, 0.35),
+        ("length=40..60", "length", 40, 60),
+        ("Balance=.9..1", "balance", 0.9, 1.0),
+        ("success=40%..55%", "success", 0.4, 0.55),
+    ],
+)
+def test_parse_target(text, name, low, high):
+    t = parse_target(text)
+    assert (t.name, t.low, t.high) == (name, pytest.approx(low), pytest.approx(high))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("first-seat", "NAME=VALUE"),
+        ("speed=1..2", "unknown measure"),
+        ("seat-0=0.2+-0.1", "unknown measure"),
+        ("length=60..40", "LOW must not exceed HIGH"),
+        ("length=abc", "NAME=VALUE"),
+        ("length=40+-", "NAME=VALUE"),
+        ("draw=0.1+--0.1", "must not be negative"),
+    ],
+)
+def test_bad_targets_name_the_problem(text, message):
+    with pytest.raises(BalanceError, match=message):
+        parse_target(text)
+
+
+def test_verdicts_compare_the_whole_interval_with_the_range():
+    t = parse_target("first-seat=0.25+-0.02")
+    assert t.verdict(Estimate(0.25, 0.24, 0.26)) == MEETS
+    assert t.verdict(Estimate(0.35, 0.33, 0.37)) == MISSES
+    assert t.verdict(Estimate(0.20, 0.15, 0.22)) == MISSES
+    assert t.verdict(Estimate(0.25, 0.20, 0.30)) == UNKNOWN  # too wide to tell yet
+    assert t.verdict(Estimate(0.27, 0.26, 0.28)) == UNKNOWN  # straddles the edge
+    assert t.verdict(None) == UNKNOWN
+
+
+def test_check_targets_rows_and_unmeasured_names():
+    est = {"first-seat": Estimate(0.3, 0.28, 0.32), "length": Estimate(50, 48, 52)}
+    targets = [parse_target("first-seat=0.25+-0.02"), parse_target("length=40..60")]
+    rows = check_targets(targets + [parse_target("success=0.5..0.6")], est, 3)
+    assert [r["verdict"] for r in rows] == [MISSES, MEETS, UNKNOWN]
+    assert rows[2]["value"] is None
+    with pytest.raises(BalanceError, match="3 players"):
+        check_targets([parse_target("seat-4=0.25+-0.1")], est, 3)

@@ -1,0 +1,210 @@
+"""The designer's report: self-contained HTML, Markdown, what it says, and the commands end to end
+on the known-answer games."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import cli
+import tests.coop_game as coop
+from analyses.targets import parse_targets
+from reports.build import open_runs, write_report
+from simulator.runner import simulate
+
+
+def call(args, capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.app(args)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+@pytest.fixture(scope="module")
+def compare_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cmp") / "study"
+    from simulator.studies import compare
+
+    compare("fake", 1500, out, sets=["bias=1"], jobs=1, seed=2)
+    return out
+
+
+def assert_self_contained(html: str) -> None:
+    assert not re.search(r"https?://", html)
+    assert "<link" not in html and "<script" not in html and "url(" not in html
+    sources = re.findall(r'src="([^"]*)"', html)
+    assert sources and all(s.startswith("data:image/png;base64,") for s in sources)
+
+
+def test_html_report_is_self_contained_and_says_what_was_run(compare_dir, tmp_path):
+    data = write_report([compare_dir], tmp_path / "r.html")
+    html = (tmp_path / "r.html").read_text()
+    assert_self_contained(html)
+    assert html.count("<img") >= 5  # seats, length, end conditions, drama, changes
+    for text in ("What was run", "bias = 1.0", "random | random | random", "1,500", "seed"):
+        assert text in html
+    assert "Variants against the default" in html and "Headline findings" in html
+    assert data["kind"] == "compare"
+    sig = [r for r in data["comparison"] if r["significant"]]
+    assert {r["measure"] for r in sig} == {"seat 1 win rate", "seat 2 win rate", "seat 3 win rate"}
+    headline = " ".join(data["headline"])
+    assert "Variant 'bias=1'" in headline and "95% interval" in headline
+
+
+def test_markdown_report_links_its_figures(compare_dir, tmp_path):
+    write_report([compare_dir], tmp_path / "r.md", fmt="md")
+    text = (tmp_path / "r.md").read_text()
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert links and all((tmp_path / link).is_file() for link in links)
+    assert "| variant | measure |" in text and "## Headline findings" in text
+
+
+def test_targets_appear_with_verdicts(compare_dir, tmp_path):
+    targets = parse_targets(["length=10..20", "seat-1=0.33+-0.1"])
+    data = write_report([compare_dir], tmp_path / "r.html", targets=targets)
+    verdicts = {(r["run"], r["measure"]): r["verdict"] for r in data["targets"]}
+    assert verdicts["default", "length"] == "meets"
+    assert verdicts["bias=1", "seat-1"] == "misses"  # true rate 0.5
+    assert "Design targets" in (tmp_path / "r.html").read_text()
+
+
+def test_loose_runs_are_grouped_by_what_differs(tmp_path):
+    a = simulate("fake", 300, tmp_path / "a", jobs=1)
+    b = simulate("fake", 300, tmp_path / "b", jobs=1, sets={"bias": 1})
+    c = simulate("fake", 300, tmp_path / "c", jobs=1, policies=["strong", "random", "random"])
+    assert open_runs([a])[0] == "single"
+    assert open_runs([a, b])[0] == "compare"
+    assert open_runs([a, c])[0] == "tournament"
+    kind, runs = open_runs([a, a])
+    assert len({r.label for r in runs}) == 2  # same label made unique
+
+
+def test_cooperative_report_gives_success_by_mission(tmp_path):
+    run = simulate(coop.SPEC.id, 600, tmp_path / "coop", jobs=1)
+    data = write_report([run], tmp_path / "coop.html")
+    html = (tmp_path / "coop.html").read_text()
+    assert_self_contained(html)
+    assert "How often the crew succeeds" in html and "mission 3" in html
+    assert data["runs"][0]["success"]["by_mission"][2]["crew_mission"] == 3
+    assert "Who wins: seats" not in html and "Drama" not in html
+
+
+def test_cli_compare_end_to_end_with_json(tmp_path, capsys):
+    code, out, err = call(
+        [
+            "compare",
+            "fake",
+            "--set",
+            "bias=2",
+            "-n",
+            "800",
+            "--out",
+            str(tmp_path / "c"),
+            "--jobs",
+            "1",
+            "--json",
+            "--target",
+            "first-seat=0.6+-0.1",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["kind"] == "compare" and (tmp_path / "c" / "report.html").is_file()
+    seat1 = next(r for r in data["comparison"] if r["measure"] == "seat 1 win rate")
+    assert seat1["significant"] and seat1["lo"] < 0.6 - 1 / 3 < seat1["hi"]
+    assert {r["run"] for r in data["targets"]} == {"default", "bias=2"}
+
+
+def test_cli_sweep_tournament_simulate_and_report(tmp_path, capsys):
+    code, out, err = call(
+        [
+            "sweep",
+            "fake",
+            "--param",
+            "bias=0,1",
+            "-n",
+            "400",
+            "--out",
+            str(tmp_path / "s"),
+            "--jobs",
+            "1",
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert [p["params"] for p in json.loads(out)["sweep"]] == [{"bias": 0.0}, {"bias": 1.0}]
+    code, out, err = call(
+        [
+            "tournament",
+            "fake",
+            "--policy",
+            "random",
+            "--policy",
+            "strong",
+            "--players",
+            "2",
+            "-n",
+            "400",
+            "--out",
+            str(tmp_path / "t"),
+            "--jobs",
+            "1",
+            "--format",
+            "md",
+            "--quiet",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert out == "" and (tmp_path / "t" / "report.md").is_file()
+    code, out, err = call(
+        [
+            "simulate",
+            "fake",
+            "-n",
+            "20000",
+            "--until-ci",
+            "0.06",
+            "--out",
+            str(tmp_path / "u"),
+            "--jobs",
+            "1",
+            "--chunk-size",
+            "250",
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    assert json.loads(out)["games"] < 20_000
+    code, out, err = call(
+        ["report", str(tmp_path / "u"), "--out", str(tmp_path / "u.html")], capsys
+    )
+    assert code == 0, err
+    assert "stopped after" in (tmp_path / "u.html").read_text()
+    assert out.startswith("- Seat") and "report: " in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["compare", "fake", "-n", "10", "--out", "{tmp}/x"], "at least one --variant"),
+        (["report", "{tmp}/nothing"], "not a balance run folder"),
+        (["report", "{tmp}", "--format", "pdf"], "--format must be html or md"),
+        (
+            ["compare", "fake", "--set", "bias=1", "--out", "{tmp}/y", "--target", "speed=1..2"],
+            "unknown measure",
+        ),
+        (["sweep", "fake", "--param", "bias", "--out", "{tmp}/z"], "--param expects"),
+        (["tournament", "fake", "--policy", "random", "--out", "{tmp}/w"], "at least two"),
+        (["simulate", "fake", "--until-ci", "2", "--out", "{tmp}/v"], "--until-ci"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
+    code, out, err = call([a.replace("{tmp}", str(tmp_path)) for a in args], capsys)
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err

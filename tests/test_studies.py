@@ -1,0 +1,120 @@
+"""Studies: compare, sweep and until-ci runs on the known-answer game, resumable and refused
+when the folder holds something else."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+
+from analyses.runs import Run
+from analyses.stats import proportion
+from analyses.summary import headline_rate_widths
+from simulator import studies
+from simulator.dataset import read_manifest
+from simulator.errors import BalanceError
+from simulator.runner import UNTIL_BATCH, plan_run, run
+
+
+def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):
+    variant = tmp_path / "rigged.toml"
+    variant.write_text('name = "rigged"\n[rules]\nbias = 1.0\n')
+    study = studies.compare(
+        "fake", 500, tmp_path / "cmp", variants=[variant], sets=["draw=0.1"], jobs=1
+    )
+    assert [r.label for r in study.runs] == ["default", "rigged", "draw=0.1"]
+    assert json.loads((tmp_path / "cmp" / "study.json").read_text())["kind"] == "compare"
+    seeds = [Run.open(p).scan().sort("game_index").collect()["seed"] for p in study.run_paths()]
+    assert seeds[0].equals(seeds[1]) and seeds[0].equals(seeds[2])
+    assert read_manifest(study.run_paths()[1])["rules_changed"] == {"bias": 1.0}
+
+
+def test_compare_resumes_and_refuses_another_study(tmp_path):
+    out = tmp_path / "cmp"
+    study = studies.compare("fake", 500, out, sets=["bias=1"], jobs=1)
+    part = study.run_paths()[1] / "games" / "part-00000.parquet"
+    stamp = part.stat().st_mtime_ns
+    studies.compare("fake", 500, out, sets=["bias=1"], jobs=1)  # nothing left to play
+    assert part.stat().st_mtime_ns == stamp
+    with pytest.raises(BalanceError, match="another study"):
+        studies.compare("fake", 500, out, sets=["bias=2"], jobs=1)
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    with pytest.raises(BalanceError, match="non-empty"):
+        studies.compare("fake", 500, tmp_path / "busy", sets=["bias=2"], jobs=1)
+
+
+def test_compare_validates_every_run_before_playing(tmp_path):
+    with pytest.raises(BalanceError, match="at least one"):
+        studies.compare("fake", 100, tmp_path / "a")
+    with pytest.raises(BalanceError, match="unknown rule"):
+        studies.compare("fake", 100, tmp_path / "b", sets=["speed=2"])
+    assert not (tmp_path / "b").exists()
+
+
+def test_sweep_plays_the_grid_with_typed_parameters(tmp_path):
+    study = studies.sweep(
+        "fake", 300, tmp_path / "sw", params=["bias=0,1", "players=2,3"], sets=["draw=0.1"], jobs=1
+    )
+    assert [r.params for r in study.runs] == [
+        {"bias": 0.0, "players": 2},
+        {"bias": 0.0, "players": 3},
+        {"bias": 1.0, "players": 2},
+        {"bias": 1.0, "players": 3},
+    ]
+    manifests = [read_manifest(p) for p in study.run_paths()]
+    assert [m["config"]["n_players"] for m in manifests] == [2, 3, 2, 3]
+    assert all(m["config"]["rules"]["draw"] == 0.1 for m in manifests)
+
+
+@pytest.mark.parametrize(
+    ("params", "sets", "message"),
+    [
+        ([], None, "at least one --param"),
+        (["bias"], None, "key=v1"),
+        (["bias=1,1"], None, "repeated"),
+        (["bias=1", "bias=2"], None, "only once"),
+        (["bias=1,2"], ["bias=3"], "both swept"),
+        (["speed=1,2"], None, "unknown rule"),
+        (["bias=1,x"], None, "bias"),
+        (["players=2,9"], None, "2 to 6 players"),
+    ],
+)
+def test_sweep_refuses_bad_grids(tmp_path, params, sets, message):
+    with pytest.raises(BalanceError, match=message):
+        studies.sweep("fake", 100, tmp_path / "sw", params=params, sets=sets)
+
+
+def test_until_ci_stops_early_at_a_batch_boundary_and_resumes_to_the_same_point(tmp_path):
+    config = plan_run("fake", 20_000, seed=1, chunk_size=250)
+    rule = studies.until_ci_rule(0.04)
+    folder = run(config, tmp_path / "r", jobs=1, until=rule)
+    manifest = folder.read_manifest()
+    played = manifest["games_played"]
+    assert manifest["stopped_early"] and played < 20_000
+    assert played % (UNTIL_BATCH * 250) == 0
+    assert max(headline_rate_widths(Run.open(folder.path)).values()) < 0.04
+    assert folder.scan().select(pl.len()).collect().item() == played
+    # One batch fewer would not have been enough.
+    fewer = folder.scan().filter(pl.col("game_index") < played - UNTIL_BATCH * 250).collect()
+    widths = [proportion(int((fewer["winner"] == s).sum()), fewer.height).width for s in range(3)]
+    assert max(widths) >= 0.04
+    again = run(config, tmp_path / "r", jobs=1, until=rule)
+    assert again.read_manifest()["games_played"] == played
+    # The same command without the rule finishes the run.
+    full = run(config, tmp_path / "r", jobs=1)
+    assert full.read_manifest()["games_played"] == 20_000
+    assert not full.read_manifest()["stopped_early"]
+
+
+def test_until_ci_is_validated():
+    for width in (0, 1.5, -0.1):
+        with pytest.raises(BalanceError, match="until-ci"):
+            studies.until_ci_rule(width)
+
+
+def test_compare_until_ci_gives_every_variant_the_default_run_games(tmp_path):
+    study = studies.compare("fake", 40_000, tmp_path / "c", sets=["bias=1"], jobs=1, until_ci=0.08)
+    played = [read_manifest(p)["games_played"] for p in study.run_paths()]
+    assert played[0] < 40_000 and played[0] == played[1]
