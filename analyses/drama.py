@@ -24,8 +24,9 @@ def has_drama(run: Run) -> bool:
 def drama_summary(run: Run) -> dict[str, Any] | None:
     """Lead changes per game (mean with interval, share of games with none) and comeback rate.
 
-    The comeback rate is the share of games with a clear half-time leader that this leader did
-    not win (another seat won, or nobody did). None when the game records no drama columns.
+    The comeback rate is the share of games with a clear half-time leader and a winner in which
+    another seat won. Games nobody won are left out: they are no one's comeback, and counting
+    them would mix the no-winner rate into this one. None when the game records no drama columns.
     """
     if not has_drama(run):
         return None
@@ -37,8 +38,9 @@ def drama_summary(run: Run) -> dict[str, Any] | None:
             pl.col("lead_changes").mean().alias("mean"),
             pl.col("lead_changes").std().alias("std"),
             (pl.col("lead_changes") == 0).sum().alias("no_change"),
-            (leader >= 0).sum().alias("led"),
-            ((leader >= 0) & (pl.col("winner").is_null() | (pl.col("winner") != leader)))
+            ((leader >= 0) & pl.col("winner").is_not_null()).sum().alias("led"),
+            ((leader >= 0) & (pl.col("winner") != leader))
+            .fill_null(False)
             .sum()
             .alias("comebacks"),
         )

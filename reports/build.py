@@ -34,6 +34,7 @@ from .document import Document, Figure, Section, Table
 from .text import interval, num, p_value, pct, points, rules_text, signed, with_interval
 
 MAX_GROUPED_RUNS = 6  # runs drawn side by side in one figure
+MAX_EXTRA_RULE_SETS = 3  # game-specific sections (search odds) drawn for at most this many rules
 
 
 def open_runs(paths: list[str | Path]) -> tuple[str, list[Run]]:
@@ -251,8 +252,8 @@ def _run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     if drama:
         out.append(
             f"{prefix}The lead changes {with_interval(drama['lead_changes'], num, 'times')} per "
-            f"game; the leader at half time fails to win {with_interval(drama['comeback_rate'])} "
-            "of games (comebacks)."
+            f"game; another seat overtook the half-time leader and won (a comeback) in "
+            f"{with_interval(drama['comeback_rate'])} of the games someone won."
         )
     return out
 
@@ -471,9 +472,9 @@ def _drama_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
     section = Section(
         "Drama: lead changes and comebacks",
         [
-            "How often the lead changed hands during a game, and how often the player leading at "
-            "half the game's length did not win (a comeback). The game's rules page says what "
-            "'leading' means for it."
+            "How often the lead changed hands during a game, and how often another seat overtook "
+            "the player leading at half the game's length and won (a comeback; games nobody won "
+            "are left out). The game's rules page says what 'leading' means for it."
         ],
     )
     rows = []
@@ -1041,14 +1042,29 @@ def _targets_section(rows: list[dict[str, Any]]) -> Section:
 
 # -- sections written elsewhere --------------------------------------------------------------
 def _extra_sections(runs: list[Run]) -> list[Section]:
-    """Game-specific sections other modules provide (Caza-Tesoros search odds)."""
+    """Game-specific sections other modules provide (Caza-Tesoros search odds).
+
+    One section for the first run's rules and one for each other distinct rule set, up to
+    MAX_EXTRA_RULE_SETS (a sweep would otherwise repeat it for every point).
+    """
     if runs[0].game != "caza-tesoros" or importlib.util.find_spec("reports.search_odds") is None:
         return []
-    module = importlib.import_module("reports.search_odds")
-    make = getattr(module, "search_odds_section", None)
+    make = getattr(importlib.import_module("reports.search_odds"), "search_odds_section", None)
     if make is None:
         return []
-    return _as_sections(make(runs[0].rules))
+    rules_class = get_game(runs[0].game).rules_class
+    distinct: list[Run] = []
+    for run in runs:
+        if all(run.rules != r.rules for r in distinct):
+            distinct.append(run)
+    sections = []
+    for run in distinct[:MAX_EXTRA_RULE_SETS]:
+        rules = rules_class().with_values(run.rules, source=f"run {str(run.path)!r}")
+        for section in _as_sections(make(rules)):
+            if len(distinct) > 1:
+                section.title = f"{section.title} ({run.label})"
+            sections.append(section)
+    return sections
 
 
 def _as_sections(result: Any) -> list[Section]:
@@ -1058,8 +1074,6 @@ def _as_sections(result: Any) -> list[Section]:
         return [result]
     if isinstance(result, list | tuple):
         return [s for r in result for s in _as_sections(r)]
-    if isinstance(result, str):
-        return [Section("Search odds", html=result, markdown=result)]
     return []
 
 
