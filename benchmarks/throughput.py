@@ -35,7 +35,7 @@ def _load(game: str, with_fake: bool):  # noqa: ANN202 (RunConfig imported lazil
         register(SPEC)
     from simulator.runner import plan_run
 
-    return lambda games: plan_run(game, games, seed=1)
+    return lambda games, chunk_size=None: plan_run(game, games, seed=1, chunk_size=chunk_size)
 
 
 def measure_first_call(game: str, with_fake: bool) -> dict:
@@ -55,24 +55,27 @@ def measure_first_call(game: str, with_fake: bool) -> dict:
 def measure_throughput(game: str, with_fake: bool, seconds: float, jobs: int) -> dict:
     """Games per second of whole runs with 1 job and with ``jobs`` loky workers."""
     plan = _load(game, with_fake)
-    from simulator.runner import play_chunk, run
+    from simulator.runner import default_chunk_size, play_chunk, run
 
     play_chunk(plan(1), 0, 0, 1)  # compile or load the cache: timed separately
     rate = _calibrate(plan)
-    games = max(jobs, round(rate * seconds))
+    games = max(4 * jobs, round(rate * seconds))
+    # The runner's chunk size, but at least 4 chunks per worker on short (interpreted) runs.
+    chunk = min(default_chunk_size(games), games // (4 * jobs))
     with tempfile.TemporaryDirectory(prefix="balance-bench-") as tmp:
         out = Path(tmp)
         # Start the loky workers (and load the engine in them) before timing.
-        run(plan(max(250 * jobs * 2, 2 * jobs)), out / "warm", jobs=jobs)
+        run(plan(2 * jobs, 1), out / "warm", jobs=jobs)
         start = time.perf_counter()
-        run(plan(games), out / "one", jobs=1)
+        run(plan(games, chunk), out / "one", jobs=1)
         one = time.perf_counter() - start
         start = time.perf_counter()
-        run(plan(games * jobs), out / "all", jobs=jobs)
+        run(plan(games * jobs, chunk), out / "all", jobs=jobs)
         many = time.perf_counter() - start
     return {
         "games_1": games,
         "rate_1": games / one,
+        "chunk_size": chunk,
         "games_n": games * jobs,
         "rate_n": games * jobs / many,
         "jobs": jobs,

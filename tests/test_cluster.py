@@ -153,6 +153,24 @@ def test_cluster_run_equals_its_loky_twin(cluster, loky_twin, tmp_path):
         assert (hits, misses) == (1, 0)
 
 
+def _play_one_and_report_jit_cache(config: RunConfig) -> tuple[int, int, int]:
+    from simulator.runner import play_chunk
+
+    play_chunk(config, 0, 0, 1)
+    return (os.getpid(), *_jit_cache_stats())
+
+
+def test_loky_workers_load_the_jit_cache(loky_twin):
+    from joblib import Parallel, delayed
+
+    config = _config()
+    stats = Parallel(n_jobs=2, backend="loky")(
+        delayed(_play_one_and_report_jit_cache)(config) for _ in range(8)
+    )
+    per_worker = {pid: (hits, misses) for pid, hits, misses in stats}
+    assert per_worker and all(v == (1, 0) for v in per_worker.values()), per_worker
+
+
 def test_cluster_resumes_a_partial_run_and_matches(cluster, loky_twin, tmp_path):
     out = tmp_path / "run"
     first = run(_config(), out, jobs=1).path
