@@ -27,7 +27,7 @@ from policies.caza_tesoros import (
 )
 
 from . import state as S
-from .board import end_of_path, roll_cell, sail_toward, step_in_line
+from .board import CELLS, end_of_path, roll_cell, sail_toward, step_in_line
 from .odds import odds_table
 from .search import resolve_search
 
@@ -549,6 +549,53 @@ def vp_leader(pl) -> int:
     return -1 if tied else best
 
 
+@njit(cache=True)
+def state_problems(r, pl, sh, cr, g) -> int:
+    """Bits of ``state.PROBLEM_*`` for every invariant the state breaks (0: all hold)."""
+    bits = 0
+    archive = 0
+    for c in range(cr.shape[0]):
+        if cr[c, S.C_OWNER] == S.ARCHIVE:
+            archive += 1
+    if archive > r[S.R_ARCHIVE_CROSSES_TO_END] or archive != g[S.G_ARCHIVE_CROSSES]:
+        bits |= S.PROBLEM_TOO_MANY_ARCHIVE_CROSSES
+    for p in range(pl.shape[0]):
+        if pl[p, S.P_VP] < 0:
+            bits |= S.PROBLEM_NEGATIVE_VP
+        if pl[p, S.P_CARDS] > r[S.R_MAX_CARDS]:
+            bits |= S.PROBLEM_TOO_MANY_CARDS
+        own = 0
+        for c in range(cr.shape[0]):
+            if cr[c, S.C_OWNER] == p:
+                own += 1
+        if own != pl[p, S.P_CARDS]:
+            bits |= S.PROBLEM_CARD_COUNT
+        ships = 0
+        for s in range(sh.shape[1]):
+            cell = sh[p, s, S.S_CELL]
+            if cell >= 0:
+                ships += 1
+                if cell >= CELLS:
+                    bits |= S.PROBLEM_SHIP_OFF_BOARD
+            elif cell != -1:
+                bits |= S.PROBLEM_SHIP_OFF_BOARD
+            for k in range(S.N_KINDS):
+                held = sh[p, s, S.S_ITEMS + k]
+                if held < 0 or held > 1 or (held == 1 and cell < 0):
+                    bits |= S.PROBLEM_ITEM_COUNT
+        if ships != pl[p, S.P_SHIPS] or ships > r[S.R_MAX_SHIPS]:
+            bits |= S.PROBLEM_SHIP_COUNT
+        if pl[p, S.P_ALIVE] == 1 and ships == 0:
+            bits |= S.PROBLEM_SHIP_COUNT
+    return bits
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Seed the compiled generator (tests drive single rules from a known seed)."""
+    np.random.seed(seed)
+
+
 # -- one game -------------------------------------------------------------------------------------
 @njit(cache=True)
 def finish(g, log, reason):
@@ -602,7 +649,7 @@ def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, di
 
 @njit(cache=True)
 def play_game(
-    r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seed, pl, sh, cr, g, log, lead
+    r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seed, pl, sh, cr, g, log, lead, checking
 ) -> tuple[int, int, int]:
     """Play one game from ``seed`` on the given state arrays.
 
@@ -623,6 +670,8 @@ def play_game(
         roll_weather(wface, g, log)
         if g[S.G_WEEKDAY] == 1:
             week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order)
+            if checking:
+                g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
         if g[S.G_ENDED] == 0:
             for i in range(n):
                 p = order[i]
@@ -634,6 +683,8 @@ def play_game(
                     if sh[p, s, S.S_CELL] < 0:
                         continue
                     ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, dirs)
+                    if checking:
+                        g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
                     reason = check_end(r, pl, g)
                     if reason >= 0:
                         finish(g, log, reason)
@@ -685,7 +736,23 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
     lead = np.zeros(r[S.R_MAX_DAYS] + 1, dtype=np.int64)
     for i in range(n):
         w, changes, half = play_game(
-            r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seeds[i], pl, sh, cr, g, log, lead
+            r,
+            tv,
+            wface,
+            wmove,
+            deck0,
+            odds,
+            tmean,
+            pids,
+            prm,
+            seeds[i],
+            pl,
+            sh,
+            cr,
+            g,
+            log,
+            lead,
+            False,
         )
         winner[i] = w
         length[i] = g[S.G_DAY]
@@ -744,9 +811,18 @@ def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[
 
 
 def play_one(
-    rules, n_players: int, policy_ids, policy_params, seed: int, trace_rows: int = 100_000
+    rules,
+    n_players: int,
+    policy_ids,
+    policy_params,
+    seed: int,
+    trace_rows: int = 100_000,
+    checking: bool = True,
 ) -> dict[str, Any]:
-    """Play one game from ``seed``: final state arrays, outcome and the trace of events."""
+    """Play one game from ``seed``: final state arrays, outcome and the trace of events.
+
+    With ``checking`` the invariants of :func:`state_problems` are verified after every turn and
+    the broken ones collected in ``g[G_PROBLEMS]`` (returned as ``problems``)."""
     r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
     pl, sh, cr, g = S.new_state(n_players, int(cross_slots(r, n_players)))
     log = np.zeros((trace_rows, 7), dtype=np.int64)
@@ -754,7 +830,7 @@ def play_one(
     winner, changes, half = play_game(
         r, tv, wface, wmove, deck0, odds, tmean,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
-        np.int64(seed), pl, sh, cr, g, log, lead,
+        np.int64(seed), pl, sh, cr, g, log, lead, checking,
     )  # fmt: skip
     length = int(g[S.G_DAY])
     return {
@@ -769,4 +845,5 @@ def play_one(
         "cr": cr,
         "g": g,
         "trace": log[: g[S.G_LOG_N]].copy(),
+        "problems": int(g[S.G_PROBLEMS]),
     }

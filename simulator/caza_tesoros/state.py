@@ -69,7 +69,17 @@ G_END_REASON = G_SEARCHES + 5
 G_LOG_N = G_SEARCHES + 6  # events written to the trace
 G_FIRST_SEAT = G_SEARCHES + 7
 G_LIVE = G_SEARCHES + 8  # players still in the game
-N_GAME_FIELDS = G_SEARCHES + 9
+G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of PROBLEM_*)
+N_GAME_FIELDS = G_SEARCHES + 10
+
+# -- invariants a checking game verifies after every turn (bits of G_PROBLEMS) -----------------
+PROBLEM_NEGATIVE_VP = 1
+PROBLEM_TOO_MANY_CARDS = 2
+PROBLEM_TOO_MANY_ARCHIVE_CROSSES = 4
+PROBLEM_ITEM_COUNT = 8
+PROBLEM_SHIP_OFF_BOARD = 16
+PROBLEM_SHIP_COUNT = 32
+PROBLEM_CARD_COUNT = 64
 
 # -- end reasons (index into SPEC.end_reasons) ----------------------------------------------------
 END_TREASURES, END_ARCHIVE, END_LAST_PLAYER, END_DAY_CAP = range(4)
