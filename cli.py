@@ -517,5 +517,33 @@ def search_odds(
         console.print(result.economics_table())
 
 
+# -- demo ------------------------------------------------------------------------------------
+@app.command()
+def demo(
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for the runs and reports.")
+    ] = Path("out"),
+    n: Annotated[int, typer.Option("-n", "--games", help="Games per game.")] = 3000,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 1,
+    jobs: JobsOpt = None,
+) -> None:
+    """Play every game with its default rules, players and policy, and write a report for each.
+
+    Writes OUT/<game>/ (the run folder) and OUT/<game>.html; run again to reuse finished runs.
+    """
+    from reports.build import write_report
+    from simulator.games import available
+    from simulator.runner import plan_run, run
+
+    for game in available():
+        config = plan_run(game, n, seed=seed)
+        typer.echo(f"{game}: {n:,} games, {config.n_players} players, {config.policy_labels[0]}")
+        folder = run(config, out / game, jobs=jobs, progress=True)
+        data = write_report([folder.path], out / f"{game}.html")
+        for line in data["headline"]:
+            typer.echo(f"  - {line}")
+        typer.echo(f"  report: {data['report']}")
+
+
 if __name__ == "__main__":
     app()
