@@ -851,13 +851,14 @@ def _tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[st
     if skill:
         against = "random play" if skill["against"] != "fair share" else "the fair share"
         out.append(
-            f"Skill against chance: {skill['policy']} wins {points(skill['edge'])} more per seat "
-            f"held than {against} (95% interval {points(skill['lo'])} to {points(skill['hi'])})."
+            f"Skill against chance: per seat held, {skill['policy']} wins {points(skill['edge'])} "
+            f"compared with {against} (95% interval {points(skill['lo'])} to "
+            f"{points(skill['hi'])})."
         )
     seat = max(pooled["seats"], key=lambda s: s["value"])
     out.append(
-        f"With every policy rotated through every seat, seat {seat['seat']} wins most often "
-        f"({with_interval(seat)}); seat test {p_value(pooled['seat_test_p'])}."
+        f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
+        f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
     )
     return out
 
