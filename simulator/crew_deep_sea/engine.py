@@ -1,0 +1,673 @@
+"""The compiled game loop: one call plays every attempt of a chunk.
+
+An attempt: choose the communication mode (unknown terrain draws a colour card), deal, draw tasks
+to the mission's difficulty (redeal or redraw when the notes call the set impossible), allocate
+them by the mission's rule, predictions, optional distress signal, then tricks with a
+communication phase before each, until a task or mission rule fails or everything is done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from policies.crew_deep_sea import (
+    HEURISTIC,
+    OMNISCIENT,
+    RANDOM,
+    decide_comm,
+    decide_distress,
+    decide_pass,
+    decide_pick,
+    decide_play,
+    decide_predict,
+    decide_task_bid,
+    decide_volunteer,
+    search_line,
+)
+
+from .board import (
+    ALLOCATIONS,
+    COMMUNICATIONS,
+    EPILOGUE,
+    OBJECTIVES,
+    UNTIMED_COMMUNICATION,
+    missions,
+    task_table,
+)
+from .state import (
+    C_WIN_EXACT_TRICKS_PREDICTED,
+    COMM_RAPTURE,
+    COMM_TERRAIN,
+    DONE,
+    MAX_TASKS,
+    NC,
+    O_HANDN,
+    O_HOLDER,
+    O_OWNER,
+    O_TASK,
+    O_TRICKS,
+    O_TSTATE,
+    O_TX,
+    PENDING,
+    S_BALANCE1,
+    S_CAPTAIN,
+    S_COMM_FROM,
+    S_COMM_MODE,
+    S_COMM_UNTIL,
+    S_DISTRESS,
+    S_DONE,
+    S_LEAD_ILLEGAL,
+    S_NTASKS,
+    S_NTRICKS,
+    S_OBJECTIVE,
+    S_POOL,
+    S_SINGLE_ANY,
+    S_SUM_ABOVE,
+    S_SUM_BELOW,
+    comm_claims,
+    communicate,
+    current_player,
+    deal_impossible,
+    draw_tasks,
+    evaluate,
+    finish_trick,
+    legal_cards,
+    may_communicate,
+    new_state,
+    play_card,
+)
+
+END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played")
+END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED = 0, 1, 2, 3
+
+# allocation codes (board.ALLOCATIONS)
+A_NORMAL, A_ONE_TAKES_ALL, A_CAPTAIN_ALL_OR_ONE, A_ONE_VOLUNTEER, A_TWO_VOLUNTEERS = range(5)
+A_HARDEST_TO_CAPTAIN, A_CAPTAIN_NONE, A_FREE, A_NONE = 5, 6, 7, 8
+# mission config vector
+M_TARGET, M_ALLOC, M_COMM, M_OBJECTIVE, M_BALANCE1, M_COMM_FROM, M_NFIXED = range(7)
+# rule config vector
+R_LEAD_ILLEGAL, R_SINGLE_ANY, R_REDRAW, R_FORCED, R_DISTRESS, R_HARDEST_TIE = range(6)
+R_SUM_ABOVE, R_SUM_BELOW = 6, 7
+REDRAW_REDEAL, REDRAW_TASKS, REDRAW_NONE = 0, 1, 2
+DISTRESS_POLICY, DISTRESS_NEVER, DISTRESS_ALWAYS = 0, 1, 2
+MAX_REDRAWS = 200
+FREE_LOAD_PENALTY = 0.15
+
+
+# -- setup -----------------------------------------------------------------------------------
+@njit(cache=True)
+def terrain_mode(rank):
+    """Unknown terrain: a colour card of rank 1-3 normal, 4-6 currents, 7-9 rapture."""
+    return (rank - 1) // 3
+
+
+@njit(cache=True)
+def deal(n_players):
+    """Holder of every card (all 40 dealt; 3 players: seat 0 gets 14) and the captain."""
+    order = np.random.permutation(NC)
+    owner = np.empty(NC, np.int64)
+    for i in range(NC):
+        owner[order[i]] = i % n_players
+    return owner, owner[39]
+
+
+@njit(cache=True)
+def _replace_conflicts(rows, n, values, forced, order):
+    """Two drawn tasks forcing the same trick: replace the later one by an undrawn task of
+    equal value that forces nothing already forced."""
+    for j in range(1, n):
+        used = 0
+        for i in range(j):
+            used |= forced[rows[i]]
+        if used & forced[rows[j]] == 0:
+            continue
+        for row in order:
+            if values[row] != values[rows[j]] or used & forced[row] != 0:
+                continue
+            taken = False
+            for i in range(n):
+                if rows[i] == row:
+                    taken = True
+            if not taken:
+                rows[j] = row
+                break
+
+
+@njit(cache=True)
+def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows):
+    """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty)."""
+    if mcfg[M_NFIXED] > 0:
+        for i in range(mcfg[M_NFIXED]):
+            rows[i] = fixed[i]
+        return mcfg[M_NFIXED]
+    if mcfg[M_TARGET] <= 0:
+        return 0
+    order = np.random.permutation(values.shape[0])
+    n = draw_tasks(order, values, mcfg[M_TARGET], rows)
+    alloc = mcfg[M_ALLOC]
+    turn_based = alloc == A_NORMAL or alloc == A_HARDEST_TO_CAPTAIN or alloc == A_CAPTAIN_NONE
+    if replace_conflicts and turn_based and n <= n_players:
+        _replace_conflicts(rows, n, values, forced, order)
+    return n
+
+
+# -- allocation ------------------------------------------------------------------------------
+@njit(cache=True)
+def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
+    """Eligible players take one open task per turn, clockwise from ``start``; the captain never
+    takes a captain-comparison task."""
+    n_players = eligible.shape[0]
+    avail = np.empty(MAX_TASKS, np.int64)
+    turn = start
+    n_eligible = 0
+    for q in range(n_players):
+        n_eligible += eligible[q]
+    # fewer tasks than players: in the first round a player may pass while enough players
+    # are still to come to take the open tasks
+    passing_round = s[S_NTASKS] < n_eligible
+    to_come = n_eligible
+    for _ in range(MAX_TASKS * 8):
+        n_open = 0
+        for k in range(s[S_NTASKS]):
+            if s[O_HOLDER + k] < 0:
+                n_open += 1
+        if n_open == 0:
+            return
+        q = turn
+        turn = (turn + 1) % n_players
+        if not eligible[q]:
+            continue
+        na = 0
+        for k in range(s[S_NTASKS]):
+            if s[O_HOLDER + k] < 0 and not (q == s[S_CAPTAIN] and barred[s[O_TASK + k]] == 1):
+                avail[na] = k
+                na += 1
+        to_come -= 1
+        may_pass = passing_round and to_come >= n_open
+        if na > 0:
+            i = decide_pick(s, q, avail, na, may_pass, pids[q], prms[q], ttype, tparams)
+            if i >= 0:
+                s[O_HOLDER + avail[i]] = q
+
+
+@njit(cache=True)
+def _any_barred(s, barred):
+    for k in range(s[S_NTASKS]):
+        if barred[s[O_TASK + k]] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _give_all(s, q):
+    for k in range(s[S_NTASKS]):
+        s[O_HOLDER + k] = q
+
+
+@njit(cache=True)
+def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
+    """Give every task a holder following the mission's allocation rule."""
+    n_players = pids.shape[0]
+    n = s[S_NTASKS]
+    cap = s[S_CAPTAIN]
+    if n == 0:
+        return
+    cap_ok = not _any_barred(s, barred)
+    eligible = np.ones(n_players, np.bool_)
+    if alloc == A_NORMAL:
+        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred)
+    elif alloc == A_CAPTAIN_NONE:
+        eligible[cap] = False
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+    elif alloc == A_HARDEST_TO_CAPTAIN:
+        top = -1
+        for k in range(n):
+            if barred[s[O_TASK + k]] == 0:
+                top = max(top, values[s[O_TASK + k]])
+        if top >= 0:
+            tied = np.empty(MAX_TASKS, np.int64)
+            nt = 0
+            for k in range(n):
+                if barred[s[O_TASK + k]] == 0 and values[s[O_TASK + k]] == top:
+                    tied[nt] = k
+                    nt += 1
+            i = 0
+            if hardest_tie == 1 and nt > 1:
+                i = decide_pick(s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
+            s[O_HOLDER + tied[i]] = cap
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+    elif alloc == A_ONE_TAKES_ALL:
+        best = -1
+        best_bid = -1e9
+        for i in range(n_players):
+            q = (cap + i) % n_players
+            if q == cap and not cap_ok:
+                continue
+            bid = 0.0
+            for k in range(n):
+                bid += decide_task_bid(s, q, s[O_TASK + k], pids[q], prms[q], ttype, tparams)
+            if bid > best_bid:
+                best_bid = bid
+                best = q
+        _give_all(s, best)
+    elif alloc == A_CAPTAIN_ALL_OR_ONE:
+        if cap_ok and decide_volunteer(s, cap, pids[cap], prms[cap], ttype, tparams):
+            _give_all(s, cap)
+        else:
+            _give_all(s, (cap + 1 + np.random.randint(n_players - 1)) % n_players)
+            s[S_COMM_UNTIL] = 1  # given away: communication only before the first trick
+    elif alloc == A_ONE_VOLUNTEER or alloc == A_TWO_VOLUNTEERS:
+        want = 1 if alloc == A_ONE_VOLUNTEER else 2
+        chosen = np.full(2, -1, np.int64)
+        nc = 0
+        for i in range(n_players):
+            q = (cap + i) % n_players
+            if nc < want and (q != cap or cap_ok or want == 2):
+                if decide_volunteer(s, q, pids[q], prms[q], ttype, tparams):
+                    chosen[nc] = q
+                    nc += 1
+        for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
+            q = (cap + i) % n_players
+            if nc < want and q != chosen[0] and (q != cap or cap_ok or want == 2):
+                chosen[nc] = q
+                nc += 1
+        if want == 1:
+            _give_all(s, chosen[0])
+        else:
+            eligible[:] = False
+            eligible[chosen[0]] = True
+            eligible[chosen[1]] = True
+            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred)
+    elif alloc == A_FREE:
+        order = np.argsort(-values[s[O_TASK : O_TASK + n]], kind="mergesort")
+        load = np.zeros(n_players)
+        for j in range(n):
+            k = order[j]
+            row = s[O_TASK + k]
+            best = -1
+            best_bid = -1e9
+            for i in range(n_players):
+                q = (cap + i) % n_players
+                if q == cap and barred[row] == 1:
+                    continue
+                bid = decide_task_bid(s, q, row, pids[q], prms[q], ttype, tparams)
+                bid -= FREE_LOAD_PENALTY * load[q]
+                if bid > best_bid:
+                    best_bid = bid
+                    best = q
+            s[O_HOLDER + k] = best
+            load[best] += 1.0
+
+
+@njit(cache=True)
+def predict(s, pids, prms, ttype, tparams):
+    for k in range(s[S_NTASKS]):
+        if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
+            h = s[O_HOLDER + k]
+            s[O_TX + k] = decide_predict(s, h, k, pids[h], prms[h], ttype, tparams)
+
+
+@njit(cache=True)
+def distress_pass(s, cards):
+    """Everyone passes ``cards[p]`` (-1: nothing) to the left neighbour at the same time."""
+    n_players = cards.shape[0]
+    for p in range(n_players):
+        c = cards[p]
+        if c >= 0:
+            if c >= 36 or s[O_OWNER + c] != p:
+                raise ValueError("distress signal: only own colour cards may be passed")
+            s[O_OWNER + c] = (p + 1) % n_players
+    for p in range(n_players):  # a player with only submarines gives nothing but receives
+        cnt = 0
+        for c in range(NC):
+            if s[O_OWNER + c] == p:
+                cnt += 1
+        s[O_HANDN + p] = cnt
+
+
+# -- the attempt -----------------------------------------------------------------------------
+@njit(cache=True)
+def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows):
+    """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
+    mode = mcfg[M_COMM]
+    if mode == COMM_TERRAIN:
+        mode = terrain_mode(np.random.randint(36) % 9 + 1)
+    owner, captain = deal(n_players)
+    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows)
+    s = new_state(n_players, owner, captain)
+    redraws = 0
+    if rcfg[R_REDRAW] != REDRAW_NONE:
+        while redraws < MAX_REDRAWS and deal_impossible(s, rows, n, redeal):
+            redraws += 1
+            if rcfg[R_REDRAW] == REDRAW_REDEAL:
+                owner, captain = deal(n_players)
+                s = new_state(n_players, owner, captain)
+            else:
+                n = draw_mission_tasks(
+                    mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows
+                )
+    s[S_COMM_MODE] = mode
+    s[S_POOL] = n_players - 2 if mode == COMM_RAPTURE else 0
+    s[S_OBJECTIVE] = mcfg[M_OBJECTIVE]
+    s[S_BALANCE1] = mcfg[M_BALANCE1]
+    s[S_COMM_FROM] = mcfg[M_COMM_FROM]
+    s[S_LEAD_ILLEGAL] = rcfg[R_LEAD_ILLEGAL]
+    s[S_SINGLE_ANY] = rcfg[R_SINGLE_ANY]
+    s[S_SUM_ABOVE] = rcfg[R_SUM_ABOVE]
+    s[S_SUM_BELOW] = rcfg[R_SUM_BELOW]
+    s[S_NTASKS] = n
+    for k in range(n):
+        s[O_TASK + k] = rows[k]
+        s[O_HOLDER + k] = -1
+        s[O_TSTATE + k] = PENDING
+        s[O_TX + k] = -1
+    return s, redraws
+
+
+@njit(cache=True)
+def communication_phase(s, pids, prms, ttype, tparams):
+    """Before a trick, from the leader clockwise, each player may show a card."""
+    n_players = pids.shape[0]
+    for i in range(n_players):
+        q = (current_player(s) + i) % n_players
+        if not may_communicate(s, q):
+            continue
+        c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
+        if c >= 0:
+            if (comm_claims(s, q, c) >> claim) & 1 == 0:
+                raise ValueError("policy made an untrue or illegal sonar claim")
+            communicate(s, q, c, claim)
+
+
+@njit(cache=True)
+def play_out(s, pids, prms, ttype, tparams, line, line_len):
+    """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
+    Returns (end reason, tricks played)."""
+    n_players = pids.shape[0]
+    legal = np.empty(NC, np.int64)
+    tf, rf, done = evaluate(s, ttype, tparams, False)
+    step = 0
+    while True:
+        if tf:
+            return END_TASK_FAILED, s[S_DONE]
+        if rf:
+            return END_RULE_FAILED, s[S_DONE]
+        if done:
+            return END_SUCCESS, s[S_DONE]
+        if s[S_DONE] >= s[S_NTRICKS]:
+            return END_ALL_PLAYED, s[S_DONE]
+        if line_len < 0:
+            communication_phase(s, pids, prms, ttype, tparams)
+        for _ in range(n_players):
+            q = current_player(s)
+            n = legal_cards(s, q, legal)
+            if 0 <= step < line_len:
+                c = line[step]
+            else:
+                c = decide_play(s, q, legal, n, pids[q], prms[q], ttype, tparams)
+            ok = False
+            for i in range(n):
+                ok = ok or legal[i] == c
+            if not ok:
+                raise ValueError("policy chose an illegal card")
+            play_card(s, q, c)
+            step += 1
+        finish_trick(s)
+        tf, rf, done = evaluate(s, ttype, tparams, False)
+
+
+@njit(cache=True)
+def _free_predictions(s, ttype):
+    for k in range(s[S_NTASKS]):
+        if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
+            s[O_TX + k] = -2
+
+
+@njit(cache=True)
+def _fix_predictions(s, line, line_len, ttype, tparams, pids, prms):
+    """After a search with free predictions: X = the tricks the holder takes along the line."""
+    sim = s.copy()
+    play_out(sim, pids, prms, ttype, tparams, line, line_len)
+    for k in range(s[S_NTASKS]):
+        if s[O_TX + k] == -2:
+            s[O_TX + k] = sim[O_TRICKS + s[O_HOLDER + k]]
+
+
+@njit(cache=True)
+def play_attempts(
+    n_players,
+    mcfg,
+    fixed,
+    rcfg,
+    ttype,
+    tparams,
+    values,
+    redeal,
+    forced,
+    barred,
+    policy_ids,
+    policy_params,
+    seeds,
+    width,
+):
+    n_games = seeds.shape[0]
+    success = np.zeros(n_games, np.bool_)
+    length = np.zeros(n_games, np.int64)
+    reason = np.zeros(n_games, np.int64)
+    scores = np.zeros((n_games, n_players), np.int64)
+    tasks = np.full((n_games, width), -1, np.int64)
+    holders = np.full((n_games, width), -1, np.int64)
+    done_out = np.full((n_games, width), -1, np.int64)
+    distress = np.zeros(n_games, np.bool_)
+    redraws = np.zeros(n_games, np.int64)
+    captain = np.zeros(n_games, np.int64)
+    comm_mode = np.zeros(n_games, np.int64)
+    nodes_out = np.zeros(n_games, np.int64)
+    rows = np.empty(MAX_TASKS, np.int64)
+    omniscient = True
+    for p in range(n_players):
+        omniscient = omniscient and policy_ids[p] == OMNISCIENT
+    play_ids = policy_ids.copy()
+    for p in range(n_players):
+        if play_ids[p] == OMNISCIENT:
+            play_ids[p] = HEURISTIC
+    random_ids = np.full(n_players, RANDOM, np.int64)
+    line = np.empty(NC, np.int64)
+    for g in range(n_games):
+        np.random.seed(seeds[g])
+        s, redraws[g] = setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows)
+        line_len = -1
+        if omniscient:
+            budget = int(policy_params[0, 0])
+            tries = int(policy_params[0, 1])
+            first = s.copy()
+            for a in range(tries):
+                trial = first.copy()
+                ids = play_ids if a == 0 else random_ids
+                allocate(
+                    trial, mcfg[M_ALLOC], ids, policy_params, ttype, tparams, values, barred,
+                    rcfg[R_HARDEST_TIE],
+                )  # fmt: skip
+                if a == 0:
+                    s = trial.copy()
+                _free_predictions(trial, ttype)
+                found, used = search_line(trial, ttype, tparams, budget // tries, line)
+                nodes_out[g] += used
+                if found >= 0:
+                    s = trial
+                    line_len = found
+                    _fix_predictions(s, line, line_len, ttype, tparams, play_ids, policy_params)
+                    break
+            if line_len < 0:
+                predict(s, play_ids, policy_params, ttype, tparams)
+        else:
+            allocate(
+                s, mcfg[M_ALLOC], play_ids, policy_params, ttype, tparams, values, barred,
+                rcfg[R_HARDEST_TIE],
+            )  # fmt: skip
+            predict(s, play_ids, policy_params, ttype, tparams)
+            call = rcfg[R_DISTRESS] == DISTRESS_ALWAYS
+            if rcfg[R_DISTRESS] == DISTRESS_POLICY:
+                for p in range(n_players):
+                    call = call or decide_distress(
+                        s, p, play_ids[p], policy_params[p], ttype, tparams
+                    )
+            if call:
+                cards = np.empty(n_players, np.int64)
+                for p in range(n_players):
+                    cards[p] = decide_pass(
+                        s, p, (p + 1) % n_players, play_ids[p], policy_params[p], ttype, tparams
+                    )
+                distress_pass(s, cards)
+                s[S_DISTRESS] = 1
+        distress[g] = s[S_DISTRESS] == 1
+        captain[g] = s[S_CAPTAIN]
+        comm_mode[g] = s[S_COMM_MODE]
+        reason[g], length[g] = play_out(s, play_ids, policy_params, ttype, tparams, line, line_len)
+        success[g] = reason[g] == END_SUCCESS
+        for k in range(min(s[S_NTASKS], width)):
+            tasks[g, k] = s[O_TASK + k] + 1
+            holders[g, k] = s[O_HOLDER + k]
+            done_out[g, k] = 1 if s[O_TSTATE + k] == DONE else 0
+            if s[O_TSTATE + k] == DONE:
+                scores[g, s[O_HOLDER + k]] += 1
+    return (
+        success,
+        length,
+        reason,
+        scores,
+        tasks,
+        holders,
+        done_out,
+        distress,
+        redraws,
+        captain,
+        comm_mode,
+        nodes_out,
+    )
+
+
+# -- Python side -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EngineInputs:
+    mcfg: np.ndarray
+    fixed: np.ndarray
+    rcfg: np.ndarray
+    values: np.ndarray
+    width: int
+
+
+def engine_inputs(rules, n_players: int) -> EngineInputs:
+    """Resolve the mission and the rule options into the engine's integer vectors."""
+    table = task_table()
+    mission = missions()[rules.mission]
+    number = mission.number
+    target = mission.target
+    if number == 3:
+        target = rules.mission3_target
+    elif number == 26:
+        target = rules.mission26_target
+    elif number == EPILOGUE:
+        target = rules.epilogue_difficulty
+    comm = UNTIMED_COMMUNICATION.get(number, mission.communication)
+    if number == 16 and rules.mission16_untimed == "terrain":
+        comm = "terrain"
+    if rules.communication == "none":
+        comm = "none"
+    elif rules.communication == "normal":
+        comm = "normal"
+    fixed = np.array([table.row(k) for k in mission.fixed_tasks] or [0], np.int64)
+    n_fixed = len(mission.fixed_tasks)
+    values = table.difficulty[:, min(max(n_players, 3), 5) - 3].copy()
+    if n_players == 4:
+        values[table.row("win_pink9_yellow8")] = rules.pink9_yellow8_4p
+    mcfg = np.array(
+        [
+            target if not n_fixed else 0,
+            ALLOCATIONS.index(mission.allocation),
+            COMMUNICATIONS.index(comm),
+            OBJECTIVES.index(mission.objective),
+            int(number == 20 and rules.mission20_ones_rule),
+            1 if mission.objective == "first_winner_leads" else 0,
+            n_fixed,
+        ],
+        np.int64,
+    )
+    idx = min(max(n_players, 3), 5) - 3
+    rcfg = np.array(
+        [
+            int(rules.mission12_forbidden_lead == "illegal"),
+            int(rules.single_card_claim == "any"),
+            ("redeal", "redraw_tasks", "none").index(rules.redraw_policy),
+            int(rules.forced_conflicts),
+            ("policy", "never", "always").index(rules.distress),
+            int(rules.hardest_tie == "captain_chooses"),
+            rules.trick_sum_above[idx],
+            rules.trick_sum_below[idx],
+        ],
+        np.int64,
+    )
+    width = max(1, min(MAX_TASKS, n_fixed or target))
+    return EngineInputs(mcfg, fixed, rcfg, values, width)
+
+
+def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
+    """The engine contract of simulator/games.py."""
+    from simulator.errors import BalanceError
+
+    ids = np.asarray(policy_ids, np.int64)
+    if (ids == OMNISCIENT).any() and not (ids == OMNISCIENT).all():
+        raise BalanceError("policy 'omniscient' plays the whole crew: give it to every seat")
+    table = task_table()
+    inp = engine_inputs(rules, n_players)
+    out = play_attempts(
+        n_players,
+        inp.mcfg,
+        inp.fixed,
+        inp.rcfg,
+        table.ctype,
+        table.params,
+        inp.values,
+        table.redeal,
+        table.forced,
+        table.captain_barred,
+        ids,
+        np.asarray(policy_params, np.float64),
+        np.asarray(seeds, np.uint32),
+        inp.width,
+    )
+    success, length, reason, scores, tasks, holders, done, distress, redraws = out[:9]
+    captain, comm_mode, nodes = out[9:]
+    n = len(seeds)
+    return {
+        "winner": np.full(n, -1, np.int64),
+        "success": success,
+        "length": length,
+        "end_reason": reason,
+        "scores": scores,
+        "crew_mission": np.full(n, rules.mission, np.int64),
+        "crew_tasks": tasks,
+        "crew_task_holders": holders,
+        "crew_task_done": done,
+        "crew_distress": distress,
+        "crew_redraws": redraws,
+        "crew_captain": captain,
+        "crew_comm_mode": comm_mode,
+        "crew_search_nodes": nodes,
+    }
+
+
+COLUMNS = {
+    "crew_mission": "mission attempted (1-32; 33 = epilogue)",
+    "crew_tasks": "task card ids drawn (tasks.csv id, 1-96), in draw order, -1 padding",
+    "crew_task_holders": "seat holding each drawn task (same order), -1 padding",
+    "crew_task_done": "1 if that task was completed, 0 if not, -1 padding",
+    "crew_distress": "distress signal used (counts as one more attempt)",
+    "crew_redraws": "redeals/redraws because the deal made a task impossible (not attempts)",
+    "crew_captain": "seat of the captain (holder of submarine 4)",
+    "crew_comm_mode": "communication of the attempt: 0 normal, 1 currents, 2 rapture, 4 none",
+    "crew_search_nodes": "cards tried by the omniscient search (0 for other policies)",
+}

@@ -1,0 +1,122 @@
+"""Rule options of The Crew: Mission Deep Sea (docs/rules/crew-deep-sea.md maps each one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulator.rules import RuleSet, option
+
+from .board import EPILOGUE
+
+NOTES = "reference notes.md"
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    game_id = "crew-deep-sea"
+
+    mission: int = option(
+        1,
+        f"logbook mission to attempt (1-32); {EPILOGUE} plays the epilogue",
+        "seed: Misiones; missions.csv",
+        lo=1,
+        hi=EPILOGUE,
+    )
+    epilogue_difficulty: int = option(
+        18,
+        "task difficulty of the epilogue attempt (18, +1 per earlier success)",
+        f"{NOTES} §3 epilogue",
+        lo=1,
+        hi=40,
+    )
+    mission3_target: int = option(
+        3, "difficulty of mission 3 (one transcription says 4)", f"{NOTES} §3 †", lo=3, hi=4
+    )
+    mission26_target: int = option(
+        12,
+        "difficulty of mission 26: 12 untimed (we play untimed), 10 with the 5:00 timer",
+        f"{NOTES} §3 ‡ C07",
+        lo=10,
+        hi=12,
+    )
+    mission20_ones_rule: bool = option(
+        False,
+        "mission 20 also fails if one player has won 2 more colour 1s than another",
+        f"{NOTES} §3 ‡ C06",
+    )
+    mission12_forbidden_lead: str = option(
+        "failure",
+        "mission 12: leading pink or a submarine fails the mission, or is an illegal lead",
+        f"{NOTES} §3 ‡ C12",
+        choices=("failure", "illegal"),
+    )
+    mission16_untimed: str = option(
+        "no_communication",
+        "mission 16 played without timer: no communication (logbook) or unknown terrain (VTT)",
+        f"{NOTES} §3 mission 16 (EXPO C04)",
+        choices=("no_communication", "terrain"),
+    )
+    hardest_tie: str = option(
+        "first_drawn",
+        "mission 19, several hardest tasks: the first drawn (VTT: leftmost) or captain chooses",
+        f"{NOTES} §3 ‡ C08",
+        choices=("first_drawn", "captain_chooses"),
+    )
+    pink9_yellow8_4p: int = option(
+        3,
+        "4-player value of task 'pink 9 and yellow 8' (BGG list and VTT say 2)",
+        f"{NOTES} §2 disputed 1",
+        lo=2,
+        hi=3,
+    )
+    trick_sum_above: tuple[int, ...] = option(
+        (23, 28, 31),
+        "task 'trick total above X' thresholds for 3,4,5 players (only card lists give them)",
+        f"{NOTES} §2 thresholds, C18",
+        lo=0,
+        hi=60,
+    )
+    trick_sum_below: tuple[int, ...] = option(
+        (8, 12, 16),
+        "task 'trick total below X' thresholds for 3,4,5 players (confirmed in the rulebook)",
+        f"{NOTES} §2 thresholds, C18",
+        lo=0,
+        hi=60,
+    )
+    single_card_claim: str = option(
+        "only",
+        "a single card of a suit is declared 'only', or may also be called highest or lowest",
+        f"{NOTES} §1 communication, C10",
+        choices=("only", "any"),
+    )
+    redraw_policy: str = option(
+        "redeal",
+        "deal made impossible by a task (notes list them): redeal the cards (no attempt "
+        "counted), redraw the tasks (seed wording), or play on and fail",
+        f"seed: Misiones; {NOTES} §1 unavoidable impossibilities",
+        choices=("redeal", "redraw_tasks", "none"),
+    )
+    forced_conflicts: bool = option(
+        True,
+        "two tasks forcing the same trick that must go to different players: replace the later "
+        "drawn by one of equal difficulty",
+        f"{NOTES} §1 unavoidable impossibilities",
+    )
+    distress: str = option(
+        "policy",
+        "distress signal: called when a policy asks, never, or always",
+        "seed: Señal de socorro",
+        choices=("policy", "never", "always"),
+    )
+    communication: str = option(
+        "mission",
+        "communication as the mission says, none at all, or normal sonar in every mission",
+        "seed: Comunicación",
+        choices=("mission", "none", "normal"),
+    )
+
+    def check(self) -> str | None:
+        for name in ("trick_sum_above", "trick_sum_below"):
+            if len(getattr(self, name)) != 3:
+                return f"rule '{name}' needs three values (3, 4 and 5 players)"
+        return None
