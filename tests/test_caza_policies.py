@@ -1,0 +1,174 @@
+"""Caza-Tesoros policies: registry, exact odds, and each policy's decisions on set positions."""
+
+import math
+
+import numpy as np
+import pytest
+
+from policies import parse_policy
+from policies.caza_tesoros import (
+    CAUTIOUS,
+    GREEDY,
+    PASS,
+    PLANNER,
+    POLICIES,
+    RANDOM,
+    SEARCH,
+    decide_bid,
+    decide_buy,
+    decide_ship,
+    item_value,
+)
+from simulator.caza_tesoros import Rules
+from simulator.caza_tesoros import state as S
+from simulator.caza_tesoros.board import cell_of
+from simulator.caza_tesoros.engine import engine_inputs, play_one, seed_rng
+from simulator.caza_tesoros.odds import success_probability
+from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
+from simulator.errors import BalanceError
+
+
+def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):
+    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(Rules().with_values(values))
+    pl, sh, cr, g = S.new_state(2, 10)
+    pl[:, S.P_VP] = vp
+    pl[:, S.P_ALIVE] = 1
+    pl[:, S.P_SHIPS] = 1
+    sh[0, 0, S.S_CELL] = cell_of(9, 9)
+    sh[1, 0, S.S_CELL] = cell_of(4, 4)
+    for kind in cards:
+        sh[0, 0, S.S_ITEMS + kind] = 1
+    cr[0] = (cell_of(9, 9), 0, 0 if level == 2 else -1, 1)
+    cr[1] = (cell_of(15, 15), 1, -1, 0)
+    pl[:, S.P_CARDS] = 1
+    g[S.G_DAY] = 2
+    g[S.G_WEATHER] = weather
+    return r, odds, tmean, pl, sh, cr, g
+
+
+def params(name, **values):
+    row = POLICIES[name].defaults()
+    for i, p in enumerate(POLICIES[name].params):
+        if p.name in values:
+            row[i] = values[p.name]
+    return row
+
+
+def test_registry_ids_and_parameters():
+    assert [POLICIES[n].id for n in ("random", "greedy", "cautious", "planner")] == [
+        RANDOM,
+        GREEDY,
+        CAUTIOUS,
+        PLANNER,
+    ]
+    seat = parse_policy("planner:horizon=5,reserve=1", POLICIES, "caza-tesoros")
+    assert seat.label == "planner:reserve=1,horizon=5"
+    with pytest.raises(BalanceError, match="horizon"):
+        parse_policy("planner:horizon=99", POLICIES, "caza-tesoros")
+
+
+def test_exact_odds_match_hand_counts_and_the_shared_search():
+    # one die, no repeat: the six throws must all differ, 6!/6^6
+    assert success_probability(1, 1, 0, MARK_ALL, PAIRS_ANY) == pytest.approx(
+        math.factorial(6) / 6**6, abs=1e-12
+    )
+    # one repeat: the first failed throw is thrown again once
+    p = success_probability(1, 1, 1, MARK_ALL, PAIRS_ANY)
+    # by hand: sum over the box where the single repeat is spent
+    exact = 0.0
+    for k in range(1, 6):  # the failure happens with k boxes marked
+        ways = math.prod((6 - i) / 6 for i in range(k))  # marks k distinct first
+        exact += ways * (k / 6) * math.prod((6 - i) / 6 for i in range(k, 6))
+    exact += math.factorial(6) / 6**6
+    assert p == pytest.approx(exact, abs=1e-12)
+    # the compiled search agrees with the exact odds (simulation, generous 5 sigma bound)
+    for level, dice, rerolls, marking in ((1, 2, 1, MARK_ALL), (2, 4, 0, MARK_ONE)):
+        seed_rng(3)
+        n = 20_000
+        wins = sum(resolve_search(level, dice, rerolls, marking, PAIRS_ANY)[0] for _ in range(n))
+        q = success_probability(level, dice, rerolls, marking, PAIRS_ANY)
+        assert abs(wins / n - q) < 5 * math.sqrt(q * (1 - q) / n)
+
+
+def test_greedy_searches_at_once_and_heads_for_its_nearest_cross():
+    r, odds, tmean, pl, sh, cr, g = setup()
+    prm = params("greedy")
+    assert decide_ship(GREEDY, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
+    assert decide_ship(GREEDY, prm, 1, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(15, 15)
+    cr[1, S.C_OWNER] = S.ARCHIVE
+    cr[2] = (cell_of(5, 4), S.ARCHIVE, -1, 0)
+    pl[1, S.P_CARDS] = 0
+    assert decide_ship(GREEDY, prm, 1, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(5, 4)
+    pl[0, S.P_VP] = 0  # cannot pay the search: sails on (its own cross is here, so it stays)
+    assert decide_ship(GREEDY, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(9, 9)
+
+
+def test_cautious_never_spends():
+    r, odds, tmean, pl, sh, cr, g = setup()
+    prm = params("cautious")
+    assert decide_ship(CAUTIOUS, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(9, 9)
+    assert not decide_buy(CAUTIOUS, prm, 0, S.DIVERS, 5, r, odds, tmean, pl, sh, cr, g)
+    assert decide_bid(CAUTIOUS, prm, 0, S.DIVERS, 1, 1, r, odds, tmean, pl, sh, cr, g) < 1
+    ids = np.array([CAUTIOUS, GREEDY, CAUTIOUS], dtype=np.int64)
+    prm3 = np.stack([params("cautious"), params("greedy"), params("cautious")])
+    for seed in range(10):
+        game = play_one(Rules(), 3, ids, prm3, seed)
+        assert game["pl"][0, S.P_SEARCHES] == 0 and game["pl"][2, S.P_SEARCHES] == 0
+        assert game["sh"][[0, 2], :, S.S_ITEMS :].sum() == 0
+
+
+def test_planner_equips_before_searching():
+    # bare ship: a level 1 search is worth less than it costs, so it waits on its cross
+    r, odds, tmean, pl, sh, cr, g = setup()
+    prm = params("planner")
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == PASS
+    # divers, robot and scanner: 62% at level 1, worth searching
+    r, odds, tmean, pl, sh, cr, g = setup(cards=(S.DIVERS, S.ROBOT, S.SCANNER))
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
+
+
+def test_planner_avoids_a_risky_level_two_in_a_storm():
+    cards = (S.DIVERS, S.ROBOT, S.SCANNER)
+    prm = params("planner")
+    r, odds, tmean, pl, sh, cr, g = setup(cards=cards, level=2)
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
+    r, odds, tmean, pl, sh, cr, g = setup(weather=S.STORM, cards=cards, level=2)
+    # a failure would cost the scanner (25 VP): it waits for fair weather
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == PASS
+    r, odds, tmean, pl, sh, cr, g = setup(
+        weather=S.STORM, cards=cards, level=2, bad_weather_item_loss=False
+    )
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
+
+
+def test_planner_values_cards_by_the_plan_they_open():
+    prm = params("planner")
+    r, odds, tmean, pl, sh, cr, g = setup()
+    divers = item_value(r, odds, tmean, prm, sh, 0, S.DIVERS)
+    # divers alone add little, but open the road to robot and scanner: worth more than 5 VP
+    assert divers > 5
+    assert decide_buy(PLANNER, prm, 0, S.DIVERS, 5, r, odds, tmean, pl, sh, cr, g)
+    assert item_value(r, odds, tmean, prm, sh, 0, S.ROBOT) == 0.0  # no divers: cannot hold
+    no_future = params("planner", horizon=0)
+    assert item_value(r, odds, tmean, no_future, sh, 0, S.DIVERS) <= 5.0
+    # bids never exceed what it can pay after its reserve
+    bid = decide_bid(PLANNER, prm, 0, S.DIVERS, 2, 1, r, odds, tmean, pl, sh, cr, g)
+    assert 2 <= bid <= 20 - prm[0]
+    # navigation: move_value VP per movement point
+    assert item_value(r, odds, tmean, prm, sh, 0, S.COMPASS) == prm[2]
+
+
+def test_random_picks_legal_choices():
+    r, odds, tmean, pl, sh, cr, g = setup()
+    seed_rng(0)
+    answers = [decide_ship(RANDOM, params("random"), 0, 0, r, odds, tmean, pl, sh, cr, g)]
+    answers += [
+        decide_ship(RANDOM, params("random"), 0, 0, r, odds, tmean, pl, sh, cr, g)
+        for _ in range(400)
+    ]
+    assert SEARCH in answers and all(a == SEARCH or 0 <= a < 324 for a in answers)
+    bids = [
+        decide_bid(RANDOM, params("random"), 0, S.DIVERS, 5, 1, r, odds, tmean, pl, sh, cr, g)
+        for _ in range(400)
+    ]
+    assert all(b < 5 or 5 <= b <= 20 for b in bids) and len(set(bids)) > 5
