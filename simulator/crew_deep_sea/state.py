@@ -126,10 +126,17 @@ def rank_of(c):
 
 @njit(cache=True)
 def new_state(n_players, hands_owner, captain):
-    """A state before play; ``hands_owner[c]`` is the holder of card c (-1: out of the game)."""
+    """A state before play; ``hands_owner[c]`` is the holder of card c (-1: out of the game).
+    Tricks: the smallest hand (3 players: 14/13/13 gives 13 tricks, one card never played)."""
     s = np.zeros(STATE_SIZE, np.int64)
     s[S_NP] = n_players
-    s[S_NTRICKS] = NC // n_players
+    smallest = NC
+    for p in range(n_players):
+        cnt = 0
+        for c in range(NC):
+            cnt += hands_owner[c] == p
+        smallest = min(smallest, cnt)
+    s[S_NTRICKS] = smallest
     s[S_CAPTAIN] = captain
     s[S_LEADER] = captain
     s[S_COMM_UNTIL] = MAXT + 1
@@ -141,7 +148,9 @@ def new_state(n_players, hands_owner, captain):
         s[O_CPOS + c] = -1
         s[O_COMMK + c] = -1
         s[O_COMMBY + c] = -1
-        if hands_owner[c] >= 0:
+        if hands_owner[c] < 0:  # not in the game (hand-made states): counts as gone
+            s[O_CTRICK + c] = MAXT
+        else:
             s[O_HANDN + hands_owner[c]] += 1
             s[O_USUIT + suit_of(c)] += 1
             if c < 36:
@@ -503,6 +512,8 @@ def eval_task(s, k, ttype, tparams, public):
     if ct == C_WIN_CARD_WITH_SUB:
         c = prm[0]
         t = s[O_CTRICK + c]
+        if t >= MAXT:  # out of the game
+            return FAILED
         if t >= 0 and s[O_TWINNER + t] >= 0:
             if s[O_TWINNER + t] == h and s[O_TWCARD + t] >= 36:
                 return DONE
@@ -653,7 +664,7 @@ def eval_task(s, k, ttype, tparams, public):
         for t in range(min(done_t, prm[0])):
             if s[O_TWINNER + t] == h:
                 return FAILED
-        return DONE if done_t >= prm[0] else PENDING
+        return DONE if done_t >= prm[0] or final else PENDING
     if ct == C_WIN_EXACT_TRICKS or ct == C_WIN_EXACT_TRICKS_PREDICTED:
         n = prm[0] if ct == C_WIN_EXACT_TRICKS else s[O_TX + k]
         if n < 0:  # free prediction: any count will do

@@ -1,0 +1,60 @@
+"""Hand-made Crew Deep Sea states for the rule tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea.board import card, task_table
+
+
+def make_state(hands: list[list[str]], captain: int | None = None) -> np.ndarray:
+    """State with the given hands (card codes such as "P3", "S4"); captain = holder of S4."""
+    owner = np.full(40, -1, np.int64)
+    for p, hand in enumerate(hands):
+        for code in hand:
+            owner[card(code)] = p
+    if captain is None:
+        captain = int(owner[39])
+    s = S.new_state(len(hands), owner, captain)
+    i = min(max(len(hands), 3), 5) - 3
+    s[S.S_SUM_ABOVE] = (23, 28, 31)[i]  # the rules' defaults
+    s[S.S_SUM_BELOW] = (8, 12, 16)[i]
+    return s
+
+
+def deal_hands(n_players: int, seed: int) -> list[list[str]]:
+    from simulator.crew_deep_sea.board import card_name
+
+    order = np.random.default_rng(seed).permutation(40)
+    hands: list[list[str]] = [[] for _ in range(n_players)]
+    for i, c in enumerate(order):
+        hands[i % n_players].append(card_name(int(c)))
+    return hands
+
+
+def add_task(s: np.ndarray, key: str, holder: int, x: int = -1) -> int:
+    k = int(s[S.S_NTASKS])
+    s[S.O_TASK + k] = task_table().row(key)
+    s[S.O_HOLDER + k] = holder
+    s[S.O_TSTATE + k] = S.PENDING
+    s[S.O_TX + k] = x
+    s[S.S_NTASKS] = k + 1
+    return k
+
+
+def play_trick(s: np.ndarray, codes: list[str]) -> int:
+    """Play one trick from the current leader; each card must be legal. Returns the winner."""
+    legal = np.empty(40, np.int64)
+    for code in codes:
+        p = S.current_player(s)
+        c = card(code)
+        n = S.legal_cards(s, p, legal)
+        assert c in legal[:n], f"{code} is not legal for player {p}"
+        S.play_card(s, p, c)
+    return int(S.finish_trick(s))
+
+
+def task_state(s: np.ndarray, k: int = 0, public: bool = False) -> int:
+    t = task_table()
+    return int(S.eval_task(s, k, t.ctype, t.params, public))
