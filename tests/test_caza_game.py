@@ -1,5 +1,10 @@
 """Whole Caza-Tesoros games: invariants over random seeds and rules, traces, determinism, runs."""
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import polars as pl
 from hypothesis import HealthCheck, given, settings
@@ -198,3 +203,28 @@ def test_registered_and_runs_through_the_runner(tmp_path):
     assert games.schema["caza_treasures"] == pl.List(pl.Int64)
     assert set(games["end_reason"].unique()) <= set(SPEC.end_reasons)
     assert folder.read_manifest()["config"]["rules"]["treasure_values"] == [20, 40]
+
+
+def test_interpreted_engine_plays_the_same_games(tmp_path):
+    # NUMBA_DISABLE_JIT=1 runs the same source in Python: the debugging mode must not drift
+    script = tmp_path / "play.py"
+    script.write_text(
+        "import json\n"
+        "import numpy as np\n"
+        "import simulator\n"
+        "from policies import engine_arrays, seat_policies\n"
+        "from simulator.caza_tesoros import SPEC, Rules\n"
+        "from simulator.caza_tesoros.engine import play_chunk\n"
+        "names = ['greedy', 'planner', 'random', 'cautious']\n"
+        "ids, prm = engine_arrays(seat_policies(names, SPEC.policies, SPEC.id, 4))\n"
+        "out = play_chunk(Rules(), 4, ids, prm, np.arange(4, dtype=np.uint32))\n"
+        "print(json.dumps({k: v.tolist() for k, v in out.items()}))\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, check=True
+    )
+    slow = json.loads(done.stdout)
+    ids, prm = seats(["greedy", "planner", "random", "cautious"], 4)
+    fast = play_chunk(Rules(), 4, ids, prm, np.arange(4, dtype=np.uint32))
+    assert slow == {k: v.tolist() for k, v in fast.items()}
