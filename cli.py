@@ -545,5 +545,34 @@ def demo(
         typer.echo(f"  report: {data['report']}")
 
 
+@app.command("crew-audit")
+def crew_audit(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the 32 runs and tables.")],
+    players: Annotated[int, typer.Option("--players", help="Crew size, 3 to 5.")] = 4,
+    policy: Annotated[str, typer.Option("--policy", "-p", help="Crew policy.")] = "heuristic",
+    n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit."""
+    from analyses.crew import run_audit
+
+    result = run_audit(players, policy, n, out, seed=seed, jobs=jobs)
+    if as_json:
+        _print_json(result)
+        return
+    for row in result["success"]:
+        typer.echo(
+            f"mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
+            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
+        )
+    for row in result.get(f"flagged_tasks_{players}p", []):
+        typer.echo(
+            f"task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+            f"empirical {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
+        )
+
+
 if __name__ == "__main__":
     app()

@@ -1,0 +1,222 @@
+"""Crew Deep Sea analyses: success per mission, the campaign, and the difficulty audit.
+
+The audit fits, per player count, a logistic model of mission success against the task cards
+present (one indicator per card, plus one per mission for task-free missions' absence): each
+card's coefficient is its empirical difficulty in log-odds, with a Wald interval from the
+inverse Hessian. The printed values are then scaled onto the same log-odds axis (one slope
+through the origin) and the cards whose estimate is furthest from their printed value, in
+standard errors, are listed. Mission targets get the same treatment: success against target.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import optimize, stats
+
+from simulator.crew_deep_sea.board import EPILOGUE, missions, task_table
+from simulator.dataset import RunFolder
+from simulator.errors import BalanceError
+
+RIDGE = 0.5  # weak L2 prior on card coefficients (log-odds), keeps rare cards finite
+
+
+def wilson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    ci = stats.binomtest(successes, n).proportion_ci(confidence_level=level, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def load_games(runs: list[str | Path]) -> pl.DataFrame:
+    """The columns the analyses need from one or more Crew runs."""
+    frames = []
+    for run in runs:
+        folder = RunFolder.open(run)
+        manifest = folder.read_manifest()
+        if manifest["config"]["game"] != "crew-deep-sea":
+            raise BalanceError(f"{str(run)!r} is a {manifest['config']['game']} run, not crew")
+        policy = ",".join(sorted(set(manifest["config"]["policies"])))
+        frames.append(
+            folder.scan()
+            .select("n_players", "success", "crew_mission", "crew_tasks", "crew_distress")
+            .with_columns(pl.lit(policy).alias("policy"))
+            .collect()
+        )
+    return pl.concat(frames)
+
+
+def success_by_mission(games: pl.DataFrame) -> pl.DataFrame:
+    """Success rate with its Wilson interval per policy, player count and mission."""
+    agg = (
+        games.group_by("policy", "n_players", "crew_mission")
+        .agg(
+            pl.len().alias("attempts"),
+            pl.col("success").sum().alias("successes"),
+            pl.col("crew_distress").mean().alias("distress_rate"),
+        )
+        .sort("policy", "n_players", "crew_mission")
+    )
+    lows, highs = zip(
+        *(wilson(s, n) for s, n in zip(agg["successes"], agg["attempts"], strict=True)),
+        strict=True,
+    )
+    return agg.with_columns(
+        (pl.col("successes") / pl.col("attempts")).alias("success_rate"),
+        pl.Series("ci_low", lows),
+        pl.Series("ci_high", highs),
+    )
+
+
+def campaign(table: pl.DataFrame) -> pl.DataFrame:
+    """Expected attempts per mission (1/success, distress counted as one more attempt each)
+    and the whole logbook (sum), per policy and player count."""
+    per = table.with_columns(
+        (
+            (1 + pl.col("distress_rate"))
+            / pl.when(pl.col("success_rate") > 0).then(pl.col("success_rate")).otherwise(None)
+        ).alias("expected_attempts")
+    )
+    return per.group_by("policy", "n_players").agg(
+        pl.col("expected_attempts").sum().alias("logbook_expected_attempts"),
+        pl.col("expected_attempts").is_null().sum().alias("missions_never_won"),
+        pl.len().alias("missions"),
+    )
+
+
+def _fit_logistic(x: np.ndarray, y: np.ndarray, ridge: np.ndarray) -> tuple[np.ndarray, ...]:
+    def nll(beta: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ beta
+        p = 1.0 / (1.0 + np.exp(-z))
+        loss = np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * np.sum(ridge * beta**2)
+        return loss, x.T @ (p - y) + ridge * beta
+
+    res = optimize.minimize(nll, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B")
+    beta = res.x
+    p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+    hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(ridge)
+    se = np.sqrt(np.diag(np.linalg.pinv(hess)))
+    return beta, se
+
+
+def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
+    """Per player count: each task card's empirical difficulty beside its printed value."""
+    table = task_table()
+    out: dict[str, Any] = {}
+    drawn = games.filter(pl.col("crew_tasks").list.max() > 0)
+    for n_players in sorted(drawn["n_players"].unique().to_list()):
+        sub = drawn.filter(pl.col("n_players") == n_players)
+        y = sub["success"].to_numpy().astype(float)
+        x = np.zeros((len(sub), 97))
+        x[:, 96] = 1.0  # intercept
+        for i, ids in enumerate(sub["crew_tasks"].to_list()):
+            for t in ids:
+                if t > 0:
+                    x[i, t - 1] += 1.0
+        ridge = np.full(97, RIDGE)
+        ridge[96] = 1e-6
+        beta, se = _fit_logistic(x, y, ridge)
+        empirical = -beta[:96]  # difficulty = log-odds of success lost
+        printed = table.difficulty[:, n_players - 3].astype(float)
+        seen = x[:, :96].sum(axis=0)
+        ok = seen >= 20
+        w = 1.0 / se[:96][ok] ** 2
+        slope = float(np.sum(w * printed[ok] * empirical[ok]) / np.sum(w * printed[ok] ** 2))
+        z = (empirical - slope * printed) / se[:96]
+        z[~ok] = 0.0
+        q = stats.norm.ppf(0.975)
+        cards = pl.DataFrame(
+            {
+                "task": np.arange(1, 97),
+                "key": list(table.keys),
+                "printed": printed.astype(int),
+                "empirical_logodds": empirical,
+                "ci_low": empirical - q * se[:96],
+                "ci_high": empirical + q * se[:96],
+                "empirical_in_printed_units": empirical / slope if slope > 0 else np.nan,
+                "z": z,
+                "missions_seen": seen.astype(int),
+            }
+        )
+        flagged = cards.filter(pl.col("missions_seen") >= 20).sort(
+            pl.col("z").abs(), descending=True
+        )
+        out[str(n_players)] = {
+            "slope_logodds_per_point": slope,
+            "cards": cards,
+            "flagged": flagged.head(top),
+            "missions": _mission_targets(games.filter(pl.col("n_players") == n_players)),
+        }
+    return out
+
+
+def _mission_targets(games: pl.DataFrame) -> pl.DataFrame:
+    """Success against the printed target for drawn missions; residual from a logistic fit."""
+    book = missions()
+    rows = (
+        games.group_by("crew_mission")
+        .agg(pl.len().alias("attempts"), pl.col("success").sum().alias("successes"))
+        .sort("crew_mission")
+    )
+    target = [book[m].target if m in book else 0 for m in rows["crew_mission"]]
+    rows = rows.with_columns(pl.Series("target", target))
+    drawn = rows.filter((pl.col("target") > 0) & (pl.col("crew_mission") != EPILOGUE))
+    if drawn.height < 3:
+        return rows
+    t = drawn["target"].to_numpy().astype(float)
+    k = drawn["successes"].to_numpy().astype(float)
+    n = drawn["attempts"].to_numpy().astype(float)
+    x = np.repeat(np.column_stack([np.ones_like(t), t]), n.astype(int), axis=0)
+    y = np.concatenate(
+        [np.r_[np.ones(int(a)), np.zeros(int(b - a))] for a, b in zip(k, n, strict=True)]
+    )
+    beta, _ = _fit_logistic(x, y, np.array([1e-6, 1e-6]))
+    expected = 1.0 / (1.0 + np.exp(-(beta[0] + beta[1] * t)))
+    se = np.sqrt(np.maximum(expected * (1 - expected) / n, 1e-12))
+    return drawn.with_columns(
+        (pl.col("successes") / pl.col("attempts")).alias("success_rate"),
+        pl.Series("expected_from_target", expected),
+        pl.Series("z", (k / n - expected) / se),
+    ).sort(pl.col("z").abs(), descending=True)
+
+
+def run_audit(
+    players: int, policy: str, games: int, out: str | Path, seed: int = 0, jobs: int | None = None
+) -> dict[str, Any]:
+    """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them."""
+    from simulator.runner import simulate
+
+    out = Path(out)
+    paths = [
+        simulate(
+            "crew-deep-sea",
+            games,
+            out / f"mission-{m:02d}",
+            players=players,
+            policies=[policy],
+            seed=seed,
+            sets={"mission": m},
+            jobs=jobs,
+        )
+        for m in range(1, 33)
+    ]
+    data = load_games(paths)
+    table = success_by_mission(data)
+    audit = difficulty_audit(data)
+    table.write_csv(out / "success_by_mission.csv")
+    result: dict[str, Any] = {
+        "players": players,
+        "policy": policy,
+        "attempts_per_mission": games,
+        "success": table.to_dicts(),
+        "campaign": campaign(table).to_dicts(),
+    }
+    for n, a in audit.items():
+        a["cards"].write_csv(out / f"task_audit_{n}p.csv")
+        result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
+        result[f"mission_targets_{n}p"] = a["missions"].to_dicts()
+        result[f"slope_{n}p"] = a["slope_logodds_per_point"]
+    return result
