@@ -1,11 +1,11 @@
 """Crew Deep Sea analyses: success per mission, the campaign, and the difficulty audit.
 
 The audit fits, per player count, a logistic model of mission success against the task cards
-present (one indicator per card, plus one per mission for task-free missions' absence): each
-card's coefficient is its empirical difficulty in log-odds, with a Wald interval from the
-inverse Hessian. The printed values are then scaled onto the same log-odds axis (one slope
-through the origin) and the cards whose estimate is furthest from their printed value, in
-standard errors, are listed. Mission targets get the same treatment: success against target.
+present (one indicator per card, and an intercept): each card's coefficient is its empirical
+difficulty in log-odds, with a Wald interval from the inverse Hessian. The printed values are
+mapped onto the same axis by a weighted line with offset (a common shift of all cards is not
+identified), and the cards furthest from that line, in standard errors, are listed. Mission
+targets get the same treatment: success against target.
 """
 
 from __future__ import annotations
@@ -123,9 +123,13 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
         printed = table.difficulty[:, n_players - 3].astype(float)
         seen = x[:, :96].sum(axis=0)
         ok = seen >= 20
+        # Card effects are identified only up to a common shift (each mission's task count is
+        # nearly fixed), so the printed scale is fitted with an offset: empirical ~ a + b*printed.
         w = 1.0 / se[:96][ok] ** 2
-        slope = float(np.sum(w * printed[ok] * empirical[ok]) / np.sum(w * printed[ok] ** 2))
-        z = (empirical - slope * printed) / se[:96]
+        design = np.column_stack([np.ones(ok.sum()), printed[ok]]) * np.sqrt(w)[:, None]
+        (offset, slope), *_ = np.linalg.lstsq(design, empirical[ok] * np.sqrt(w), rcond=None)
+        offset, slope = float(offset), float(slope)
+        z = (empirical - offset - slope * printed) / se[:96]
         z[~ok] = 0.0
         q = stats.norm.ppf(0.975)
         cards = pl.DataFrame(
@@ -136,7 +140,7 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
                 "empirical_logodds": empirical,
                 "ci_low": empirical - q * se[:96],
                 "ci_high": empirical + q * se[:96],
-                "empirical_in_printed_units": empirical / slope if slope > 0 else np.nan,
+                "empirical_in_printed_units": (empirical - offset) / slope if slope > 0 else np.nan,
                 "z": z,
                 "missions_seen": seen.astype(int),
             }

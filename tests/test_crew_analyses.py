@@ -1,0 +1,64 @@
+"""Crew Deep Sea analyses on synthetic games with a known answer, and the CLI's bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+
+from analyses.crew import campaign, difficulty_audit, success_by_mission, wilson
+from simulator.crew_deep_sea.board import task_table
+
+
+def synthetic(n: int = 6000, odd_card: int = 7, seed: int = 3) -> pl.DataFrame:
+    """Success follows the printed 4-player values (0.6 log-odds a point), except one card that
+    is 3 points harder than printed."""
+    rng = np.random.default_rng(seed)
+    values = task_table().difficulty[:, 1].astype(float)
+    truth = values.copy()
+    truth[odd_card - 1] += 3
+    tasks, success = [], []
+    for _ in range(n):
+        ids = rng.choice(96, size=3, replace=False)
+        tasks.append((ids + 1).tolist())
+        success.append(rng.random() < 1 / (1 + np.exp(-(3.0 - 0.6 * truth[ids].sum()))))
+    return pl.DataFrame(
+        {
+            "n_players": [4] * n,
+            "success": success,
+            "crew_mission": [9] * n,
+            "crew_tasks": tasks,
+            "crew_distress": [False] * n,
+            "policy": ["heuristic"] * n,
+        }
+    )
+
+
+def test_audit_flags_the_card_that_is_out_of_line():
+    audit = difficulty_audit(synthetic(), top=3)["4"]
+    assert audit["flagged"]["task"][0] == 7
+    assert audit["flagged"]["z"][0] > 3
+    assert 0.4 < audit["slope_logodds_per_point"] < 0.8
+    row = audit["cards"].filter(pl.col("task") == 7).row(0, named=True)
+    assert row["ci_low"] < row["empirical_logodds"] < row["ci_high"]
+
+
+def test_success_table_and_campaign():
+    games = synthetic(n=400)
+    table = success_by_mission(games)
+    row = table.row(0, named=True)
+    assert row["attempts"] == 400
+    assert (row["ci_low"], row["ci_high"]) == wilson(row["successes"], 400)
+    camp = campaign(table).row(0, named=True)
+    assert abs(camp["logbook_expected_attempts"] - 400 / row["successes"]) < 1e-9
+
+
+def test_crew_audit_rejects_bad_player_count(tmp_path):
+    cmd = [sys.executable, "-c", "from cli import app; app()", "crew-audit", "--players", "7"]
+    done = subprocess.run([*cmd, "--out", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "balance: error: crew-deep-sea is played by 3 to 5 players, not 7"
+    ]
