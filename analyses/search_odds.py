@@ -386,15 +386,17 @@ class Economics:
 
 def search_economics(rules: Any) -> list[Economics]:
     """Expected VP of one attempt at a treasure for every equipment set, fair and bad weather,
-    under the rules in force (costs, surcharge, marking, level 2 pairs, items and prices)."""
-    marking = _marking_id(rules.search_marking)
+    under the rules in force (costs, surcharge, each level's marking, level 2 pairs, items and
+    prices)."""
+    marking1 = _marking_id(rules.level1_marking)
+    marking2 = _marking_id(rules.level2_marking)
     pairs = _pairs_id(rules.level2_combinations)
     values = getattr(rules, "treasure_values", ()) or (0,)
     mean_treasure = Fraction(sum(values), len(values))
     out = []
     for eq in equipment_sets(rules):
-        p1 = exact_probability(1, eq.level1_dice, eq.rerolls, marking, pairs)
-        p2 = exact_probability(2, eq.level2_dice, eq.rerolls, marking, pairs)
+        p1 = exact_probability(1, eq.level1_dice, eq.rerolls, marking1, pairs)
+        p2 = exact_probability(2, eq.level2_dice, eq.rerolls, marking2, pairs)
         found = p1 + (1 - p1) * p2
         for weather, surcharge in (("fair", 0), ("bad", rules.bad_weather_surcharge)):
             cost = rules.level1_cost + surcharge + (1 - p1) * (rules.level2_cost + surcharge)
@@ -504,8 +506,8 @@ class SearchOdds:
             "VP per attempt",
             "VP per treasure = break-even",
             "gain per attempt",
-            title=f"One attempt at a treasure (level 1, then level 2), marking "
-            f"'{self.rules.search_marking}'",
+            title=f"One attempt at a treasure (level 1, then level 2), marking: level 1 "
+            f"'{self.rules.level1_marking}', level 2 '{self.rules.level2_marking}'",
             caption="gain per attempt: mean treasure value x found - VP spent (card loss "
             "in bad weather included)",
         )

@@ -29,15 +29,17 @@ TITLE = "Caza-Tesoros: search odds by level and equipment"
 
 
 def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[dict[str, Any]]:
-    """One row per equipment set and level: exact, the greedy rule and the simulated interval."""
+    """One row per equipment set and level (read with that level's marking): exact, the greedy
+    rule and the simulated interval."""
     rows = []
     for eq in equipment_sets(rules):
         for level, dice in ((1, eq.level1_dice), (2, eq.level2_dice)):
+            marking = rules.level1_marking if level == 1 else rules.level2_marking
             row = search_row(
                 level,
                 dice,
                 eq.rerolls,
-                rules.search_marking,
+                marking,
                 rules.level2_combinations,
                 trials,
                 seed,
@@ -48,6 +50,7 @@ def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[di
                     "level": level,
                     "dice": dice,
                     "rerolls": eq.rerolls,
+                    "marking": marking,
                     "exact": float(row.exact),
                     "greedy": float(row.exact_greedy),
                     "monte_carlo": row.monte_carlo,
@@ -107,8 +110,9 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
     png = base64.b64encode(search_odds_figure(rows)).decode("ascii")
     caption = (
         f"Exact chance that one search succeeds (bars) and the simulated rate of the engine's "
-        f"search with its 95% Wilson interval ({trials:,} searches each); marking "
-        f"'{rules.search_marking}', level 2 pairs '{rules.level2_combinations}'."
+        f"search with its 95% Wilson interval ({trials:,} searches each); marking: level 1 "
+        f"'{rules.level1_marking}', level 2 '{rules.level2_marking}'; level 2 pairs "
+        f"'{rules.level2_combinations}'."
     )
     odds_cols = ["equipment", "level", "dice", "rerolls", "exact", "simulated", "95% interval"]
     odds = [

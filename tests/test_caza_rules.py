@@ -19,6 +19,7 @@ from simulator.caza_tesoros.engine import (
     seed_rng,
     weekly_draw,
 )
+from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
 from simulator.rules import build_rules
 
@@ -76,25 +77,26 @@ def test_engine_slots_cover_every_scalar_option():
 def test_option_names_and_defaults_other_code_relies_on():
     rules = Rules()
     expected = {
-        "level1_cost": 1, "level2_cost": 3, "bad_weather_surcharge": 1, "search_marking": "all",
-        "level2_combinations": "any_pair", "divers_rerolls": 1, "robot_dice": 1,
-        "scanner_dice": 2, "upgrade_bonus": "replace", "price_compass": 10, "price_gps": 20,
-        "price_satellite": 25, "price_divers": 5, "price_robot": 15, "price_scanner": 25,
-        "price_ship": 10, "price_archive_card": 3, "starting_vp": 20, "treasures_to_win": 3,
-        "archive_crosses_to_end": 5, "max_archive_cards": 3, "maintenance_per_ship": 1,
-        "auction_commission": 3, "retire_ship_payout": 5,
+        "level1_cost": 1, "level2_cost": 3, "bad_weather_surcharge": 1, "level1_marking": "all",
+        "level2_marking": "one", "level2_combinations": "any_pair", "divers_rerolls": 1,
+        "robot_dice": 1, "scanner_dice": 2, "upgrade_bonus": "replace", "price_compass": 10,
+        "price_gps": 20, "price_satellite": 25, "price_divers": 5, "price_robot": 15,
+        "price_scanner": 25, "price_ship": 10, "price_archive_card": 3, "starting_vp": 20,
+        "treasures_to_win": 3, "archive_crosses_to_end": 5, "max_archive_cards": 3,
+        "maintenance_per_ship": 1, "auction_commission": 3, "retire_ship_payout": 5,
     }  # fmt: skip
     for name, value in expected.items():
         assert getattr(rules, name) == value, name
     for name in ("treasure_values", "max_days", "days_per_week"):
         assert hasattr(rules, name)
-    assert Rules.option_info("search_marking").choices == ("all", "one")
+    assert Rules.option_info("level1_marking").choices == ("all", "one")
+    assert Rules.option_info("level2_marking").choices == ("all", "one")
     assert Rules.option_info("upgrade_bonus").choices == ("replace", "add")
 
 
 def test_bad_values_are_refused_with_one_line():
-    with pytest.raises(BalanceError, match="search_marking"):
-        Rules().with_values({"search_marking": "some"})
+    with pytest.raises(BalanceError, match="level2_marking"):
+        Rules().with_values({"level2_marking": "some"})
     with pytest.raises(BalanceError, match="weather_faces needs 6"):
         Rules().with_values({"weather_faces": "0,1,2"})
     with pytest.raises(BalanceError, match="starting_archive_cards"):
@@ -187,6 +189,33 @@ def test_search_costs_rise_in_rain_and_storm(weather, level, cost):
     before, pl, *_ = searched(1, False, weather=weather, level=level)
     assert before[0, S.P_VP] - pl[0, S.P_VP] == cost
     assert pl[0, S.P_SEARCHES] == 1
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_each_search_level_reads_its_own_marking(level):
+    # level 1 "ir marcando los números coincidentes", level 2 "marcar el resultado obtenido ...
+    # ya sea por la suma, resta o individual": with divers and a robot both levels throw an extra
+    # die, and the engine's search plays the marking of its level (same seed, same throws).
+    differs = 0
+    for m1, m2 in (("all", "one"), ("one", "all")):
+        r, tv, *_ = inputs(level1_marking=m1, level2_marking=m2)
+        mine = MARK_ONE if (m1 if level == 1 else m2) == "one" else MARK_ALL
+        for k in range(200):
+            pl, sh, cr, g = position()
+            c = put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
+            if level == 2:
+                cr[c, S.C_L2] = 0
+                cr[c, S.C_L2_DAY] = g[S.G_DAY] - 1
+            sh[0, 0, S.S_ITEMS + S.DIVERS] = sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
+            seed_rng(k)
+            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, 0, 0, c)
+            seed_rng(k)
+            played = resolve_search(level, level + 1, 1, mine, PAIRS_ANY)[0]
+            seed_rng(k)
+            other = resolve_search(level, level + 1, 1, 1 - mine, PAIRS_ANY)[0]
+            assert outcome == played
+            differs += played != other
+    assert differs > 0  # the two markings do tell apart on these seeds
 
 
 def test_failed_level_one_makes_the_next_search_level_two():

@@ -194,7 +194,7 @@ def economics(**values):
 def test_economics_by_hand_without_equipment():
     e = economics()[("none", "fair")]
     p1 = Fraction(5, 324)
-    p2 = exact_probability(2, 2, 0, MARK_ALL, PAIRS_ANY)
+    p2 = exact_probability(2, 2, 0, MARK_ONE, PAIRS_ANY)  # level 2 marks one value by default
     assert e.found == p1 + (1 - p1) * p2
     assert e.expected_cost == 1 + (1 - p1) * 3
     assert e.cost_per_treasure == e.expected_cost / e.found
@@ -219,7 +219,11 @@ def test_rule_options_move_the_economics():
     assert economics(upgrade_bonus="add")[("divers+robot+scanner", "fair")].found > (
         base[("divers+robot+scanner", "fair")].found
     )
-    assert economics(search_marking="one")[key].level2 > base[key].level2
+    # Each level reads its own marking: one value helps level 2 and hurts level 1 with 2 dice.
+    assert economics(level2_marking="all")[key].level2 < base[key].level2
+    assert economics(level2_marking="all")[key].level1 == base[key].level1
+    assert economics(level1_marking="one")[key].level1 < base[key].level1
+    assert economics(level1_marking="one")[key].level2 == base[key].level2
     assert economics(level2_combinations="base_pair")[key].level2 < base[key].level2
     assert economics(divers_rerolls=0)[("divers", "fair")].found == base[("none", "fair")].found
     assert economics(robot_dice=2)[key].level1 > base[key].level1
@@ -238,8 +242,10 @@ def test_variant_file_and_sets_reach_the_economics(tmp_path):
     base = run_search_odds(1, 1, 0, "all", trials=100)
     assert result.variant == "cheap level 2"
     assert result.economics[0].expected_cost < base.economics[0].expected_cost
-    marked = run_search_odds(1, 1, 0, "all", trials=100, sets=["search_marking=one"])
-    assert marked.rules.search_marking == "one"
+    marked = run_search_odds(1, 1, 0, "all", trials=100, sets=["level1_marking=one"])
+    assert (marked.rules.level1_marking, marked.rules.level2_marking) == ("one", "one")
+    robot = [(m.economics[4].equipment.name, m.economics[4].level1) for m in (marked, base)]
+    assert robot[0][0] == "divers+robot" and robot[0][1] < robot[1][1]  # 2 dice at level 1
 
 
 # -- command line ----------------------------------------------------------------------------------
@@ -316,3 +322,5 @@ def test_report_section_has_table_figure_and_economics():
         ("divers+robot+scanner", 2, 4),
     ]
     assert all(r["ci_low"] <= r["monte_carlo"] <= r["ci_high"] for r in rows)
+    assert {(r["level"], r["marking"]) for r in rows} == {(1, "all"), (2, "one")}
+    assert "level 1 'all', level 2 'one'" in section.markdown

@@ -431,9 +431,8 @@ def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
         g[S.G_LEVEL2_SEARCHES] += 1
     n_dice = S.search_dice(r, sh, p, s, level)
     rerolls = S.search_rerolls(r, sh, p, s)
-    found, _ = resolve_search(
-        level, n_dice, rerolls, r[S.R_SEARCH_MARKING], r[S.R_LEVEL2_COMBINATIONS]
-    )
+    marking = r[S.R_LEVEL1_MARKING] if level == 1 else r[S.R_LEVEL2_MARKING]
+    found, _ = resolve_search(level, n_dice, rerolls, marking, r[S.R_LEVEL2_COMBINATIONS])
     log_event(log, g, EV_SEARCH, p, s, level, 1 if found else 0, cost)
     own = cr[c, S.C_OWNER] == p
     if found:
@@ -793,9 +792,8 @@ def engine_inputs(rules) -> tuple:
     """Everything a compiled game needs from the rules: arrays, search odds, mean treasure."""
     r, tv, wface, wmove, deck0 = rules.engine_arrays()
     extras = (0, rules.robot_dice, rules.scanner_dice, rules.robot_dice + rules.scanner_dice)
-    odds = odds_table(
-        extras, rules.divers_rerolls, int(r[S.R_SEARCH_MARKING]), int(r[S.R_LEVEL2_COMBINATIONS])
-    )
+    markings = (int(r[S.R_LEVEL1_MARKING]), int(r[S.R_LEVEL2_MARKING]))
+    odds = odds_table(extras, rules.divers_rerolls, markings, int(r[S.R_LEVEL2_COMBINATIONS]))
     return r, tv, wface, wmove, deck0, odds, float(np.mean(tv))
 
 

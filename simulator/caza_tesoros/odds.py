@@ -54,9 +54,10 @@ def success_probability(level: int, n_dice: int, rerolls: int, marking: int, pai
 
 
 def odds_table(
-    extra_dice_options: tuple[int, ...], rerolls: int, marking: int, pairs: int
+    extra_dice_options: tuple[int, ...], rerolls: int, markings: tuple[int, int], pairs: int
 ) -> np.ndarray:
-    """``table[level, n_dice, used_rerolls]``: success odds for the dice a ship can throw.
+    """``table[level, n_dice, used_rerolls]``: success odds for the dice a ship can throw, with
+    ``markings[level - 1]`` the marking of that level.
 
     Only the dice counts the rules make possible are filled (others stay 0); ``used_rerolls`` is
     0 (no divers) or 1 (divers, ``rerolls`` repeat throws).
@@ -67,6 +68,7 @@ def odds_table(
             n = level + extra
             if n > MAX_DICE:
                 continue
+            marking = markings[level - 1]
             table[level, n, 0] = success_probability(level, n, 0, marking, pairs)
             table[level, n, 1] = success_probability(level, n, rerolls, marking, pairs)
     return table

@@ -125,10 +125,18 @@ class Rules(RuleSet):
         lo=0,
         hi=100,
     )
-    search_marking: str = option(
+    level1_marking: str = option(
         "all",
-        "a throw marks every new value it shows ('all') or one new value ('one')",
-        "Buscar tesoros: 'ir marcando los números coincidentes'",
+        "a level 1 throw with extra dice marks every new value it shows ('all') or one ('one')",
+        "Buscar tesoros: 'con el resultado obtenido ir marcando los números coincidentes'",
+        choices=("all", "one"),
+    )
+    level2_marking: str = option(
+        "one",
+        "a level 2 throw marks one new value, its sum, difference or one die ('one'), "
+        "or every new value it shows ('all')",
+        "Buscar tesoros: 'se deberá marcar el resultado obtenido por los dados ya sea por la "
+        "suma, resta o individual'",
         choices=("all", "one"),
     )
     level2_combinations: str = option(

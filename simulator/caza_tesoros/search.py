@@ -25,7 +25,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 from numba import njit
 
-MARK_ALL, MARK_ONE = 0, 1  # rule option search_marking "all" / "one"
+MARK_ALL, MARK_ONE = 0, 1  # rule options level1_marking, level2_marking: "all" / "one"
 PAIRS_ANY, PAIRS_BASE = 0, 1  # rule option level2_combinations "any_pair" / "base_pair"
 
 MARKING_NAMES = ("all", "one")

@@ -101,7 +101,8 @@ RULE_SLOTS = (
     "level1_cost",
     "level2_cost",
     "bad_weather_surcharge",
-    "search_marking",
+    "level1_marking",
+    "level2_marking",
     "level2_combinations",
     "level2_window",
     "bad_weather_item_loss",
@@ -151,7 +152,8 @@ RULE_SLOTS = (
     R_LEVEL1_COST,
     R_LEVEL2_COST,
     R_BAD_WEATHER_SURCHARGE,
-    R_SEARCH_MARKING,  # search.MARK_ALL / MARK_ONE
+    R_LEVEL1_MARKING,  # search.MARK_ALL / MARK_ONE
+    R_LEVEL2_MARKING,
     R_LEVEL2_COMBINATIONS,  # search.PAIRS_ANY / PAIRS_BASE
     R_LEVEL2_WINDOW,  # 0 any later turn, 1 next turn only
     R_BAD_WEATHER_ITEM_LOSS,
