@@ -86,7 +86,7 @@ def games(
             s["length_unit"],
             ", ".join(s["policies"]),
         )
-    Console().print(table)
+    Console(width=120).print(table)
 
 
 # -- rules -----------------------------------------------------------------------------------
