@@ -1,9 +1,11 @@
-"""Running a run's chunks on a Dask distributed cluster through joblib's dask backend.
+"""Running a run's chunks on a Dask distributed cluster.
 
 The chunk function is the very one loky runs (``runner._indexed_chunk``) and a chunk's games depend
 only on the run seed and the chunk's index, so a cluster run is identical, game for game, to the
 same run with loky. Results come back as chunks finish and the caller writes each as a part, so a
 run interrupted on a cluster resumes like any other. Dask recomputes the work of a worker that dies.
+Chunks go through ``Client.submit``/``as_completed`` rather than joblib's dask backend: see
+"Running on a Dask cluster" in docs/architecture.md for why.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -91,34 +94,53 @@ def execute_on_cluster(
 def _execute(
     config: RunConfig, todo: list[tuple[int, int, int]], address: str, client: Client
 ) -> Iterator[tuple[int, pl.DataFrame]]:
-    from distributed import CancelledError, KilledWorker
-    from joblib import Parallel, delayed, parallel_config
+    from distributed import as_completed
 
     from .runner import _indexed_chunk, play_chunk
 
     # Compile (or load) the JIT cache once here: workers sharing this file system load it.
     play_chunk(config, 0, 0, 1)
-    with parallel_config(backend="dask", client=client, wait_for_workers_timeout=WORKERS_TIMEOUT_S):
-        # One chunk per task: a chunk already amortises the call, it is the unit a lost
-        # worker costs, and parts reach the disk as soon as each chunk is done.
-        parallel = Parallel(n_jobs=-1, batch_size=1, return_as="generator_unordered")
-        try:
-            yield from parallel(delayed(_indexed_chunk)(config, chunk) for chunk in todo)
-        except TimeoutError as exc:
-            if "no worker" not in str(exc):
-                raise
-            raise BalanceError(
-                f"the Dask scheduler at {address} has no workers after {WORKERS_TIMEOUT_S} s; "
-                f"start some with `dask worker {address}`"
-            ) from None
-        except KilledWorker as exc:
-            raise BalanceError(
-                f"a chunk killed every Dask worker that ran it ({exc}); {_RESUME_HINT}"
-            ) from None
-        except (CancelledError, OSError) as exc:
-            raise BalanceError(
-                f"lost the Dask scheduler at {address} ({type(exc).__name__}); {_RESUME_HINT}"
-            ) from None
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
+    except TimeoutError:
+        raise BalanceError(
+            f"the Dask scheduler at {address} has no workers after {WORKERS_TIMEOUT_S} s; "
+            f"start some with `dask worker {address}`"
+        ) from None
+    # One chunk per task, all handed to the scheduler at once: a chunk already amortises the call,
+    # it is the unit a lost worker costs, and workers that join during the run get work too.
+    run_id = uuid.uuid4().hex[:8]
+    pending = {
+        chunk[0]: client.submit(_indexed_chunk, config, chunk, key=f"chunk-{chunk[0]:05d}-{run_id}")
+        for chunk in todo
+    }
+    try:
+        for future in as_completed(list(pending.values()), loop=client.loop):
+            index = int(future.key.split("-")[1])
+            del pending[index]
+            if future.status == "error":
+                _raise_cluster_error(future.exception(), index, address)
+            if future.status == "cancelled":
+                raise BalanceError(f"lost the Dask scheduler at {address}; {_RESUME_HINT}")
+            yield future.result()
+    finally:
+        # An error, an interrupt or a consumer that stopped early: free the cluster.
+        client.cancel(list(pending.values()))
+
+
+def _raise_cluster_error(error: BaseException, index: int, address: str) -> None:
+    """One line for what a cluster, not the game, did wrong; the game's own errors as they are."""
+    from distributed import KilledWorker
+
+    if isinstance(error, KilledWorker):
+        raise BalanceError(f"chunk {index} killed every Dask worker that ran it; {_RESUME_HINT}")
+    if isinstance(error, ImportError) or "deserializ" in str(error):
+        why = str(error) if isinstance(error, ImportError) else "it could not be unpickled there"
+        raise BalanceError(
+            f"the Dask cluster at {address} cannot load chunk {index} ({why}); its scheduler "
+            f"and workers need this machine's packages and game code"
+        )
+    raise error
 
 
 @contextmanager
@@ -158,11 +180,22 @@ def _client(address: str) -> Iterator[Client]:
 
 @contextmanager
 def _quiet_distributed() -> Iterator[None]:
-    """Silence distributed's logging for the run: connection retries would print tracebacks."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
+    """Silence distributed's logging for the run: connection retries would print tracebacks.
+
+    Its configuration gives some loggers (``distributed.client``...) their own level, so each one
+    is set, and restored after.
+    """
+    import distributed  # noqa: F401 (configures its loggers first)
+
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)

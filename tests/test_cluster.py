@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ import pytest
 
 import cli
 from simulator.dataset import load_run, read_manifest
+from simulator.errors import BalanceError
 from simulator.runner import UNTIL_BATCH, RunConfig, plan_run, run
 from tests.slow_game import SPEC as SLOW_FAKE
 
@@ -140,7 +142,12 @@ def _jit_cache_stats() -> tuple[int, int]:
 
 
 def test_cluster_run_equals_its_loky_twin(cluster, loky_twin, tmp_path):
-    out = run(_config(), tmp_path / "run", cluster=cluster.address).path
+    with distributed.get_task_stream(client=cluster.client) as tasks:
+        out = run(_config(), tmp_path / "run", cluster=cluster.address).path
+    # Every chunk was played by the cluster's workers, one task each.
+    chunk_tasks = [t for t in tasks.data if t["key"].startswith("chunk-")]
+    assert len(chunk_tasks) == 24
+    assert {t["worker"] for t in chunk_tasks} <= set(cluster.client.scheduler_info()["workers"])
     assert read_manifest(out)["config"] == read_manifest(loky_twin)["config"]
     assert read_manifest(out)["finished"] is not None
     games = _games(out)
@@ -201,37 +208,65 @@ def test_run_in_batches_keeps_one_connection(cluster, loky_twin, tmp_path):
     assert _games(out).equals(_games(loky_twin))
 
 
+class RunInThread(threading.Thread):
+    """A cluster run in a thread of this process, so the test can act during it and bound it."""
+
+    def __init__(self, config: RunConfig, out: Path, address: str):
+        super().__init__(daemon=True)
+        self.args, self.error = (config, out, address), None
+        self.start()
+
+    def run(self) -> None:
+        config, out, address = self.args
+        try:
+            run(config, out, cluster=address)
+        except BaseException as exc:  # handed to the test by finish()
+            self.error = exc
+
+    def finish(self, timeout: float) -> BaseException | None:
+        self.join(timeout)
+        assert not self.is_alive(), f"the run did not end within {timeout} s"
+        return self.error
+
+
 def test_worker_killed_mid_run_still_completes_correctly(cluster, loky_twin, tmp_path):
     victim = cluster.add_worker("victim")
     victim_address = cluster.worker_address("victim")
     config = dataclasses.replace(_config(), spec=SLOW_FAKE)  # same games, 0.3 s per chunk
     out = tmp_path / "run"
-    errors: list[BaseException] = []
-
-    def client_run() -> None:
-        try:
-            run(config, out, cluster=cluster.address)
-        except BaseException as exc:  # reported by the assertion below
-            errors.append(exc)
-
-    runner = threading.Thread(target=client_run, daemon=True)
-    runner.start()
+    runner = RunInThread(config, out, cluster.address)
     deadline = time.monotonic() + STARTUP_S
     while not cluster.client.processing(workers=[victim_address]).get(victim_address):
         assert time.monotonic() < deadline, "the victim worker was never given a chunk"
-        assert runner.is_alive(), f"the run ended before the victim got work: {errors}"
+        assert runner.is_alive(), f"the run ended before the victim got work: {runner.error}"
         time.sleep(0.02)
     os.kill(victim.pid, signal.SIGKILL)
     parts_at_kill = len(list((out / "games").glob("part-*.parquet")))
     victim.wait(10)
 
-    runner.join(120)
-    assert not runner.is_alive(), "the run did not finish after the worker was killed"
-    assert errors == []
+    assert runner.finish(120) is None
     assert parts_at_kill < 24
     assert victim_address not in cluster.client.scheduler_info()["workers"]
     assert read_manifest(out)["finished"] is not None
     assert _games(out).equals(_games(loky_twin))
+
+
+def test_a_cluster_that_cannot_load_the_game_is_one_line(cluster, tmp_path, monkeypatch):
+    # A game module only this process can import: the scheduler and workers lack it.
+    (tmp_path / "only_here_game.py").write_text(
+        "from tests.fake_game import play_chunk as fake_play_chunk\n\n\n"
+        "def play_chunk(*args):\n    return fake_play_chunk(*args)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import only_here_game
+
+    config = dataclasses.replace(
+        _config(), spec=dataclasses.replace(SLOW_FAKE, play_chunk=only_here_game.play_chunk)
+    )
+    error = RunInThread(config, tmp_path / "run", cluster.address).finish(30)
+    assert isinstance(error, BalanceError) and "cannot load chunk" in str(error)
+    assert "\n" not in str(error)
+    monkeypatch.delitem(sys.modules, "only_here_game")
 
 
 def test_local_cluster_run_equals_its_loky_twin(loky_twin, tmp_path):
