@@ -51,14 +51,14 @@ POLICIES: dict[str, PolicyDef] = {
     "planner": PolicyDef(
         "planner",
         PLANNER,
-        "expected value with the exact search odds: equips before searching, avoids risky "
-        "searches in bad weather, bids what a card is worth to it",
+        "plays for the win: weighs each search, card and bid by its chance of ending ahead of "
+        "the richest opponent (exact search odds), sits still when nothing pays",
         (
-            PolicyParam("reserve", 3.0, 0.0, 100.0, "VP it keeps back from every purchase"),
+            PolicyParam("reserve", 1.0, 0.0, 100.0, "VP kept above outlasting the richest rival"),
             PolicyParam("horizon", 3.0, 0.0, 10.0, "searches a search card is expected to serve"),
             PolicyParam("move_value", 2.0, 0.0, 20.0, "VP it pays per extra movement point"),
-            PolicyParam("min_ev", 0.0, -20.0, 50.0, "expected VP a search must beat"),
-            PolicyParam("patience", 1.0, 0.0, 50.0, "VP of value it gives up rather than wait"),
+            PolicyParam("spread", 3.0, 0.1, 50.0, "VP lead that makes a win about 3 to 1"),
+            PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
             PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
             PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
         ),
@@ -166,13 +166,14 @@ def ship_search_value(
 
 
 @njit(cache=True)
-def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int) -> float:
+def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int, budget: float = 1e9) -> float:
     """The most the planner would pay for a card, on the ship that would take it.
 
     Navigation: ``move_value`` VP per extra movement point. Search: the card opens equipment
     plans (this card and perhaps the next ones of its chain); a plan is worth ``horizon``
-    fair-weather searches at its odds minus the cards still to buy. The card is worth the best
-    plan with it, plus its own price, minus the best plan without it.
+    fair-weather searches at its odds minus the cards still to buy, and only plans whose cards
+    fit in ``budget`` count (a road to a robot it can never pay for is worth nothing). The card
+    is worth the best plan with it, plus its own price, minus the best plan without it.
     """
     s = S.ship_for_item(sh, p, kind)
     if s < 0:
@@ -184,6 +185,10 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int) -> float:
         after = S.navigation_bonus_of(r, held[0], held[1], held[2])
         return (after - before) * prm[2]
     step = kind - S.DIVERS  # 0 divers, 1 robot, 2 scanner
+    attempt = max(
+        1,
+        S.search_cost(r, 1, S.CLOUDY) + S.search_cost(r, 2, S.CLOUDY) + r[S.R_PRICE_ARCHIVE_CARD],
+    )
     with_card = -1e9
     without = -1e9
     for plan in range(4):  # plan L holds the first L cards of the search chain
@@ -194,13 +199,144 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int) -> float:
             if i < plan and held[i] == 0:
                 held[i] = 1
                 cost += S.item_price(r, S.DIVERS + i)
+        if cost > budget:
+            continue
         ev = search_value(r, odds, tmean, held[1], held[2], held[0], 1, S.CLOUDY, True, 0.0)
+        miss = (1.0 - _odds(r, odds, held[1], held[2], held[0], 1)) * (
+            1.0 - _odds(r, odds, held[1], held[2], held[0], 2)
+        )
+        attempts = min(prm[1], max(1.0, np.floor((budget - cost) / attempt)))
+        if 1.0 - miss**attempts <= 0.5:
+            ev = 0.0  # rarely finds within what it can pay: sitting still does better
         value = prm[1] * max(ev, 0.0) - cost
         if plan > step:
             with_card = max(with_card, value)
         elif held[step] == 0:
             without = max(without, value)
     return with_card + S.item_price(r, kind) - without
+
+
+@njit(cache=True)
+def richest_rival(pl, p: int) -> int:
+    """VP of the richest other player still in the game (0 when none is left)."""
+    best = 0
+    for q in range(pl.shape[0]):
+        if q != p and pl[q, S.P_ALIVE] == 1 and pl[q, S.P_VP] > best:
+            best = pl[q, S.P_VP]
+    return best
+
+
+@njit(cache=True)
+def keep_back(r, prm, pl, g, p: int) -> float:
+    """VP the planner keeps out of purchases and bids: its upkeep for the weeks the game is
+    expected to last (until the richest rival can no longer pay its own upkeep, or the day cap),
+    plus ``reserve``. VP buy time, and the player who outlasts the others wins."""
+    upkeep = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+    weeks_to_cap = (r[S.R_MAX_DAYS] - g[S.G_DAY]) // r[S.R_DAYS_PER_WEEK] + 1
+    weeks = 0.0
+    for q in range(pl.shape[0]):
+        if q == p or pl[q, S.P_ALIVE] == 0:
+            continue
+        rival_upkeep = r[S.R_MAINTENANCE] * pl[q, S.P_SHIPS]
+        lasts = pl[q, S.P_VP] // rival_upkeep + 1 if rival_upkeep > 0 else weeks_to_cap
+        weeks = max(weeks, float(min(lasts, weeks_to_cap)))
+    return upkeep * weeks + prm[0]
+
+
+@njit(cache=True)
+def spending_budget(r, prm, pl, g, p: int) -> float:
+    """VP the planner may put into cards and Archive cards: all above ``keep_back`` (it still
+    outlasts its richest rival), or, for a plan that pays, all above a floor of four weeks of
+    upkeep and one fair attempt (level 1, then level 2) so it never spends itself out."""
+    floor = (
+        4.0 * r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+        + S.search_cost(r, 1, S.CLOUDY)
+        + S.search_cost(r, 2, S.CLOUDY)
+        + prm[0]
+    )
+    return pl[p, S.P_VP] - min(keep_back(r, prm, pl, g, p), floor)
+
+
+@njit(cache=True)
+def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
+    """More likely than not to find a treasure within the fair attempts (level 1, then level
+    2, then a new Archive card) that ``budget`` pays for, at most ``horizon``: a search that is
+    worth its price on average but rarely finds leaves the planner behind a rival who sat."""
+    robot = sh[p, s, S.S_ITEMS + S.ROBOT]
+    scanner = sh[p, s, S.S_ITEMS + S.SCANNER]
+    divers = sh[p, s, S.S_ITEMS + S.DIVERS]
+    q1 = _odds(r, odds, robot, scanner, divers, 1)
+    q2 = _odds(r, odds, robot, scanner, divers, 2)
+    attempt = S.search_cost(r, 1, S.CLOUDY) + S.search_cost(r, 2, S.CLOUDY)
+    attempt += r[S.R_PRICE_ARCHIVE_CARD]
+    attempts = min(prm[1], max(1.0, np.floor(budget / max(attempt, 1))))
+    miss = (1.0 - q1) * (1.0 - q2)
+    return 1.0 - miss**attempts > 0.5
+
+
+@njit(cache=True)
+def win_chance(lead: float, spread: float) -> float:
+    """The planner's chance of winning with ``lead`` VP over the richest rival (a logistic)."""
+    return 1.0 / (1.0 + np.exp(-lead / spread))
+
+
+@njit(cache=True)
+def outcome(lead: float, spread: float, ends: bool) -> float:
+    """Win chance after an outcome; one that ends the game is a win exactly when ahead."""
+    if ends:
+        return 1.0 if lead > 0 else (0.5 if lead == 0 else 0.0)
+    return win_chance(lead, spread)
+
+
+@njit(cache=True)
+def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: int) -> float:
+    """Win chance of searching cross ``c`` now minus that of waiting (positive: search).
+
+    Level 1 fails into the option of a fair-weather level 2 later. A find that rescues the
+    deciding treasure, or a failed level 2 that lays the deciding Archive cross, ends the game:
+    then only being ahead counts. In rain or storm, waiting keeps the option of searching on a
+    fair day for ``patience`` VP. A card the weather would take counts at its price."""
+    spread = prm[3]
+    lead = float(pl[p, S.P_VP] - richest_rival(pl, p))
+    own = cr[c, S.C_OWNER] == p
+    level = S.search_level(r, cr, g, p, c)
+    weather = g[S.G_WEATHER]
+    treasure = own or r[S.R_ARCHIVE_LOOT] == 0
+    ends_find = treasure and pl[p, S.P_TREASURES] + 1 >= r[S.R_TREASURES_TO_WIN]
+    ends_fail = own and g[S.G_ARCHIVE_CROSSES] + 1 >= r[S.R_ARCHIVE_CROSSES_TO_END]
+    found = tmean if treasure else 0.0
+    robot = sh[p, s, S.S_ITEMS + S.ROBOT]
+    scanner = sh[p, s, S.S_ITEMS + S.SCANNER]
+    divers = sh[p, s, S.S_ITEMS + S.DIVERS]
+    q1 = _odds(r, odds, robot, scanner, divers, 1)
+    q2 = _odds(r, odds, robot, scanner, divers, 2)
+    loss = weather_loss(r, sh, p, s)
+    now = _chance(r, q1, q2, found, loss, lead, level, weather, spread, ends_find, ends_fail)
+    wait = win_chance(lead, spread)
+    if S.bad_weather(weather):
+        fair = _chance(
+            r, q1, q2, found, loss, lead - prm[4], level, S.CLOUDY, spread, ends_find, ends_fail
+        )
+        wait = max(wait, fair)
+    return now - wait
+
+
+@njit(cache=True)
+def _chance(r, q1, q2, found, loss, lead, level, weather, spread, ends_find, ends_fail) -> float:
+    c2 = S.search_cost(r, 2, weather)
+    lost = loss if S.bad_weather(weather) else 0.0
+    if level == 2:
+        fail = win_chance(lead - c2 - lost, spread)
+        if ends_fail:
+            fail = outcome(lead - c2, spread, True)
+        return q2 * outcome(lead - c2 + found, spread, ends_find) + (1.0 - q2) * fail
+    c1 = S.search_cost(r, 1, weather)
+    after = lead - c1
+    fair2 = S.search_cost(r, 2, S.CLOUDY)
+    fail2 = outcome(after - fair2, spread, True) if ends_fail else win_chance(after - fair2, spread)
+    later = q2 * outcome(after - fair2 + found, spread, ends_find) + (1.0 - q2) * fail2
+    keep = max(win_chance(after, spread), later)
+    return q1 * outcome(after + found, spread, ends_find) + (1.0 - q1) * keep
 
 
 # -- the four decisions ---------------------------------------------------------------------------
@@ -221,19 +357,22 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
     if pid == CAUTIOUS:
         target = nearest_cross(cr, p, cell, True)
         return target if target >= 0 else PASS
-    # planner
+    # planner: search when that raises its chance of ending ahead, else wait on its own cross
     if c >= 0:
+        if search_choice(r, odds, tmean, prm, pl, sh, cr, g, p, s, c) > 0.0:
+            return SEARCH
+        # a search worth more than it costs, that it can afford, pays over repeated attempts
         own = cr[c, S.C_OWNER] == p
-        weather = g[S.G_WEATHER]
-        ev = ship_search_value(r, odds, tmean, sh, p, s, level, weather, own)
-        if ev > prm[3]:
-            if not S.bad_weather(weather):
+        ev = ship_search_value(r, odds, tmean, sh, p, s, level, g[S.G_WEATHER], own)
+        budget = spending_budget(r, prm, pl, g, p)
+        if ev > 0.0 and cost <= budget and likely_find(r, odds, prm, sh, p, s, budget):
+            if not S.bad_weather(g[S.G_WEATHER]):
                 return SEARCH
             fair = ship_search_value(r, odds, tmean, sh, p, s, level, S.CLOUDY, own)
             if ev >= fair - prm[4]:
                 return SEARCH
-        if own:
-            return PASS  # wait here for fair weather or better equipment
+        if cr[c, S.C_OWNER] == p:
+            return PASS
     target = nearest_cross(cr, p, cell, False)
     if target == cell:
         target = nearest_cross(cr, p, cell, True)
@@ -250,7 +389,8 @@ def decide_buy(pid, prm, p, kind, price, r, odds, tmean, pl, sh, cr, g) -> bool:
         return vp - price >= prm[0]
     if pid == CAUTIOUS:
         return False
-    return vp - price >= prm[0] and item_value(r, odds, tmean, prm, sh, p, kind) >= price
+    budget = spending_budget(r, prm, pl, g, p)
+    return price <= budget and item_value(r, odds, tmean, prm, sh, p, kind, budget) >= price
 
 
 @njit(cache=True)
@@ -267,8 +407,10 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
         return int(min(start + prm[3], vp - prm[0]))
     if pid == CAUTIOUS:
         return -1
-    worth = item_value(r, odds, tmean, prm, sh, p, kind)
-    return int(min(np.floor(worth), vp - prm[0]))
+    # the seller's commission goes to a rival: a card bought at auction costs that much more
+    budget = spending_budget(r, prm, pl, g, p)
+    worth = item_value(r, odds, tmean, prm, sh, p, kind, budget) - r[S.R_COMMISSION]
+    return int(min(np.floor(worth), np.floor(budget)))
 
 
 @njit(cache=True)
@@ -297,14 +439,15 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
         if ship_ok and pl[p, S.P_SHIPS] < prm[1] and vp - r[S.R_PRICE_SHIP] >= prm[0]:
             return BUY_SHIP
         return BUY_NOTHING
-    # planner: a card when the best ship's search chain is worth its price
-    if card_ok and pl[p, S.P_CARDS] < prm[6] and vp - r[S.R_PRICE_ARCHIVE_CARD] >= prm[0]:
+    # planner: a card when the best ship's search chain is worth its price, within its budget
+    budget = spending_budget(r, prm, pl, g, p)
+    if card_ok and pl[p, S.P_CARDS] < prm[6] and r[S.R_PRICE_ARCHIVE_CARD] <= budget:
         best = -1e9
         for s in range(sh.shape[1]):
             if sh[p, s, S.S_CELL] >= 0:
                 best = max(best, ship_search_value(r, odds, tmean, sh, p, s, 1, S.CLOUDY, True))
         if best >= r[S.R_PRICE_ARCHIVE_CARD]:
             return BUY_CARD
-    if ship_ok and pl[p, S.P_SHIPS] < prm[5] and vp - r[S.R_PRICE_SHIP] >= prm[0]:
+    if ship_ok and pl[p, S.P_SHIPS] < prm[5] and r[S.R_PRICE_SHIP] <= budget:
         return BUY_SHIP
     return BUY_NOTHING

@@ -22,7 +22,7 @@ from policies.caza_tesoros import (
 from simulator.caza_tesoros import Rules
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import cell_of
-from simulator.caza_tesoros.engine import engine_inputs, play_one, seed_rng
+from simulator.caza_tesoros.engine import engine_inputs, play_chunk, play_one, seed_rng
 from simulator.caza_tesoros.odds import success_probability
 from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
@@ -61,8 +61,8 @@ def test_registry_ids_and_parameters():
         CAUTIOUS,
         PLANNER,
     ]
-    seat = parse_policy("planner:horizon=5,reserve=1", POLICIES, "caza-tesoros")
-    assert seat.label == "planner:reserve=1,horizon=5"
+    seat = parse_policy("planner:horizon=5,reserve=2", POLICIES, "caza-tesoros")
+    assert seat.label == "planner:reserve=2,horizon=5"
     with pytest.raises(BalanceError, match="horizon"):
         parse_policy("planner:horizon=99", POLICIES, "caza-tesoros")
 
@@ -145,17 +145,80 @@ def test_planner_values_cards_by_the_plan_they_open():
     prm = params("planner")
     r, odds, tmean, pl, sh, cr, g = setup()
     divers = item_value(r, odds, tmean, prm, sh, 0, S.DIVERS)
-    # divers alone add little, but open the road to robot and scanner: worth more than 5 VP
+    # divers alone add little, but open the road to the robot: worth more than 5 VP
     assert divers > 5
-    assert decide_buy(PLANNER, prm, 0, S.DIVERS, 5, r, odds, tmean, pl, sh, cr, g)
     assert item_value(r, odds, tmean, prm, sh, 0, S.ROBOT) == 0.0  # no divers: cannot hold
     no_future = params("planner", horizon=0)
     assert item_value(r, odds, tmean, no_future, sh, 0, S.DIVERS) <= 5.0
-    # bids never exceed what it can pay after its reserve
+    # with 20 VP like its rival the road to the robot (20 VP in cards) is out of reach
+    assert not decide_buy(PLANNER, prm, 0, S.DIVERS, 5, r, odds, tmean, pl, sh, cr, g)
+    assert item_value(r, odds, tmean, prm, sh, 0, S.DIVERS, 11.0) <= 5.0
+    pl[0, S.P_VP] = 45
+    assert decide_buy(PLANNER, prm, 0, S.DIVERS, 5, r, odds, tmean, pl, sh, cr, g)
+    # bids never exceed what it can spend
     bid = decide_bid(PLANNER, prm, 0, S.DIVERS, 2, 1, r, odds, tmean, pl, sh, cr, g)
-    assert 2 <= bid <= 20 - prm[0]
+    assert 2 <= bid <= 45 - 9
     # navigation: move_value VP per movement point
     assert item_value(r, odds, tmean, prm, sh, 0, S.COMPASS) == prm[2]
+
+
+def test_planner_buys_the_robot_before_searching_when_it_pays():
+    prm = params("planner")
+    r, odds, tmean, pl, sh, cr, g = setup(cards=(S.DIVERS,), vp=40)
+    # divers alone: 8% per attempt, worth less than it costs, so it waits on its cross ...
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == PASS
+    # ... and buys the robot (level 1 with 2 dice 36%, level 2 with 3 dice and one mark 41%)
+    assert decide_buy(PLANNER, prm, 0, S.ROBOT, 15, r, odds, tmean, pl, sh, cr, g)
+    sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
+    pl[0, S.P_VP] -= 15
+    assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
+    # read level 2 as every value at once (7% with 3 dice) and the robot pays less
+    r2, odds2, *_ = setup(cards=(S.DIVERS,), vp=40, level2_marking="all")
+    assert item_value(r2, odds2, tmean, prm, sh, 0, S.SCANNER) < item_value(
+        r, odds, tmean, prm, sh, 0, S.SCANNER
+    )
+
+
+def test_planner_keeps_enough_vp_for_maintenance():
+    prm = params("planner")
+    # the robot pays, but after it the planner must keep 4 weeks of upkeep and one attempt
+    # (4 + 1 + 3) plus its reserve of 1: 24 VP buy it, 23 do not
+    for vp, buys in ((24, True), (23, False)):
+        r, odds, tmean, pl, sh, cr, g = setup(cards=(S.DIVERS,), vp=vp)
+        pl[1, S.P_VP] = 20
+        assert decide_buy(PLANNER, prm, 0, S.ROBOT, 15, r, odds, tmean, pl, sh, cr, g) == buys
+    # far ahead of a poor rival it may spend down to outlasting it
+    r, odds, tmean, pl, sh, cr, g = setup(cards=(S.DIVERS,), vp=17)
+    pl[1, S.P_VP] = 0
+    assert decide_buy(PLANNER, prm, 0, S.ROBOT, 15, r, odds, tmean, pl, sh, cr, g)
+
+
+def test_planner_ends_the_game_while_ahead():
+    prm = params("planner")
+    # bare ship, level 2 pending on its own cross (1% to find), four Archive crosses down:
+    # a failure lays the fifth and ends the game, a win when it is ahead
+    for mine, rival, wants in ((25, 20, SEARCH), (20, 20, PASS), (20, 25, PASS)):
+        r, odds, tmean, pl, sh, cr, g = setup(level=2)
+        g[S.G_ARCHIVE_CROSSES] = 4
+        pl[0, S.P_VP], pl[1, S.P_VP] = mine, rival
+        assert decide_ship(PLANNER, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == wants
+
+
+def test_planner_beats_random_and_holds_cautious_head_to_head():
+    # 600 two-player games per pairing, both seat orders, fixed seeds
+    seeds = np.arange(600, dtype=np.int64) + 7
+    rates = {}
+    for rival in ("random", "cautious"):
+        wins = {"planner": 0, rival: 0}
+        for order in (("planner", rival), (rival, "planner")):
+            ids = np.array([POLICIES[n].id for n in order], dtype=np.int64)
+            prm = np.stack([params(n) for n in order])
+            out = play_chunk(Rules(), 2, ids, prm, seeds)
+            for seat, name in enumerate(order):
+                wins[name] += int((out["winner"] == seat).sum())
+        rates[rival] = {k: v / (2 * len(seeds)) for k, v in wins.items()}
+    assert rates["random"]["planner"] > 0.9
+    assert rates["cautious"]["cautious"] - rates["cautious"]["planner"] <= 0.02
 
 
 def test_random_picks_legal_choices():
