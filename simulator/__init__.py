@@ -13,6 +13,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .jit import configure_cache
+
+configure_cache()
+
 _API = {
     "BalanceError": "simulator.errors",
     "available": "simulator.games",

@@ -1,0 +1,51 @@
+"""Where numba keeps compiled engines: a cache folder named after the engines' source code.
+
+numba checks only the timestamp of the file that defines a compiled function, so an engine whose
+imported helpers or policies changed would keep running stale machine code from ``__pycache__``.
+Naming the cache folder after a hash of every source file of ``simulator/`` and ``policies/``
+makes any edit start a fresh cache, while an unchanged checkout (and every worker process of a
+run, local or on a cluster) reuses the compiled code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_PACKAGES = ("simulator", "policies")
+
+
+def source_digest(root: Path) -> str:
+    """Hash of the Python sources the compiled engines are built from."""
+    digest = hashlib.sha256()
+    for package in _PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """``$BALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/balance``, else ``~/.cache/balance``."""
+    if os.environ.get("BALANCE_CACHE_DIR"):
+        return Path(os.environ["BALANCE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "balance"
+
+
+def configure_cache() -> Path | None:
+    """Point numba's cache at the folder for the current sources; returns it (None if unusable)."""
+    root = Path(__file__).resolve().parent.parent
+    folder = cache_root() / f"numba-{source_digest(root)}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # numba falls back to __pycache__ beside the sources
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    try:
+        import numba.core.config as numba_config
+    except ImportError:
+        return folder
+    numba_config.CACHE_DIR = str(folder)  # read when each cached function is decorated
+    return folder
