@@ -21,6 +21,7 @@ def test_digest_changes_with_any_source_file(tmp_path):
 
 def test_numba_uses_the_folder_for_the_current_sources(tmp_path, monkeypatch):
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", numba.config.CACHE_DIR or "")  # restored afterwards
     old = numba.config.CACHE_DIR
     try:
         folder = jit.configure_cache()
