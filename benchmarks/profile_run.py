@@ -45,7 +45,7 @@ def compile_seconds(game: str, with_fake: bool) -> tuple[float, float]:
     args += ["--with-fake"] if with_fake else []
     figures = []
     with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "BALANCE_CACHE_DIR": cache}
         for _ in range(2):
             out = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
             figures.append(json.loads(out.stdout.strip().splitlines()[-1])["first_call_s"])

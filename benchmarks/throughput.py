@@ -7,8 +7,9 @@ Each figure is a whole run through the runner (engine, Parquet table, writing pa
 fresh process so that nothing compiled or loaded by one measurement helps the next. Interpreted
 means ``NUMBA_DISABLE_JIT=1`` (the debugging mode), measured on fewer games. Compile time is the
 first call of the engine in a fresh process with an empty JIT cache, against a warm cache.
-The warm cache is the project's own (``__pycache__`` beside the sources), so it is kept: a second
-benchmark, or any run, loads it instead of compiling again.
+Throughput runs use the project's own cache (``simulator/jit.py``: a folder named after the
+engines' sources, under ``~/.cache/balance``), so it is kept: a second benchmark, or any run,
+loads it instead of compiling again.
 """
 
 from __future__ import annotations
@@ -150,8 +151,9 @@ def _child(args: list[str], env: dict[str, str] | None = None, timeout: float = 
 def bench_game(game: str, args: argparse.Namespace) -> dict:
     fake = ["--with-fake"] if args.with_fake else []
     with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
-        cold = _child(["--first-call", game, *fake], {"NUMBA_CACHE_DIR": cache})
-        warm = _child(["--first-call", game, *fake], {"NUMBA_CACHE_DIR": cache})
+        empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
+        cold = _child(["--first-call", game, *fake], empty)
+        warm = _child(["--first-call", game, *fake], empty)
     jobs = ["--jobs", str(args.jobs)]
     compiled = _child(["--measure", game, "--seconds", str(args.seconds), *jobs, *fake])
     interpreted = _child(
