@@ -22,6 +22,7 @@ from simulator.crew_deep_sea.state import (
     C_WIN_CARD_WITH_SUB,
     C_WIN_CARDS,
     C_WIN_EACH_SUIT,
+    C_WIN_EXACT_STREAK,
     C_WIN_EXACT_TRICKS,
     C_WIN_EXACT_TRICKS_PREDICTED,
     C_WIN_MORE_SUIT_THAN_SUIT,
@@ -30,8 +31,12 @@ from simulator.crew_deep_sea.state import (
     C_WIN_ONLY_TRICKS_AT,
     C_WIN_RANK_AT_LEAST,
     C_WIN_RANK_EXACTLY,
+    C_WIN_STREAK,
     C_WIN_SUIT_AT_LEAST,
     C_WIN_SUIT_EXACTLY,
+    C_WIN_TRICK_EQUAL_SUITS,
+    C_WIN_TRICK_PARITY,
+    C_WIN_TRICKS_AT,
     DONE,
     FAILED,
     HIGHEST,
@@ -46,27 +51,37 @@ from simulator.crew_deep_sea.state import (
     O_OWNER,
     O_TASK,
     O_TCARDS,
+    O_TRICKS,
     O_TSTATE,
+    O_TWINNER,
+    O_TX,
     O_VOID,
     O_WINNER,
     O_WRANK,
     O_WSUIT,
+    OBJ_FIRST_WINNER,
+    OBJ_NO_LEAD,
+    OBJ_Y5_LAST,
     ONLY,
     PENDING,
+    S_CAPTAIN,
     S_DONE,
     S_LEADER,
     S_NIN,
     S_NP,
     S_NTASKS,
     S_NTRICKS,
+    S_OBJECTIVE,
     STATE_SIZE,
     SUB,
+    _streaks,
     beats,
     comm_claims,
     current_player,
     evaluate,
     finish_trick,
     finish_trick_as,
+    forbidden_lead,
     legal_cards,
     play_card,
     rank_of,
@@ -94,6 +109,8 @@ POLICIES = {
             PolicyParam("distress_below", 0.12, 0.0, 1.0, "call distress if a task fits below"),
             PolicyParam("volunteer", 0.4, 0.0, 1.0, "mean task fit needed to volunteer"),
             PolicyParam("pass_below", 0.45, 0.0, 1.0, "pass a task pick (when allowed) below"),
+            PolicyParam("done_early", 3.0, 0.0, 20.0, "value of completing a task at trick 1"),
+            PolicyParam("done_late", 12.0, 0.0, 40.0, "value of completing it at the last trick"),
         ),
     ),
     "omniscient": PolicyDef(
@@ -108,9 +125,13 @@ POLICIES = {
     ),
 }
 
-W_DONE = 3.0
 W_FAIL = 20.0
 W_PROGRESS = 0.7
+W_AIM = 1.0
+W_SINGLETON = 4.0
+W_SHED = 0.3
+Y5 = 13  # yellow 5 (mission 27)
+NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
 
 # -- what a player knows ---------------------------------------------------------------------
@@ -141,58 +162,61 @@ def _known_to_hold_suit(s, q, su):
 
 
 @njit(cache=True)
-def beat_probability(s, p, best, led):
-    """Chance that a player after ``p`` in this trick beats ``best``, treating the cards ``p``
-    cannot see as spread at random over the hands that may hold them (public information)."""
-    n_players = s[S_NP]
+def _hold_prob(s, p, q, x, share):
+    """Chance, from ``p``'s view, that ``q`` holds the unplayed card ``x`` (not ``p``'s)."""
+    if s[O_COMMBY + x] >= 0:
+        return 1.0 if s[O_COMMBY + x] == q else 0.0
+    if not could_hold(s, q, x):
+        return 0.0
+    return share
+
+
+@njit(cache=True)
+def take_probs(s, p, q, best, led):
+    """From ``p``'s view: the chance that ``q`` (still to play) can beat ``best``, and the chance
+    that it must (it holds led-suit cards and all of them beat ``best``). Cards ``p`` cannot see
+    are treated as spread at random over the hands that may hold them."""
     unknown = 0
     for x in range(NC):
         if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
             unknown += 1
     if unknown == 0:
-        return 0.0
-    p_none = 1.0
-    for i in range(s[S_NIN] + 1, n_players):  # the state is the one before p plays
-        q = (s[S_LEADER] + i) % n_players
-        share = min(1.0, s[O_HANDN + q] / unknown)
-        follow_miss = 1.0  # q holds no higher card of the led suit
-        led_miss = 1.0  # q holds no card of the led suit at all
-        sub_miss = 1.0  # q holds no submarine that beats best
-        for x in range(NC):
-            if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p or x == best:
-                continue
-            if not could_hold(s, q, x):
-                continue
-            sx = suit_of(x)
-            if sx == led:
-                led_miss *= 1.0 - share
-                if beats(x, best, led):
-                    follow_miss *= 1.0 - share
-            elif sx == SUB and beats(x, best, led):
-                sub_miss *= 1.0 - share
-        if s[O_COMMBY + best] == q:
+        return 0.0, 0.0
+    share = min(1.0, s[O_HANDN + q] / unknown)
+    hi_miss = 1.0
+    lo_miss = 1.0
+    sub_miss = 1.0
+    for x in range(NC):
+        if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
             continue
-        if led == SUB:
-            p_q = 1.0 - follow_miss
-        else:
-            p_q = (1.0 - follow_miss) + led_miss * (1.0 - sub_miss) * follow_miss
-            if _known_to_hold_suit(s, q, led):
-                p_q = 1.0 - follow_miss
-        p_none *= 1.0 - min(1.0, p_q)
-    return 1.0 - p_none
-
-
-@njit(cache=True)
-def _first_later_beater(s, p, best, led):
-    n_players = s[S_NP]
-    for i in range(s[S_NIN] + 1, n_players):
-        q = (s[S_LEADER] + i) % n_players
-        for x in range(NC):
-            if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
-                continue
-            if could_hold(s, q, x) and beats(x, best, led):
-                return q
-    return -1
+        sx = suit_of(x)
+        if sx != led and sx != SUB:
+            continue
+        h = _hold_prob(s, p, q, x, share)
+        if h == 0.0:
+            continue
+        if sx == led:
+            if beats(x, best, led):
+                hi_miss *= 1.0 - h
+            else:
+                lo_miss *= 1.0 - h
+        elif beats(x, best, led):
+            sub_miss *= 1.0 - h
+    can = 1.0 - hi_miss
+    forced = can * lo_miss
+    if led != SUB and sub_miss < 1.0:
+        # a hand of nothing but submarines must trump
+        n_sub = 0
+        for x in range(36, NC):
+            if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p and _hold_prob(s, p, q, x, 1.0) > 0:
+                n_sub += 1
+        all_sub = 1.0
+        for i in range(s[O_HANDN + q]):
+            all_sub *= max(0, n_sub - i) / max(1, unknown - i)
+        forced += all_sub
+    if led != SUB and not _known_to_hold_suit(s, q, led):
+        can += hi_miss * lo_miss * (1.0 - sub_miss)  # void in the led suit, trumps
+    return min(1.0, can), forced
 
 
 @njit(cache=True)
@@ -270,6 +294,24 @@ def _target_fit(s, p, x, nsub):
 
 
 @njit(cache=True)
+def _avoid_fit(s, p, m):
+    """Fit of 'win none of these cards': each one I hold must be shed on someone else's trick,
+    which the top card of a suit (or a high submarine) can hardly be."""
+    f = 0.85
+    for x in range(NC):
+        if (m >> x) & 1 and s[O_OWNER + x] == p:
+            if x >= 36:
+                f -= 1.0 if x == 39 else 0.1 * (x - 34)
+                continue
+            top = True
+            for y in range(x + 1, suit_of(x) * 9 + 9):
+                if s[O_OWNER + y] != p and s[O_CTRICK + y] < 0:
+                    top = False
+            f -= 0.45 if top else 0.03 * rank_of(x)
+    return max(0.0, f)
+
+
+@njit(cache=True)
 def task_fit(s, p, row, ttype, tparams):
     """How well ``p``'s own hand suits a task (0-1), from that hand only."""
     nsub, power, weak = _hand_profile(s, p)
@@ -296,10 +338,8 @@ def task_fit(s, p, row, ttype, tparams):
                 if c < 36 and (tparams[row, 0] >> suit_of(c)) & 1:
                     bad += 1
         return 0.9 - 0.8 * bad / max(n, 1)
-    if ct == C_WIN_NONE and tparams[row, 0] >> 36 != 0:
-        if s[O_OWNER + 39] == p:  # submarine 4 always wins its trick
-            return 0.0
-        return 0.8 - 0.3 * nsub
+    if ct == C_WIN_NONE:
+        return _avoid_fit(s, p, tparams[row, 0])
     if is_avoid_task(row, ttype, tparams):
         return 0.15 + 0.6 * weak
     if ct == C_WIN_EXACT_TRICKS_PREDICTED:
@@ -493,9 +533,15 @@ def progress(s, k, ttype, tparams):
 
 
 @njit(cache=True)
-def _outcome(s, ttype, tparams, base):
+def _single_trick_task(ct):
+    return C_WIN_TRICK_EQUAL_SUITS <= ct <= C_WIN_TRICK_PARITY
+
+
+@njit(cache=True)
+def _outcome(s, ttype, tparams, base, w_done, partial):
     """Score of a what-if state against the task states ``base`` before it (``base`` also
-    holds each task's progress after the task states)."""
+    holds each task's progress after the task states). A ``partial`` trick still misses cards,
+    so a single-trick task it seems to complete is not counted yet."""
     tf, rf, _ = evaluate(s, ttype, tparams, True)
     score = 0.0
     nt = s[S_NTASKS]
@@ -504,7 +550,8 @@ def _outcome(s, ttype, tparams, base):
             score += W_PROGRESS * (progress(s, k, ttype, tparams) - base[nt + k])
             st = s[O_TSTATE + k]
             if st == DONE:
-                score += W_DONE
+                if not (partial and _single_trick_task(ttype[s[O_TASK + k]])):
+                    score += w_done
             elif st == FAILED:
                 score -= W_FAIL
     if rf:
@@ -513,35 +560,250 @@ def _outcome(s, ttype, tparams, base):
 
 
 @njit(cache=True)
-def _what_if(s, p, c, winner_override, ttype, tparams, base):
-    """Play ``c``, add the cards later players are known to be forced to play, close the trick
-    with the natural winner (or ``winner_override``) and score the result."""
-    s2 = s.copy()
+def trick_aims(s, p, ttype, tparams, aim):
+    """How much the crew wants each player to win the current trick for reasons its cards do
+    not settle yet: trick counts, streaks, comparisons, leading constraints, cards to avoid.
+    Public information, plus ``p``'s own hand for ``p``'s own tasks."""
+    n_players = s[S_NP]
+    for q in range(MAXP):
+        aim[q] = 0.0
+    t = s[S_DONE]
+    rem = s[S_NTRICKS] - t  # tricks left, this one included
+    cap = s[S_CAPTAIN]
+    for k in range(s[S_NTASKS]):
+        if s[O_TSTATE + k] != PENDING:
+            continue
+        row = s[O_TASK + k]
+        h = s[O_HOLDER + k]
+        ct = ttype[row]
+        tw = s[O_TRICKS + h]
+        if ct == C_WIN_EXACT_TRICKS or ct == C_WIN_EXACT_TRICKS_PREDICTED:
+            n = tparams[row, 0] if ct == C_WIN_EXACT_TRICKS else s[O_TX + k]
+            if n < 0:
+                continue
+            need = n - tw
+            if need <= 0:
+                aim[h] -= 2.0
+            elif need >= rem:
+                aim[h] += 2.0
+            else:
+                aim[h] += 1.5 * (need / rem - 1.0 / n_players)
+        elif ct == C_WIN_STREAK:
+            _, cur = _streaks(s, h, t)
+            aim[h] += 1.5 if cur > 0 else 0.6
+        elif ct == C_WIN_EXACT_STREAK:
+            kk = tparams[row, 0]
+            if tw == 0:
+                aim[h] += 2.0 if rem <= kk else 0.3
+            elif tw < kk:
+                aim[h] += 2.0
+            else:
+                aim[h] -= 2.0
+        elif ct == C_NEVER_STREAK:
+            _, cur = _streaks(s, h, t)
+            aim[h] -= 0.4 * cur
+        elif ct == C_COMPARE_TRICKS:
+            op = tparams[row, 0]
+            if tparams[row, 1] == 2:
+                d = tw - s[O_TRICKS + cap]
+                if op == 2:
+                    d = -1 if d < 0 else (1 if d > 0 else 0)
+                    aim[h] -= 0.8 * d
+                    aim[cap] += 0.8 * d
+                    if d == 0:
+                        aim[h] -= 0.2
+                        aim[cap] -= 0.2
+                else:
+                    sign = 1.0 if op == 0 else -1.0
+                    aim[h] += 0.8 * sign
+                    aim[cap] -= 0.8 * sign
+            elif op == 0:
+                aim[h] += 1.0
+            else:
+                aim[h] -= 1.0
+        elif ct == C_NEVER_LEAD_SUITS:
+            if h == p:
+                n = 0
+                bad = 0
+                for c in range(NC):
+                    if s[O_OWNER + c] == p:
+                        n += 1
+                        if (tparams[row, 0] >> suit_of(c)) & 1:
+                            bad += 1
+                if bad == n and rem > 1:
+                    aim[h] -= W_FAIL
+                else:
+                    aim[h] -= 0.3 + 1.5 * bad / max(n, 1)
+            else:
+                aim[h] -= 0.6
+        elif ct == C_WIN_NONE:
+            aim[h] -= 0.4
+        elif ct == C_WIN_SUIT_EXACTLY or ct == C_WIN_RANK_EXACTLY:
+            reached = True
+            for j in range(2):
+                if j == 1 and (ct == C_WIN_RANK_EXACTLY or tparams[row, 2] < 0):
+                    break
+                key = tparams[row, 2 * j]
+                if ct == C_WIN_RANK_EXACTLY:
+                    cnt = s[O_WRANK + h * 10 + key]
+                else:
+                    cnt = s[O_WSUIT + h * 5 + key]
+                if cnt < tparams[row, 2 * j + 1]:
+                    reached = False
+            aim[h] += -0.8 if reached else 0.2
+        elif ct == C_WIN_TRICKS_AT:
+            if t + 1 < s[S_NTRICKS]:
+                nxt = ((tparams[row, 0] >> (t + 1)) & 1) == 1 or (
+                    tparams[row, 1] == 1 and t + 1 == s[S_NTRICKS] - 1
+                )
+                if nxt:
+                    aim[h] += 0.5  # leading the wanted trick helps to win it
+        elif ct == C_WIN_NONE_OF_FIRST or ct == C_WIN_ONLY_TRICKS_AT:
+            pass  # the trick's own outcome decides these
+        elif _single_trick_task(ct):
+            aim[h] += 0.1
+        else:  # named cards, counts of cards won: holding the lead helps
+            aim[h] += 0.2
+    obj = s[S_OBJECTIVE]
+    if obj == OBJ_FIRST_WINNER and t > 0:
+        aim[s[O_TWINNER]] += 1.0
+    elif obj == OBJ_NO_LEAD and rem > 1:
+        # winning means leading next, which my pink cards and submarines may not do
+        n = 0
+        bad = 0
+        for c in range(NC):
+            if s[O_OWNER + c] == p:
+                n += 1
+                bad += forbidden_lead(c)
+        aim[p] -= W_FAIL if bad == n else 2.0 * bad / max(n, 1)
+    elif obj == OBJ_Y5_LAST and s[O_OWNER + Y5] == p and t == s[S_NTRICKS] - 2:
+        aim[(p + 1) % n_players] += 3.0  # my left neighbour leads the last trick: I play last
+
+
+@njit(cache=True)
+def _trick_values(s2, ttype, tparams, base, aim, w_done, partial, vals):
+    """``vals[w]``: score of closing the trick as it stands in ``s2`` with ``w`` winning it."""
+    for w in range(s2[S_NP]):
+        s3 = s2.copy()
+        finish_trick_as(s3, w)
+        vals[w] = _outcome(s3, ttype, tparams, base, w_done, partial) + W_AIM * aim[w]
+
+
+@njit(cache=True)
+def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
+    """Expected score of ``p`` playing ``c`` now: the trick is closed by a cooperative crew, each
+    later player overtaking when the crew gains by it and it can, or when it must (all its cards
+    of the led suit are higher). Leaves the winner distribution in ``prob``."""
     n_players = s[S_NP]
     pos = s[S_NIN]
+    leader = s[S_LEADER]
+    s2 = s.copy()
     play_card(s2, p, c)
-    led = suit_of(s2[O_TCARDS + s2[S_DONE] * MAXP])
-    players = np.empty(MAXP, np.int64)
-    for i in range(pos + 1):
-        players[i] = (s[S_LEADER] + i) % n_players
-    n = pos + 1
-    for i in range(pos + 1, n_players):
-        if led == SUB:
-            break
-        q = (s[S_LEADER] + i) % n_players
-        for x in range(led * 9, led * 9 + 9):
-            if s2[O_COMMBY + x] == q and s2[O_CTRICK + x] < 0 and s2[O_COMMK + x] == ONLY:
-                play_card(s2, q, x)
-                players[n] = q
-                n += 1
-                break
     t = s2[S_DONE]
-    cards = s2[O_TCARDS + t * MAXP : O_TCARDS + t * MAXP + n]
-    w = players[trick_winner_card(cards, n)]
-    if winner_override >= 0:
-        w = winner_override
-    finish_trick_as(s2, w)
-    return _outcome(s2, ttype, tparams, base), w
+    led = suit_of(s2[O_TCARDS + t * MAXP])
+    later = np.empty(MAXP, np.int64)
+    top = np.empty(MAXP, np.int64)  # card each possible winner would be winning with
+    nl = 0
+    for j in range(pos + 1, n_players):
+        q = (leader + j) % n_players
+        forced_card = -1
+        if nl == 0 and led != SUB:  # a card shown as 'only' is all q may play in its suit
+            for x in range(led * 9, led * 9 + 9):
+                if s2[O_COMMBY + x] == q and s2[O_CTRICK + x] < 0 and s2[O_COMMK + x] == ONLY:
+                    forced_card = x
+        if forced_card >= 0:
+            play_card(s2, q, forced_card)
+        else:
+            later[nl] = q
+            nl += 1
+    n_in = s2[S_NIN]
+    cards = s2[O_TCARDS + t * MAXP : O_TCARDS + t * MAXP + n_in]
+    bi = trick_winner_card(cards, n_in)
+    best = cards[bi]
+    w0 = (leader + bi) % n_players
+    _trick_values(s2, ttype, tparams, base, aim, w_done, nl > 0, vals)
+    if nl > 0 and led != SUB:
+        # a later holder of a task card in the led suit plays it when its owner is winning
+        for k in range(s[S_NTASKS]):
+            if s[O_TSTATE + k] != PENDING:
+                continue
+            row = s[O_TASK + k]
+            if ttype[row] != C_WIN_CARDS:
+                continue
+            m = tparams[row, 0]
+            h = s[O_HOLDER + k]
+            for x in range(led * 9, led * 9 + 9):
+                if (m >> x) & 1 and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
+                    vals[h] += 0.8 * w_done * _later_hold(s2, p, x, later, nl)
+    for q in range(n_players):
+        prob[q] = 0.0
+        top[q] = best
+    prob[w0] = 1.0
+    scale = min(1.0, 2.0 * caution)
+    for j in range(nl):
+        q = later[j]
+        moved = 0.0
+        for w in range(n_players):
+            if w != q and prob[w] > 0.0:
+                can, must = take_probs(s2, p, q, top[w], led)
+                take = can if vals[q] > vals[w] + 0.5 else must
+                d = prob[w] * take * scale
+                prob[w] -= d
+                moved += d
+        if moved > 0.0:
+            # the card q would win with: its highest if it wants the trick, else its lowest
+            top[q] = _likely_beater(s2, p, q, best, led, vals[q] > vals[w0] + 0.5)
+        prob[q] += moved
+    score = 0.0
+    for w in range(n_players):
+        score += prob[w] * vals[w]
+    return score
+
+
+@njit(cache=True)
+def _likely_beater(s, p, q, best, led, highest):
+    """The card ``q`` would overtake ``best`` with: a cautious estimate of its highest (or,
+    when it is forced and plays low, its lowest) card among those that beat ``best``."""
+    unknown = 0
+    for x in range(NC):
+        if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
+            unknown += 1
+    share = min(1.0, s[O_HANDN + q] / max(unknown, 1))
+    miss = 1.0
+    pick = -1
+    for i in range(NC):
+        x = NC - 1 - i if highest else i
+        if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p or not beats(x, best, led):
+            continue
+        h = _hold_prob(s, p, q, x, share)
+        if h == 0.0:
+            continue
+        if pick < 0:
+            pick = x
+        miss *= 1.0 - h
+        if miss <= 0.3:  # pessimistic: the card reached with 70% chance
+            return x
+    return pick if pick >= 0 else best
+
+
+@njit(cache=True)
+def _later_hold(s, p, x, later, nl):
+    """Chance that card ``x`` (unplayed, not ``p``'s) is with one of the players in ``later``."""
+    unknown = 0
+    for y in range(NC):
+        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
+            unknown += 1
+    total = 0.0
+    mass = 0.0
+    for q in range(s[S_NP]):
+        if q == p:
+            continue
+        h = _hold_prob(s, p, q, x, min(1.0, s[O_HANDN + q] / max(unknown, 1)))
+        total += h
+        for j in range(nl):
+            if later[j] == q:
+                mass += h
+    return mass / total if total > 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -549,48 +811,57 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
     caution = prm[0]
     nt = s[S_NTASKS]
     base = np.empty(2 * nt + 1, np.int64)
-    avoid = False
     mine = np.int64(0)
+    others = np.int64(0)  # cards other players must win
+    shed = np.int64(0)  # cards I must not win: dump them on tricks others take
     for k in range(nt):
         base[k] = s[O_TSTATE + k]
         base[nt + k] = progress(s, k, ttype, tparams)
         if s[O_HOLDER + k] == p and base[k] == PENDING:
             row = s[O_TASK + k]
             mine |= task_targets(row, ttype, tparams)
-            if is_avoid_task(row, ttype, tparams):
-                avoid = True
+            if ttype[row] == C_WIN_NONE:
+                shed |= tparams[row, 0]
+        elif base[k] == PENDING:
+            others |= task_targets(s[O_TASK + k], ttype, tparams)
+    if s[S_OBJECTIVE] == OBJ_NO_LEAD:
+        shed |= NO_LEAD_MASK  # pink cards and submarines leave a hand only as discards
+    aim = np.zeros(MAXP)
+    trick_aims(s, p, ttype, tparams, aim)
+    # a task done late is worth more than one done early: waiting only adds risk
+    w_done = prm[5] + (prm[6] - prm[5]) * s[S_DONE] / max(s[S_NTRICKS] - 1, 1)
+    vals = np.empty(MAXP)
+    prob = np.empty(MAXP)
     pos = s[S_NIN]
-    n_players = s[S_NP]
     best_card = legal[0]
     best_score = -1e18
     for i in range(n_legal):
         c = legal[i]
-        score, w = _what_if(s, p, c, -1, ttype, tparams, base)
-        # is the what-if winner safe from later players?
-        if pos < n_players - 1:
-            t = s[S_DONE]
-            led = suit_of(c) if pos == 0 else suit_of(s[O_TCARDS + t * MAXP])
-            best = c
-            if pos > 0:
-                bi = trick_winner_card(s[O_TCARDS + t * MAXP : O_TCARDS + t * MAXP + pos], pos)
-                best = s[O_TCARDS + t * MAXP + bi]
-                if beats(c, best, led):
-                    best = c
-            risk = min(1.0, 2.0 * caution * beat_probability(s, p, best, led))
-            if risk > 0.0:
-                q = _first_later_beater(s, p, best, led)
-                if q >= 0 and q != w:
-                    alt, _ = _what_if(s, p, c, q, ttype, tparams, base)
-                    score = (1.0 - risk) * score + risk * alt
+        score = card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob)
+        lose = 1.0 - prob[p]
         rank = rank_of(c)
-        if c >= 36:
+        if aim[p] < 0.0:
+            # a player avoiding tricks sheds its winners while the tricks are harmless:
+            # each submarine or high card kept is a trick it may be forced to win later
+            score += W_SHED * (1.0 + 0.25 * rank if c >= 36 else rank / 9.0)
+        elif c >= 36:  # submarines are the crew's control: spend them only for a reason
             score -= 0.3 + 0.05 * rank
-        elif w == p:
-            score -= 0.02 * rank
-        elif avoid:
-            score += 0.01 * rank
         else:
             score -= 0.02 * rank
+        if (shed >> c) & 1:
+            score += 1.0 * lose
+        if (others >> c) & 1 == 0 and c < 36:
+            # keeping someone's task card as my last card of its suit: I would have to play it
+            # into whatever trick leads that suit
+            su = suit_of(c)
+            left = 0
+            kept = -1
+            for x in range(su * 9, su * 9 + 9):
+                if s[O_OWNER + x] == p and x != c:
+                    left += 1
+                    kept = x
+            if left == 1 and (others >> kept) & 1:
+                score -= W_SINGLETON
         if pos == 0 and mine != 0 and c < 36:
             # lead the top card of a suit where I still need a card held elsewhere
             su = suit_of(c)
