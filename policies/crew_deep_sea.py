@@ -108,7 +108,7 @@ POLICIES = {
             PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
             PolicyParam("distress_below", 0.12, 0.0, 1.0, "call distress if a task fits below"),
             PolicyParam("volunteer", 0.4, 0.0, 1.0, "mean task fit needed to volunteer"),
-            PolicyParam("pass_below", 0.45, 0.0, 1.0, "pass a task pick (when allowed) below"),
+            PolicyParam("pass_below", 0.55, 0.0, 1.0, "pass a task pick (when allowed) below"),
             PolicyParam("done_early", 3.0, 0.0, 20.0, "value of completing a task at trick 1"),
             PolicyParam("done_late", 12.0, 0.0, 40.0, "value of completing it at the last trick"),
         ),
@@ -126,10 +126,11 @@ POLICIES = {
 }
 
 W_FAIL = 20.0
-W_PROGRESS = 0.7
+W_PROGRESS = 1.5
 W_AIM = 1.0
 W_SINGLETON = 4.0
 W_SHED = 0.3
+W_LEAD_OTHERS = 3.0
 Y5 = 13  # yellow 5 (mission 27)
 NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
@@ -850,6 +851,8 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
             score -= 0.02 * rank
         if (shed >> c) & 1:
             score += 1.0 * lose
+        if pos == 0 and (others >> c) & 1:
+            score -= W_LEAD_OTHERS  # its owner is better served by a trick it already leads
         if (others >> c) & 1 == 0 and c < 36:
             # keeping someone's task card as my last card of its suit: I would have to play it
             # into whatever trick leads that suit
