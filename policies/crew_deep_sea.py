@@ -31,11 +31,13 @@ from simulator.crew_deep_sea.state import (
     C_WIN_ONLY_TRICKS_AT,
     C_WIN_RANK_AT_LEAST,
     C_WIN_RANK_EXACTLY,
+    C_WIN_RANK_WITH_RANK,
     C_WIN_STREAK,
     C_WIN_SUIT_AT_LEAST,
     C_WIN_SUIT_EXACTLY,
     C_WIN_TRICK_EQUAL_SUITS,
     C_WIN_TRICK_PARITY,
+    C_WIN_TRICK_USING_RANK,
     C_WIN_TRICKS_AT,
     DONE,
     FAILED,
@@ -484,12 +486,18 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
         if bits == 0 or s[O_COMMBY + c] >= 0:
             continue
         rel = 0.0
+        only = (bits >> ONLY) & 1
         if (others >> c) & 1:
             rel += 3.0
         if (mine >> c) & 1:
-            rel += 1.0
-        if (bits >> ONLY) & 1:
+            rel += 1.0 + 2.0 * only  # my task card is my only one: nobody should lead its suit
+        if only:
             rel += 0.5
+            su = suit_of(c)
+            for x in range(su * 9, c):
+                if (others >> x) & 1 and s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
+                    rel += 2.5  # I must overtake that task card if its suit is led
+                    break
         if rel > best_rel:
             best_rel = rel
             best = c
@@ -539,6 +547,13 @@ def _single_trick_task(ct):
 
 
 @njit(cache=True)
+def _needs_whole_trick(ct):
+    """Single-trick tasks that later cards can still spoil (a rank-with-rank or won-with-rank
+    trick stays one whoever adds cards, as long as its winner does not change)."""
+    return _single_trick_task(ct) and ct != C_WIN_RANK_WITH_RANK and ct != C_WIN_TRICK_USING_RANK
+
+
+@njit(cache=True)
 def _outcome(s, ttype, tparams, base, w_done, partial):
     """Score of a what-if state against the task states ``base`` before it (``base`` also
     holds each task's progress after the task states). A ``partial`` trick still misses cards,
@@ -551,7 +566,7 @@ def _outcome(s, ttype, tparams, base, w_done, partial):
             score += W_PROGRESS * (progress(s, k, ttype, tparams) - base[nt + k])
             st = s[O_TSTATE + k]
             if st == DONE:
-                if not (partial and _single_trick_task(ttype[s[O_TASK + k]])):
+                if not (partial and _needs_whole_trick(ttype[s[O_TASK + k]])):
                     score += w_done
             elif st == FAILED:
                 score -= W_FAIL
@@ -585,10 +600,8 @@ def trick_aims(s, p, ttype, tparams, aim):
             need = n - tw
             if need <= 0:
                 aim[h] -= 2.0
-            elif need >= rem:
-                aim[h] += 2.0
-            else:
-                aim[h] += 1.5 * (need / rem - 1.0 / n_players)
+            else:  # win the tricks it needs early, while it still holds its winners
+                aim[h] += 2.0 if need >= rem else 0.8
         elif ct == C_WIN_STREAK:
             _, cur = _streaks(s, h, t)
             aim[h] += 1.5 if cur > 0 else 0.6
@@ -618,10 +631,13 @@ def trick_aims(s, p, ttype, tparams, aim):
                     sign = 1.0 if op == 0 else -1.0
                     aim[h] += 0.8 * sign
                     aim[cap] -= 0.8 * sign
-            elif op == 0:
-                aim[h] += 1.0
             else:
-                aim[h] -= 1.0
+                sign = 1.0 if op == 0 else -1.0
+                aim[h] += sign
+                if tparams[row, 1] == 0:  # the others must stay below (above) it
+                    for q in range(n_players):
+                        if q != h and (s[O_TRICKS + q] - tw) * sign >= 0:
+                            aim[q] -= 0.5 * sign
         elif ct == C_NEVER_LEAD_SUITS:
             if h == p:
                 n = 0
