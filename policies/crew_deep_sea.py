@@ -908,17 +908,44 @@ def decide_play(s, p, legal, n_legal, pid, prm, ttype, tparams):
 
 
 # -- omniscient search -----------------------------------------------------------------------
+HEURISTIC_DEFAULTS = tuple(p.default for p in POLICIES["heuristic"].params)
+
+
+@njit(cache=True)
+def heuristic_params(width):
+    """A parameter row holding the heuristic's defaults (the omniscient crew's own play)."""
+    row = np.zeros(width)
+    for i in range(len(HEURISTIC_DEFAULTS)):
+        row[i] = HEURISTIC_DEFAULTS[i]
+    return row
+
+
+@njit(cache=True)
+def _order_moves(s, cand, n, hprm, ttype, tparams):
+    """Put the card the heuristic would play first: the search's first line is then the
+    heuristic's own game, and it branches from there."""
+    q = current_player(s)
+    c = heuristic_play(s, q, cand, n, hprm, ttype, tparams)
+    for i in range(n):
+        if cand[i] == c:
+            cand[i] = cand[0]
+            cand[0] = c
+            break
+
+
 @njit(cache=True)
 def search_line(s, ttype, tparams, budget, line):
     """Depth-first search with every hand visible for a sequence of cards that completes the
-    mission, pruning as soon as a task or mission rule fails. Returns (cards in the line, or -1
-    if none was found; nodes used). The line is written to ``line``."""
+    mission, the heuristic's card tried first at every node, pruning as soon as a task or
+    mission rule fails. Returns (cards in the line, or -1 if none was found; nodes used). The
+    line is written to ``line``."""
     n_players = s[S_NP]
     depth_max = (s[S_NTRICKS] - s[S_DONE]) * n_players - s[S_NIN]
     snap = np.empty((depth_max + 1, STATE_SIZE), np.int64)
     cand = np.empty((depth_max + 1, NC), np.int64)
     ncand = np.zeros(depth_max + 1, np.int64)
     idx = np.zeros(depth_max + 1, np.int64)
+    hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
     snap[0] = s
     tf, rf, done = evaluate(snap[0], ttype, tparams, False)
     if tf or rf:
@@ -926,6 +953,7 @@ def search_line(s, ttype, tparams, budget, line):
     if done:
         return 0, 0
     ncand[0] = legal_cards(snap[0], current_player(snap[0]), cand[0])
+    _order_moves(snap[0], cand[0], ncand[0], hprm, ttype, tparams)
     d = 0
     nodes = 0
     while d >= 0:
@@ -953,4 +981,6 @@ def search_line(s, ttype, tparams, budget, line):
         d += 1
         ncand[d] = legal_cards(st, current_player(st), cand[d])
         idx[d] = 0
+        if ncand[d] > 1:
+            _order_moves(st, cand[d], ncand[d], hprm, ttype, tparams)
     return -1, nodes

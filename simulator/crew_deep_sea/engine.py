@@ -25,6 +25,7 @@ from policies.crew_deep_sea import (
     decide_predict,
     decide_task_bid,
     decide_volunteer,
+    heuristic_params,
     search_line,
 )
 
@@ -383,22 +384,32 @@ def communication_phase(s, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len):
+def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
-    Returns (end reason, tricks played)."""
+    With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
+    the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
+    played, search nodes used)."""
     n_players = pids.shape[0]
     legal = np.empty(NC, np.int64)
     tf, rf, done = evaluate(s, ttype, tparams, False)
     step = 0
+    nodes = 0
     while True:
         if tf:
-            return END_TASK_FAILED, s[S_DONE]
+            return END_TASK_FAILED, s[S_DONE], nodes
         if rf:
-            return END_RULE_FAILED, s[S_DONE]
+            return END_RULE_FAILED, s[S_DONE], nodes
         if done:
-            return END_SUCCESS, s[S_DONE]
+            return END_SUCCESS, s[S_DONE], nodes
         if s[S_DONE] >= s[S_NTRICKS]:
-            return END_ALL_PLAYED, s[S_DONE]
+            return END_ALL_PLAYED, s[S_DONE], nodes
+        if line_len < 0 and budget > 0 and s[S_DONE] > 0:
+            rem = s[S_NTRICKS] - s[S_DONE]
+            found, used = search_line(s, ttype, tparams, budget * rem // s[S_NTRICKS], line)
+            nodes += used
+            if found >= 0:
+                line_len = found
+                step = 0
         if line_len < 0:
             communication_phase(s, pids, prms, ttype, tparams)
         for _ in range(n_players):
@@ -430,7 +441,7 @@ def _free_predictions(s, ttype):
 def _fix_predictions(s, line, line_len, ttype, tparams, pids, prms):
     """After a search with free predictions: X = the tricks the holder takes along the line."""
     sim = s.copy()
-    play_out(sim, pids, prms, ttype, tparams, line, line_len)
+    play_out(sim, pids, prms, ttype, tparams, line, line_len, 0)
     for k in range(s[S_NTASKS]):
         if s[O_TX + k] == -2:
             s[O_TX + k] = sim[O_TRICKS + s[O_HOLDER + k]]
@@ -476,19 +487,26 @@ def play_attempts(
             play_ids[p] = HEURISTIC
     random_ids = np.full(n_players, RANDOM, np.int64)
     line = np.empty(NC, np.int64)
+    play_params = policy_params.copy()
+    if omniscient:  # its allocation and fallback play are the heuristic's, with its defaults
+        play_params = np.empty((n_players, policy_params.shape[1]))
+        for p in range(n_players):
+            play_params[p] = heuristic_params(policy_params.shape[1])
     for g in range(n_games):
         np.random.seed(seeds[g])
         s, redraws[g] = setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows)
         line_len = -1
+        search_budget = 0
         if omniscient:
             budget = int(policy_params[0, 0])
             tries = int(policy_params[0, 1])
+            search_budget = budget // tries
             first = s.copy()
             for a in range(tries):
                 trial = first.copy()
                 ids = play_ids if a == 0 else random_ids
                 allocate(
-                    trial, mcfg[M_ALLOC], ids, policy_params, ttype, tparams, values, barred,
+                    trial, mcfg[M_ALLOC], ids, play_params, ttype, tparams, values, barred,
                     rcfg[R_HARDEST_TIE],
                 )  # fmt: skip
                 if a == 0:
@@ -499,34 +517,37 @@ def play_attempts(
                 if found >= 0:
                     s = trial
                     line_len = found
-                    _fix_predictions(s, line, line_len, ttype, tparams, play_ids, policy_params)
+                    _fix_predictions(s, line, line_len, ttype, tparams, play_ids, play_params)
                     break
             if line_len < 0:
-                predict(s, play_ids, policy_params, ttype, tparams)
+                predict(s, play_ids, play_params, ttype, tparams)
         else:
             allocate(
-                s, mcfg[M_ALLOC], play_ids, policy_params, ttype, tparams, values, barred,
+                s, mcfg[M_ALLOC], play_ids, play_params, ttype, tparams, values, barred,
                 rcfg[R_HARDEST_TIE],
             )  # fmt: skip
-            predict(s, play_ids, policy_params, ttype, tparams)
+            predict(s, play_ids, play_params, ttype, tparams)
             call = rcfg[R_DISTRESS] == DISTRESS_ALWAYS
             if rcfg[R_DISTRESS] == DISTRESS_POLICY:
                 for p in range(n_players):
                     call = call or decide_distress(
-                        s, p, play_ids[p], policy_params[p], ttype, tparams
+                        s, p, play_ids[p], play_params[p], ttype, tparams
                     )
             if call:
                 cards = np.empty(n_players, np.int64)
                 for p in range(n_players):
                     cards[p] = decide_pass(
-                        s, p, (p + 1) % n_players, play_ids[p], policy_params[p], ttype, tparams
+                        s, p, (p + 1) % n_players, play_ids[p], play_params[p], ttype, tparams
                     )
                 distress_pass(s, cards)
                 s[S_DISTRESS] = 1
         distress[g] = s[S_DISTRESS] == 1
         captain[g] = s[S_CAPTAIN]
         comm_mode[g] = s[S_COMM_MODE]
-        reason[g], length[g] = play_out(s, play_ids, policy_params, ttype, tparams, line, line_len)
+        reason[g], length[g], used = play_out(
+            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget
+        )
+        nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
         for k in range(min(s[S_NTASKS], width)):
             tasks[g, k] = s[O_TASK + k] + 1
