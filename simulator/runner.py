@@ -8,9 +8,11 @@ chunk size and the chunk's index: never on the number of jobs, the backend or fi
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,23 +169,21 @@ def run(
     games so far are enough; the run then stops early and the manifest records ``games_played``
     and ``stopped_early``. Repeating the command resumes it to the same stopping point.
     """
-    folder = RunFolder.prepare(out, config.manifest())
-    done = folder.done_parts()
-    todo = [c for c in config.chunks() if c[0] not in done]
     jobs = resolve_jobs(jobs)
     # One cluster connection for the whole run, however many batches it is played in.
-    with (
-        cluster_session(cluster),
-        _Progress(
-            config.games, sum(c[2] for c in config.chunks() if c[0] in done), progress
-        ) as bar,
-    ):
-        if until is None:
-            for index, table in _execute(config, todo, jobs, cluster):
-                folder.write_part(index, table)
-                bar.advance(table.height)
-        else:
-            _run_until(config, folder, jobs, cluster, until, bar)
+    fresh = not Path(out).exists()
+    with cluster_session(cluster), _removed_if_refused(Path(out), fresh):
+        folder = RunFolder.prepare(out, config.manifest())
+        done = folder.done_parts()
+        todo = [c for c in config.chunks() if c[0] not in done]
+        already = sum(c[2] for c in config.chunks() if c[0] in done)
+        with _Progress(config.games, already, progress) as bar:
+            if until is None:
+                for index, table in _execute(config, todo, jobs, cluster):
+                    folder.write_part(index, table)
+                    bar.advance(table.height)
+            else:
+                _run_until(config, folder, jobs, cluster, until, bar)
     extra = {}
     if until is not None or "stopped_early" in folder.read_manifest():
         done = folder.done_parts()
@@ -194,6 +194,18 @@ def run(
         }
     folder.update_manifest(finished=now(), **extra)
     return folder
+
+
+@contextmanager
+def _removed_if_refused(out: Path, fresh: bool) -> Iterator[None]:
+    """A folder this run created is removed again if the run is refused (say, by an unreachable
+    cluster) before any game was written, so bad input leaves nothing behind."""
+    try:
+        yield
+    except BalanceError:
+        if fresh and out.is_dir() and not RunFolder(out).done_parts():
+            shutil.rmtree(out, ignore_errors=True)
+        raise
 
 
 def _run_until(

@@ -155,3 +155,24 @@ def test_run_with_rules_object(tmp_path, fake_game):
     config = plan_run("fake", 400, rules=rules)
     df = run(config, tmp_path / "r", jobs=1).scan().collect()
     assert (df["winner"] == 0).mean() > 0.5  # seat 0 weight 5 of 7
+
+
+def test_refused_run_leaves_no_new_folder_but_keeps_an_old_one(tmp_path, monkeypatch):
+    import simulator.runner as runner
+
+    def refuse(*args, **kwargs):
+        raise BalanceError("cannot reach a Dask scheduler")
+        yield  # a generator, like the real one
+
+    monkeypatch.setattr(runner, "_execute", refuse)
+    with pytest.raises(BalanceError):
+        simulate("fake", 500, tmp_path / "new", jobs=1)
+    assert not (tmp_path / "new").exists()
+
+    monkeypatch.undo()
+    kept = simulate("fake", 500, tmp_path / "old", jobs=1)
+    RunFolder(kept).part_path(0).unlink()
+    monkeypatch.setattr(runner, "_execute", refuse)
+    with pytest.raises(BalanceError):
+        simulate("fake", 500, kept, jobs=1)
+    assert RunFolder(kept).done_parts() == {1}
