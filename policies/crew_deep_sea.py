@@ -479,6 +479,15 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
                 mine |= m
             else:
                 others |= m
+    want_next = False  # a task of mine needs the coming trick: show where I am strong
+    t = s[S_DONE]
+    for k in range(s[S_NTASKS]):
+        row = s[O_TASK + k]
+        ct = ttype[row]
+        if s[O_HOLDER + k] == p and s[O_TSTATE + k] == PENDING:
+            if ct == C_WIN_TRICKS_AT or ct == C_WIN_ONLY_TRICKS_AT:
+                last = tparams[row, 1] == 1 and t == s[S_NTRICKS] - 1
+                want_next = want_next or ((tparams[row, 0] >> t) & 1) == 1 or last
     best = -1
     best_rel = -1.0
     for c in range(36):
@@ -487,6 +496,8 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
             continue
         rel = 0.0
         only = (bits >> ONLY) & 1
+        if want_next and (bits >> HIGHEST | bits >> ONLY) & 1 and _top_remaining(s, p, c):
+            rel += 3.0
         if (others >> c) & 1:
             rel += 3.0
         if (mine >> c) & 1:
@@ -504,6 +515,15 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
     if best < 0 or best_rel < prm[1]:
         return -1, -1
     return best, _claim(comm_claims(s, p, best))
+
+
+@njit(cache=True)
+def _top_remaining(s, p, c):
+    """Is ``c`` (``p``'s card) above every unplayed card of its suit held by others?"""
+    for y in range(c + 1, suit_of(c) * 9 + 9):
+        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
+            return False
+    return True
 
 
 @njit(cache=True)
