@@ -496,8 +496,14 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
             continue
         rel = 0.0
         only = (bits >> ONLY) & 1
-        if want_next and (bits >> HIGHEST | bits >> ONLY) & 1 and _top_remaining(s, p, c):
-            rel += 3.0
+        if (bits >> HIGHEST | bits >> ONLY) & 1 and _top_remaining(s, p, c):
+            if want_next:
+                rel += 3.0
+            su = suit_of(c)
+            for x in range(su * 9, c):
+                if (mine >> x) & 1 and s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
+                    rel += 2.5  # I win that suit: its holder may play my task card into it
+                    break
         if (others >> c) & 1:
             rel += 3.0
         if (mine >> c) & 1:
