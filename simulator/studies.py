@@ -112,16 +112,20 @@ def _execute(
     cluster: str | None,
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
 ) -> Study:
-    for k, (entry, config) in enumerate(plans):
-        until = untils[k] if untils else None
-        run(
-            config,
-            study.path / entry.folder,
-            jobs=jobs,
-            progress=progress,
-            cluster=cluster,
-            until=until,
-        )
+    from .cluster import cluster_session
+
+    # One cluster connection (or one --cluster local) for the whole study, not one per run.
+    with cluster_session(cluster):
+        for k, (entry, config) in enumerate(plans):
+            until = untils[k] if untils else None
+            run(
+                config,
+                study.path / entry.folder,
+                jobs=jobs,
+                progress=progress,
+                cluster=cluster,
+                until=until,
+            )
     return study
 
 
