@@ -133,6 +133,7 @@ W_AIM = 1.0
 W_SINGLETON = 4.0
 W_SHED = 0.3
 W_LEAD_OTHERS = 3.0
+W_HAZARD = 1.0
 Y5 = 13  # yellow 5 (mission 27)
 NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
@@ -856,7 +857,8 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
     base = np.empty(2 * nt + 1, np.int64)
     mine = np.int64(0)
     others = np.int64(0)  # cards other players must win
-    shed = np.int64(0)  # cards I must not win: dump them on tricks others take
+    shed = np.int64(0)  # cards I must not win
+    hazard = np.int64(0)  # cards another player must not win: dump them on tricks others take
     for k in range(nt):
         base[k] = s[O_TSTATE + k]
         base[nt + k] = progress(s, k, ttype, tparams)
@@ -867,6 +869,8 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
                 shed |= tparams[row, 0]
         elif base[k] == PENDING:
             others |= task_targets(s[O_TASK + k], ttype, tparams)
+            if ttype[s[O_TASK + k]] == C_WIN_NONE:
+                hazard |= tparams[s[O_TASK + k], 0]
     if s[S_OBJECTIVE] == OBJ_NO_LEAD:
         shed |= NO_LEAD_MASK  # pink cards and submarines leave a hand only as discards
     aim = np.zeros(MAXP)
@@ -893,6 +897,8 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
             score -= 0.02 * rank
         if (shed >> c) & 1:
             score += 1.0 * lose
+        if (hazard >> c) & 1:
+            score += W_HAZARD  # play it while the trick's fate is foreseeable (what-if above)
         if pos == 0 and (others >> c) & 1:
             score -= W_LEAD_OTHERS  # its owner is better served by a trick it already leads
         if (others >> c) & 1 == 0 and c < 36:
