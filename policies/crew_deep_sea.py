@@ -344,6 +344,11 @@ def task_fit(s, p, row, ttype, tparams):
         return 0.9 - 0.8 * bad / max(n, 1)
     if ct == C_WIN_NONE:
         return _avoid_fit(s, p, tparams[row, 0])
+    if ct == C_WIN_RANK_WITH_RANK or ct == C_WIN_TRICK_USING_RANK:
+        n_rank = 0  # the trick is won with a card of this rank: I must hold some
+        for c in range(36):
+            n_rank += s[O_OWNER + c] == p and rank_of(c) == tparams[row, 0]
+        return min(0.9, 0.1 + 0.25 * n_rank)
     if is_avoid_task(row, ttype, tparams):
         return 0.15 + 0.6 * weak
     if ct == C_WIN_EXACT_TRICKS_PREDICTED:
@@ -772,10 +777,17 @@ def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
             if s[O_TSTATE + k] != PENDING:
                 continue
             row = s[O_TASK + k]
+            h = s[O_HOLDER + k]
+            if ttype[row] == C_WIN_RANK_WITH_RANK and w0 == h and best < 36:
+                # a later player adds the wanted rank under the owner's winning card
+                if rank_of(best) == tparams[row, 0]:
+                    x = led * 9 + tparams[row, 1] - 1
+                    if x < best and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
+                        vals[h] += 0.8 * w_done * _later_hold(s2, p, x, later, nl)
+                continue
             if ttype[row] != C_WIN_CARDS:
                 continue
             m = tparams[row, 0]
-            h = s[O_HOLDER + k]
             for x in range(led * 9, led * 9 + 9):
                 if (m >> x) & 1 and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
                     vals[h] += 0.8 * w_done * _later_hold(s2, p, x, later, nl)
