@@ -103,8 +103,10 @@ POLICIES = {
     "heuristic": PolicyDef(
         "heuristic",
         HEURISTIC,
-        "takes tasks its hand fits, wins tricks holding its task cards, avoids taking others' "
-        "task cards, sheds safely, shows others' task cards, calls distress on hopeless hands",
+        "cooperative card play from its own information: scores each card by who will win "
+        "the trick (later players overtake when the crew gains or when forced), wins its task "
+        "cards, plays under others', sluffs task cards to their owners, sheds what it must not "
+        "win; takes tasks its hand fits, uses the sonar to guide the crew, calls distress",
         (
             PolicyParam("caution", 0.5, 0.0, 1.0, "0.5 weighs a later card winning by its chance"),
             PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
@@ -118,8 +120,9 @@ POLICIES = {
     "omniscient": PolicyDef(
         "omniscient",
         OMNISCIENT,
-        "sees every hand and searches for a line that completes the mission (an upper bound); "
-        "falls back to heuristic play when the budget runs out; every seat must use it",
+        "sees every hand and searches for a line that completes the mission (an upper bound), "
+        "heuristic card first; without a line it plays heuristic and searches again every "
+        "trick; every seat must use it",
         (
             PolicyParam("nodes", 20000.0, 10.0, 1e8, "search budget in cards tried per attempt"),
             PolicyParam("allocations", 4.0, 1.0, 64.0, "task allocations tried"),
@@ -134,6 +137,7 @@ W_SINGLETON = 4.0
 W_SHED = 0.3
 W_LEAD_OTHERS = 3.0
 W_HAZARD = 1.0
+PARTIAL_CREDIT = 0.4
 Y5 = 13  # yellow 5 (mission 27)
 NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
@@ -589,7 +593,7 @@ def _needs_whole_trick(ct):
 def _outcome(s, ttype, tparams, base, w_done, partial):
     """Score of a what-if state against the task states ``base`` before it (``base`` also
     holds each task's progress after the task states). A ``partial`` trick still misses cards,
-    so a single-trick task it seems to complete is not counted yet."""
+    so a single-trick task it seems to complete counts only in part."""
     tf, rf, _ = evaluate(s, ttype, tparams, True)
     score = 0.0
     nt = s[S_NTASKS]
@@ -598,7 +602,9 @@ def _outcome(s, ttype, tparams, base, w_done, partial):
             score += W_PROGRESS * (progress(s, k, ttype, tparams) - base[nt + k])
             st = s[O_TSTATE + k]
             if st == DONE:
-                if not (partial and _needs_whole_trick(ttype[s[O_TASK + k]])):
+                if partial and _needs_whole_trick(ttype[s[O_TASK + k]]):
+                    score += PARTIAL_CREDIT * w_done  # so far so good: later cards may spoil it
+                else:
                     score += w_done
             elif st == FAILED:
                 score -= W_FAIL
