@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from policies import engine_arrays, seat_policies
-from policies.crew_deep_sea import decide_play, search_line, take_probs, task_fit
+from policies.crew_deep_sea import decide_play, search_line, take_probs, task_fit, trick_aims
 from simulator.crew_deep_sea import SPEC
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
@@ -86,6 +86,23 @@ def test_player_avoiding_nines_discards_its_nine_when_void():
     add_task(s, "win_no_9s", 1)
     play(s, "G5")
     assert choice(s) == "Y9"
+
+
+def test_trick_aims_follow_the_pending_trick_counts():
+    s = make_state(
+        [["P9", "Y9", "G1"], ["P1", "Y1", "G2"], ["P2", "Y2", "G3"], ["P3", "Y3", "G4"]], 0
+    )
+    add_task(s, "win_exactly_2_tricks", 0)
+    add_task(s, "win_2_in_a_row", 1)
+    add_task(s, "fewer_tricks_than_each_other", 2)
+    assert play_trick(s, ["P9", "P1", "P2", "P3"]) == 0
+    assert play_trick(s, ["Y9", "Y1", "Y2", "Y3"]) == 0
+    aim = np.zeros(S.MAXP)
+    trick_aims(s, 3, T.ctype, T.params, aim)
+    assert aim[0] < 0  # has its two tricks: one more fails the task
+    assert aim[1] > 0  # wants a streak
+    assert aim[2] < 0  # must stay below everyone...
+    assert aim[3] > 0  # ...so players level with it should take tricks
 
 
 def test_shown_only_card_above_the_lead_must_overtake():
