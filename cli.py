@@ -217,6 +217,13 @@ def simulate(
         _print_json(summary)
     elif not quiet:
         _print_headline(summary)
+        if until is not None:
+            games_played = f"{summary['games']:,} games"
+            typer.echo(
+                f"--until-ci {until_ci:g}: every interval that narrow after {games_played}"
+                if until(folder)
+                else f"--until-ci {until_ci:g}: not reached within the {n:,} games of -n"
+            )
 
 
 def _print_headline(s: dict) -> None:

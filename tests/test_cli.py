@@ -128,3 +128,17 @@ def test_help_teaches(capsys):
     assert code == 0
     for words in ("--policy", "greedy:risk=0.3", "--set", "--variant", "resume"):
         assert words in out
+
+
+def test_until_ci_says_how_many_games_it_took(capsys, tmp_path):
+    code, out, _ = call(
+        capsys, "simulate", "fake", "-n", 20000, "--until-ci", 0.2, "-j", 1, "--out", tmp_path / "a"
+    )
+    assert code == 0
+    games = json.loads((tmp_path / "a" / "manifest.json").read_text())["games_played"]
+    assert games < 20000
+    assert f"--until-ci 0.2: every interval that narrow after {games:,} games" in out
+    code, out, _ = call(
+        capsys, "simulate", "fake", "-n", 500, "--until-ci", 0.001, "-j", 1, "--out", tmp_path / "b"
+    )
+    assert code == 0 and "--until-ci 0.001: not reached within the 500 games of -n" in out
