@@ -76,7 +76,6 @@ from simulator.crew_deep_sea.state import (
     S_OBJECTIVE,
     STATE_SIZE,
     SUB,
-    _streaks,
     beats,
     comm_claims,
     current_player,
@@ -87,6 +86,7 @@ from simulator.crew_deep_sea.state import (
     legal_cards,
     play_card,
     rank_of,
+    streaks,
     suit_of,
     trick_winner_card,
 )
@@ -641,7 +641,7 @@ def trick_aims(s, p, ttype, tparams, aim):
             else:  # win the tricks it needs early, while it still holds its winners
                 aim[h] += 2.0 if need >= rem else 0.8
         elif ct == C_WIN_STREAK:
-            _, cur = _streaks(s, h, t)
+            _, cur = streaks(s, h, t)
             aim[h] += 1.5 if cur > 0 else 0.6
         elif ct == C_WIN_EXACT_STREAK:
             kk = tparams[row, 0]
@@ -652,7 +652,7 @@ def trick_aims(s, p, ttype, tparams, aim):
             else:
                 aim[h] -= 2.0
         elif ct == C_NEVER_STREAK:
-            _, cur = _streaks(s, h, t)
+            _, cur = streaks(s, h, t)
             aim[h] -= 0.4 * cur
         elif ct == C_COMPARE_TRICKS:
             op = tparams[row, 0]

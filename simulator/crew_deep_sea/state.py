@@ -448,7 +448,7 @@ def _trick_property(s, t, ct, prm, n_players, above, below):
 
 
 @njit(cache=True)
-def _streaks(s, h, upto):
+def streaks(s, h, upto):
     """(longest run of consecutive tricks won by h, current run ending at trick upto-1)."""
     best = 0
     cur = 0
@@ -673,7 +673,7 @@ def eval_task(s, k, ttype, tparams, public):
             return FAILED
         return DONE if final else PENDING
     if ct == C_WIN_STREAK or ct == C_NEVER_STREAK:
-        best, cur = _streaks(s, h, done_t)
+        best, cur = streaks(s, h, done_t)
         if ct == C_WIN_STREAK:
             if best >= prm[0]:
                 return DONE
