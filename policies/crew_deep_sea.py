@@ -919,7 +919,7 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
             score += W_HAZARD  # play it while the trick's fate is foreseeable (what-if above)
         if pos == 0 and (others >> c) & 1:
             score -= W_LEAD_OTHERS  # its owner is better served by a trick it already leads
-        if (others >> c) & 1 == 0 and c < 36:
+        if ((others >> c) & 1) == 0 and c < 36:
             # keeping someone's task card as my last card of its suit: I would have to play it
             # into whatever trick leads that suit
             su = suit_of(c)

@@ -378,7 +378,7 @@ def communication_phase(s, pids, prms, ttype, tparams):
             continue
         c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
         if c >= 0:
-            if (comm_claims(s, q, c) >> claim) & 1 == 0:
+            if ((comm_claims(s, q, c) >> claim) & 1) == 0:
                 raise ValueError("policy made an untrue or illegal sonar claim")
             communicate(s, q, c, claim)
 
