@@ -63,6 +63,11 @@ class RunFolder:
             old = folder.read_manifest()
             if old.get("config") != manifest["config"]:
                 diff = _config_diff(old.get("config", {}), manifest["config"])
+                if diff == "differs in engine_source":
+                    raise BalanceError(
+                        f"--out {str(p)!r} was played by other engine code (the simulator or its "
+                        "policies changed since); use a new folder so the two are not mixed"
+                    )
                 raise BalanceError(
                     f"--out {str(p)!r} holds a run of another configuration ({diff}); "
                     "use a new folder, or repeat the original command to resume it"

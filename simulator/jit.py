@@ -9,6 +9,7 @@ run, local or on a cluster) reuses the compiled code.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -26,6 +27,12 @@ def source_digest(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.cache
+def engine_source() -> str:
+    """Hash of the sources of this installation's engines and policies (recorded in manifests)."""
+    return source_digest(Path(__file__).resolve().parent.parent)
+
+
 def cache_root() -> Path:
     """``$BALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/balance``, else ``~/.cache/balance``."""
     if os.environ.get("BALANCE_CACHE_DIR"):
@@ -36,8 +43,7 @@ def cache_root() -> Path:
 
 def configure_cache() -> Path | None:
     """Point numba's cache at the folder for the current sources; returns it (None if unusable)."""
-    root = Path(__file__).resolve().parent.parent
-    folder = cache_root() / f"numba-{source_digest(root)}"
+    folder = cache_root() / f"numba-{engine_source()}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

@@ -27,6 +27,7 @@ from .cluster import cluster_session
 from .dataset import RunFolder, chunk_table, now
 from .errors import BalanceError
 from .games import GameSpec, get_game
+from .jit import engine_source
 from .rules import RuleSet, build_rules
 
 MAX_CHUNK = 10_000
@@ -92,6 +93,8 @@ class RunConfig:
                 "seed": self.seed,
                 "games": self.games,
                 "chunk_size": self.chunk_size,
+                # Games played by other engine code must not be mixed into this run on resume.
+                "engine_source": engine_source(),
             },
             "rules_changed": self.rules.changed(),
             "cooperative": self.spec.cooperative,

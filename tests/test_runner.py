@@ -176,3 +176,12 @@ def test_refused_run_leaves_no_new_folder_but_keeps_an_old_one(tmp_path, monkeyp
     with pytest.raises(BalanceError):
         simulate("fake", 500, kept, jobs=1)
     assert RunFolder(kept).done_parts() == {1}
+
+
+def test_run_of_other_engine_code_is_refused(tmp_path):
+    path = simulate("fake", 300, tmp_path / "r", seed=1, jobs=1)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["config"]["engine_source"] = "0" * 16
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(BalanceError, match="was played by other engine code"):
+        simulate("fake", 300, path, seed=1, jobs=1)
