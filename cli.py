@@ -555,7 +555,7 @@ def demo(
 @app.command("crew-audit")
 def crew_audit(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the 32 runs and tables.")],
-    players: Annotated[int, typer.Option("--players", help="Crew size, 3 to 5.")] = 4,
+    players: Annotated[int, typer.Option("--players", help="Crew size, 2 to 5 (2: dummy).")] = 4,
     policy: Annotated[str, typer.Option("--policy", "-p", help="Crew policy.")] = "heuristic",
     n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,

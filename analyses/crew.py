@@ -120,7 +120,7 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
         ridge[96] = 1e-6
         beta, se = _fit_logistic(x, y, ridge)
         empirical = -beta[:96]  # difficulty = log-odds of success lost
-        printed = table.difficulty[:, n_players - 3].astype(float)
+        printed = table.difficulty[:, max(n_players, 3) - 3].astype(float)  # 2p: 3p values
         seen = x[:, :96].sum(axis=0)
         ok = seen >= 20
         # Card effects are identified only up to a common shift (each mission's task count is

@@ -60,5 +60,5 @@ def test_crew_audit_rejects_bad_player_count(tmp_path):
     done = subprocess.run([*cmd, "--out", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "balance: error: crew-deep-sea is played by 3 to 5 players, not 7"
+        "balance: error: crew-deep-sea is played by 2 to 5 players, not 7"
     ]

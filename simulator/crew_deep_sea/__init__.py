@@ -22,7 +22,7 @@ def _spec() -> Any:
     return GameSpec(
         id="crew-deep-sea",
         title="The Crew: Mission Deep Sea",
-        min_players=3,
+        min_players=2,
         max_players=5,
         default_players=4,
         cooperative=True,

@@ -60,7 +60,9 @@ from .state import (
     S_COMM_UNTIL,
     S_DISTRESS,
     S_DONE,
+    S_DUMMY,
     S_LEAD_ILLEGAL,
+    S_NP,
     S_NTASKS,
     S_NTRICKS,
     S_OBJECTIVE,
@@ -68,11 +70,13 @@ from .state import (
     S_SINGLE_ANY,
     S_SUM_ABOVE,
     S_SUM_BELOW,
+    add_dummy,
     comm_claims,
     communicate,
     current_player,
     deal_impossible,
     draw_tasks,
+    dummy_view,
     evaluate,
     finish_trick,
     legal_cards,
@@ -113,6 +117,42 @@ def deal(n_players):
     for i in range(NC):
         owner[order[i]] = i % n_players
     return owner, owner[39]
+
+
+DUMMY_SEAT = 2  # 2 players: the dummy sits between seat 1 and seat 0 (trick order 0, 1, 2)
+DUMMY_STACKS = 7
+
+
+@njit(cache=True)
+def deal_with_dummy():
+    """2 players: submarine 4 set aside, 7 cards face down with 7 face up on them for the dummy
+    (seat 2), submarine 4 shuffled back, 13 to each human. Returns (holders, captain, face-up
+    cards, face-down cards below them)."""
+    order = np.random.permutation(NC - 1)  # every card but submarine 4 (card 39)
+    owner = np.empty(NC, np.int64)
+    down = order[:DUMMY_STACKS].copy()
+    up = order[DUMMY_STACKS : 2 * DUMMY_STACKS].copy()
+    for i in range(2 * DUMMY_STACKS):
+        owner[order[i]] = DUMMY_SEAT
+    rest = np.empty(NC - 2 * DUMMY_STACKS, np.int64)
+    rest[:-1] = order[2 * DUMMY_STACKS :]
+    rest[-1] = NC - 1
+    rest = rest[np.random.permutation(rest.shape[0])]
+    for i in range(rest.shape[0]):
+        owner[rest[i]] = i % 2
+    return owner, owner[NC - 1], up, down
+
+
+@njit(cache=True)
+def deal_state(n_players):
+    """A fresh state for a deal; 2 players get the dummy as a third seat."""
+    if n_players == 2:
+        owner, captain, up, down = deal_with_dummy()
+        s = new_state(3, owner, captain)
+        add_dummy(s, DUMMY_SEAT, up, down)
+        return s
+    owner, captain = deal(n_players)
+    return new_state(n_players, owner, captain)
 
 
 @njit(cache=True)
@@ -217,7 +257,10 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
     if n == 0:
         return
     cap_ok = not _any_barred(s, barred)
+    dummy = s[S_DUMMY]
     eligible = np.ones(n_players, np.bool_)
+    if dummy >= 0:  # the dummy takes no tasks
+        eligible[dummy] = False
     if alloc == A_NORMAL:
         select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred)
     elif alloc == A_CAPTAIN_NONE:
@@ -245,7 +288,7 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
         best_bid = -1e9
         for i in range(n_players):
             q = (cap + i) % n_players
-            if q == cap and not cap_ok:
+            if (q == cap and not cap_ok) or q == dummy:
                 continue
             bid = 0.0
             for k in range(n):
@@ -258,7 +301,10 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
         if cap_ok and decide_volunteer(s, cap, pids[cap], prms[cap], ttype, tparams):
             _give_all(s, cap)
         else:
-            _give_all(s, (cap + 1 + np.random.randint(n_players - 1)) % n_players)
+            q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
+            while q == dummy or q == cap:
+                q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
+            _give_all(s, q)
             s[S_COMM_UNTIL] = 1  # given away: communication only before the first trick
     elif alloc == A_ONE_VOLUNTEER or alloc == A_TWO_VOLUNTEERS:
         want = 1 if alloc == A_ONE_VOLUNTEER else 2
@@ -266,13 +312,14 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
         nc = 0
         for i in range(n_players):
             q = (cap + i) % n_players
-            if nc < want and (q != cap or cap_ok or want == 2):
+            if nc < want and q != dummy and (q != cap or cap_ok or want == 2):
                 if decide_volunteer(s, q, pids[q], prms[q], ttype, tparams):
                     chosen[nc] = q
                     nc += 1
         for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
             q = (cap + i) % n_players
-            if nc < want and q != chosen[0] and (q != cap or cap_ok or want == 2):
+            ok = q != chosen[0] and q != dummy and (q != cap or cap_ok or want == 2)
+            if nc < want and ok:
                 chosen[nc] = q
                 nc += 1
         if want == 1:
@@ -292,7 +339,7 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
             best_bid = -1e9
             for i in range(n_players):
                 q = (cap + i) % n_players
-                if q == cap and barred[row] == 1:
+                if (q == cap and barred[row] == 1) or q == dummy:
                     continue
                 bid = decide_task_bid(s, q, row, pids[q], prms[q], ttype, tparams)
                 bid -= FREE_LOAD_PENALTY * load[q]
@@ -312,15 +359,22 @@ def predict(s, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
+def pass_target(s, p):
+    """Distress signal: the left neighbour, skipping the dummy (2 players: the other human)."""
+    q = (p + 1) % s[S_NP]
+    return (q + 1) % s[S_NP] if q == s[S_DUMMY] else q
+
+
+@njit(cache=True)
 def distress_pass(s, cards):
     """Everyone passes ``cards[p]`` (-1: nothing) to the left neighbour at the same time."""
     n_players = cards.shape[0]
     for p in range(n_players):
         c = cards[p]
         if c >= 0:
-            if c >= 36 or s[O_OWNER + c] != p:
+            if c >= 36 or s[O_OWNER + c] != p or p == s[S_DUMMY]:
                 raise ValueError("distress signal: only own colour cards may be passed")
-            s[O_OWNER + c] = (p + 1) % n_players
+            s[O_OWNER + c] = pass_target(s, p)
     for p in range(n_players):  # a player with only submarines gives nothing but receives
         cnt = 0
         for c in range(NC):
@@ -336,22 +390,20 @@ def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows):
     mode = mcfg[M_COMM]
     if mode == COMM_TERRAIN:
         mode = terrain_mode(np.random.randint(36) % 9 + 1)
-    owner, captain = deal(n_players)
+    s = deal_state(n_players)
     n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows)
-    s = new_state(n_players, owner, captain)
     redraws = 0
     if rcfg[R_REDRAW] != REDRAW_NONE:
         while redraws < MAX_REDRAWS and deal_impossible(s, rows, n, redeal):
             redraws += 1
             if rcfg[R_REDRAW] == REDRAW_REDEAL:
-                owner, captain = deal(n_players)
-                s = new_state(n_players, owner, captain)
+                s = deal_state(n_players)
             else:
                 n = draw_mission_tasks(
                     mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows
                 )
     s[S_COMM_MODE] = mode
-    s[S_POOL] = n_players - 2 if mode == COMM_RAPTURE else 0
+    s[S_POOL] = s[S_NP] - 2 if mode == COMM_RAPTURE else 0  # the dummy counts as a member
     s[S_OBJECTIVE] = mcfg[M_OBJECTIVE]
     s[S_BALANCE1] = mcfg[M_BALANCE1]
     s[S_COMM_FROM] = mcfg[M_COMM_FROM]
@@ -374,13 +426,23 @@ def communication_phase(s, pids, prms, ttype, tparams):
     n_players = pids.shape[0]
     for i in range(n_players):
         q = (current_player(s) + i) % n_players
-        if not may_communicate(s, q):
+        if q == s[S_DUMMY] or not may_communicate(s, q):
             continue
         c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
         if c >= 0:
             if ((comm_claims(s, q, c) >> claim) & 1) == 0:
                 raise ValueError("policy made an untrue or illegal sonar claim")
             communicate(s, q, c, claim)
+
+
+@njit(cache=True)
+def seat_card(s, q, legal, n, pids, prms, ttype, tparams):
+    """The card seat ``q`` plays. The dummy's is chosen by the captain's policy from the seat of
+    the dummy, seeing its face-up cards as everyone does and not its face-down ones."""
+    if q == s[S_DUMMY]:
+        cap = s[S_CAPTAIN]
+        return decide_play(dummy_view(s), q, legal, n, pids[cap], prms[cap], ttype, tparams)
+    return decide_play(s, q, legal, n, pids[q], prms[q], ttype, tparams)
 
 
 @njit(cache=True)
@@ -418,7 +480,7 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
             if 0 <= step < line_len:
                 c = line[step]
             else:
-                c = decide_play(s, q, legal, n, pids[q], prms[q], ttype, tparams)
+                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams)
             ok = False
             for i in range(n):
                 ok = ok or legal[i] == c
@@ -468,7 +530,7 @@ def play_attempts(
     success = np.zeros(n_games, np.bool_)
     length = np.zeros(n_games, np.int64)
     reason = np.zeros(n_games, np.int64)
-    scores = np.zeros((n_games, n_players), np.int64)
+    scores = np.zeros((n_games, n_players), np.int64)  # humans only: the dummy holds no task
     tasks = np.full((n_games, width), -1, np.int64)
     holders = np.full((n_games, width), -1, np.int64)
     done_out = np.full((n_games, width), -1, np.int64)
@@ -478,6 +540,16 @@ def play_attempts(
     comm_mode = np.zeros(n_games, np.int64)
     nodes_out = np.zeros(n_games, np.int64)
     rows = np.empty(MAX_TASKS, np.int64)
+    n_humans = n_players
+    if n_players == 2:  # the dummy is a third seat, played by the captain's policy
+        n_players = 3
+        seat_ids = np.empty(3, np.int64)
+        seat_params = np.empty((3, policy_params.shape[1]))
+        for p in range(3):
+            seat_ids[p] = policy_ids[p % 2]
+            seat_params[p] = policy_params[p % 2]
+        policy_ids = seat_ids
+        policy_params = seat_params
     omniscient = True
     for p in range(n_players):
         omniscient = omniscient and policy_ids[p] == OMNISCIENT
@@ -494,7 +566,7 @@ def play_attempts(
             play_params[p] = heuristic_params(policy_params.shape[1])
     for g in range(n_games):
         np.random.seed(seeds[g])
-        s, redraws[g] = setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows)
+        s, redraws[g] = setup_attempt(n_humans, mcfg, fixed, rcfg, values, redeal, forced, rows)
         line_len = -1
         search_budget = 0
         if omniscient:
@@ -530,15 +602,18 @@ def play_attempts(
             call = rcfg[R_DISTRESS] == DISTRESS_ALWAYS
             if rcfg[R_DISTRESS] == DISTRESS_POLICY:
                 for p in range(n_players):
+                    if p == s[S_DUMMY]:
+                        continue
                     call = call or decide_distress(
                         s, p, play_ids[p], play_params[p], ttype, tparams
                     )
             if call:
-                cards = np.empty(n_players, np.int64)
+                cards = np.full(n_players, -1, np.int64)
                 for p in range(n_players):
-                    cards[p] = decide_pass(
-                        s, p, (p + 1) % n_players, play_ids[p], play_params[p], ttype, tparams
-                    )
+                    if p != s[S_DUMMY]:
+                        cards[p] = decide_pass(
+                            s, p, pass_target(s, p), play_ids[p], play_params[p], ttype, tparams
+                        )
                 distress_pass(s, cards)
                 s[S_DISTRESS] = 1
         distress[g] = s[S_DISTRESS] == 1
@@ -640,6 +715,11 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, 
     from simulator.errors import BalanceError
 
     ids = np.asarray(policy_ids, np.int64)
+    if n_players == 2 and not rules.two_player_dummy:
+        raise BalanceError(
+            "crew-deep-sea has no 2-player game without the dummy crew member: "
+            "keep rule 'two_player_dummy' on"
+        )
     if (ids == OMNISCIENT).any() and not (ids == OMNISCIENT).all():
         raise BalanceError("policy 'omniscient' plays the whole crew: give it to every seat")
     table = task_table()

@@ -108,6 +108,12 @@ class Rules(RuleSet):
         "seed: Señal de socorro",
         choices=("policy", "never", "always"),
     )
+    two_player_dummy: bool = option(
+        True,
+        "2 players: a dummy crew member (7 cards face down under 7 face up) played by the "
+        "captain, with 3-player task values; the only 2-player form, so it must stay on",
+        f"{NOTES} §1 two players",
+    )
     communication: str = option(
         "mission",
         "communication as the mission says, none at all, or normal sonar in every mission",

@@ -82,6 +82,7 @@ S_SUM_ABOVE = 15  # trick-sum thresholds for this player count
 S_SUM_BELOW = 16
 S_OBJ_STATE = 17
 S_DISTRESS = 18
+S_DUMMY = 19  # seat of the 2-player dummy crew member, -1 without one
 _SCALARS = 24
 
 
@@ -111,6 +112,8 @@ O_TX, _e = _block(_e, MAX_TASKS)  # predicted X (-2: free, the omniscient search
 O_COMMK, _e = _block(_e, NC)  # declaration of a communicated card, -1 none
 O_COMMBY, _e = _block(_e, NC)
 O_SONAR, _e = _block(_e, MAXP)  # own sonar tokens left
+O_DOWN, _e = _block(_e, NC)  # 1: a face-down card of the dummy (not playable yet)
+O_BELOW, _e = _block(_e, NC)  # the dummy's face-down card under this face-up card, -1 none
 STATE_SIZE = _e
 
 
@@ -141,6 +144,7 @@ def new_state(n_players, hands_owner, captain):
     s[S_LEADER] = captain
     s[S_COMM_UNTIL] = MAXT + 1
     s[S_POOL] = 0
+    s[S_DUMMY] = -1
     for c in range(NC):
         s[O_OWNER + c] = hands_owner[c]
         s[O_WINNER + c] = -1
@@ -148,6 +152,7 @@ def new_state(n_players, hands_owner, captain):
         s[O_CPOS + c] = -1
         s[O_COMMK + c] = -1
         s[O_COMMBY + c] = -1
+        s[O_BELOW + c] = -1
         if hands_owner[c] < 0:  # not in the game (hand-made states): counts as gone
             s[O_CTRICK + c] = MAXT
         else:
@@ -164,6 +169,31 @@ def new_state(n_players, hands_owner, captain):
     for p in range(MAXP):
         s[O_SONAR + p] = 1 if p < n_players else 0
     return s
+
+
+@njit(cache=True)
+def add_dummy(s, dummy, up, down):
+    """Make seat ``dummy`` the 2-player dummy crew member: ``up[i]`` lies face up on the
+    face-down ``down[i]`` (stacks of two). Its face-up cards are public, recorded as shown by
+    the dummy with no claim; it has no sonar token."""
+    s[S_DUMMY] = dummy
+    s[O_SONAR + dummy] = 0
+    for i in range(up.shape[0]):
+        s[O_BELOW + up[i]] = down[i]
+        s[O_DOWN + down[i]] = 1
+        s[O_COMMBY + up[i]] = dummy
+        s[O_COMMK + up[i]] = HIDDEN
+
+
+@njit(cache=True)
+def dummy_view(s):
+    """The state as the captain sees it when choosing the dummy's card: the dummy's face-down
+    cards are unknown (held by no seat in play)."""
+    v = s.copy()
+    for c in range(NC):
+        if s[O_DOWN + c] == 1:
+            v[O_OWNER + c] = MAXP
+    return v
 
 
 @njit(cache=True)
@@ -212,20 +242,20 @@ def legal_cards(s, p, out):
     n = 0
     if led >= 0:
         for c in range(NC):
-            if s[O_OWNER + c] == p and suit_of(c) == led:
+            if s[O_OWNER + c] == p and s[O_DOWN + c] == 0 and suit_of(c) == led:
                 out[n] = c
                 n += 1
         if n > 0:
             return n
     elif s[S_OBJECTIVE] == OBJ_NO_LEAD and s[S_LEAD_ILLEGAL] == 1:
         for c in range(NC):
-            if s[O_OWNER + c] == p and not forbidden_lead(c):
+            if s[O_OWNER + c] == p and s[O_DOWN + c] == 0 and not forbidden_lead(c):
                 out[n] = c
                 n += 1
         if n > 0:
             return n
     for c in range(NC):
-        if s[O_OWNER + c] == p:
+        if s[O_OWNER + c] == p and s[O_DOWN + c] == 0:
             out[n] = c
             n += 1
     return n
@@ -238,7 +268,7 @@ def play_card(s, p, c):
     pos = s[S_NIN]
     led = led_suit(s)
     su = suit_of(c)
-    if led >= 0 and su != led:
+    if led >= 0 and su != led and p != s[S_DUMMY]:  # the dummy may hide the suit face down
         s[O_VOID + p * 5 + led] = 1
     if pos == 0:
         s[O_TLEADER + t] = p
@@ -251,6 +281,11 @@ def play_card(s, p, c):
     s[O_USUIT + su] -= 1
     if c < 36:
         s[O_URANK + rank_of(c)] -= 1
+    below = s[O_BELOW + c]
+    if below >= 0:  # the dummy's card under it is turned face up
+        s[O_DOWN + below] = 0
+        s[O_COMMBY + below] = p
+        s[O_COMMK + below] = HIDDEN
 
 
 @njit(cache=True)

@@ -1,0 +1,227 @@
+"""Crew Deep Sea with 2 players: the dummy crew member (notes §1, "Two players")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policies import engine_arrays, seat_policies
+from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
+from simulator.crew_deep_sea import SPEC
+from simulator.crew_deep_sea import engine as E
+from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea.board import card, task_table
+from simulator.crew_deep_sea.rules import Rules
+from simulator.errors import BalanceError
+from tests.crew_helpers import add_task
+
+DUMMY = E.DUMMY_SEAT
+
+
+def dealt(seed: int) -> np.ndarray:
+    np.random.seed(seed)
+    return E.deal_state(2)
+
+
+def dummy_state(humans, up, down, captain=0):
+    """Hand-made 2-player state: ``up[i]`` lies face up on ``down[i]``."""
+    owner = np.full(40, -1, np.int64)
+    for p, hand in enumerate(humans):
+        for code in hand:
+            owner[card(code)] = p
+    for code in up + down:
+        owner[card(code)] = DUMMY
+    s = S.new_state(3, owner, captain)
+    S.add_dummy(
+        s,
+        DUMMY,
+        np.array([card(c) for c in up], np.int64),
+        np.array([card(c) for c in down], np.int64),
+    )
+    return s
+
+
+def run(mission, n=40, policy="heuristic", **rules):
+    r = Rules().with_values({"mission": mission, **rules})
+    ids, prm = engine_arrays(seat_policies([policy], SPEC.policies, SPEC.id, 2))
+    return SPEC.play_chunk(r, 2, ids, prm, np.arange(n, dtype=np.uint32))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_deal(seed):
+    s = dealt(seed)
+    owner = s[S.O_OWNER : S.O_OWNER + 40]
+    assert s[S.S_NP] == 3 and s[S.S_DUMMY] == DUMMY and s[S.S_NTRICKS] == 13
+    assert [int((owner == p).sum()) for p in range(3)] == [13, 13, 14]
+    assert owner[39] in (0, 1) and s[S.S_CAPTAIN] == owner[39]
+    down = [c for c in range(40) if s[S.O_DOWN + c] == 1]
+    up = [c for c in range(40) if owner[c] == DUMMY and s[S.O_DOWN + c] == 0]
+    assert len(down) == len(up) == 7
+    assert all(owner[c] == DUMMY for c in down)
+    assert sorted(int(s[S.O_BELOW + c]) for c in up) == down  # 7 stacks of two
+    assert all(s[S.O_COMMBY + c] == DUMMY for c in up)  # public
+    assert all(s[S.O_COMMBY + c] == -1 for c in down)  # hidden
+    assert s[S.O_SONAR + DUMMY] == 0
+
+
+def test_dummy_plays_only_face_up_cards_and_turns_up_the_card_below():
+    humans = [["P5", "Y5", "S4"], ["P6", "Y6", "G6"]]
+    s = dummy_state(humans, ["Y9", "G2", "B3"], ["P9", "G8", "B1"])
+    legal = np.empty(40, np.int64)
+    S.play_card(s, 0, card("P5"))
+    S.play_card(s, 1, card("P6"))
+    # its only pink card is face down: any face-up card
+    n = S.legal_cards(s, DUMMY, legal)
+    assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "G2", "B3"))
+    S.play_card(s, DUMMY, card("G2"))
+    assert s[S.O_VOID + DUMMY * 5 + 0] == 0  # not shown void: pink may lie face down
+    assert s[S.O_DOWN + card("G8")] == 0 and s[S.O_COMMBY + card("G8")] == DUMMY
+    assert S.finish_trick(s) == 1
+    S.play_card(s, 1, card("G6"))
+    n = S.legal_cards(s, DUMMY, legal)
+    assert legal[:n].tolist() == [card("G8")]  # follows suit with the card turned up
+    S.play_card(s, DUMMY, card("G8"))
+    S.play_card(s, 0, card("Y5"))
+    assert S.finish_trick(s) == DUMMY
+    n = S.legal_cards(s, DUMMY, legal)
+    assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "B3"))
+
+
+def test_pass_target_skips_the_dummy():
+    s = dealt(1)
+    assert (E.pass_target(s, 0), E.pass_target(s, 1)) == (1, 0)
+
+
+def test_the_captain_decides_for_the_dummy_without_its_face_down_cards():
+    t = task_table()
+    seed = next(x for x in range(100) if dealt(x)[S.S_CAPTAIN] == 1)
+    s = dealt(seed)  # captain 1 leads, the dummy plays second
+    add_task(s, "win_pink3", 0)
+    legal = np.empty(40, np.int64)
+    n = S.legal_cards(s, 1, legal)
+    S.play_card(s, 1, int(legal[0]))
+    n = S.legal_cards(s, DUMMY, legal)
+    prm = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 3))[1]
+    ids_cap = np.array([RANDOM, HEURISTIC, RANDOM], np.int64)  # captain heuristic
+    ids_other = np.array([HEURISTIC, RANDOM, HEURISTIC], np.int64)  # captain random
+    want = decide_play(S.dummy_view(s), DUMMY, legal, n, HEURISTIC, prm[1], t.ctype, t.params)
+    for k in range(5):
+        np.random.seed(k)
+        assert E.seat_card(s, DUMMY, legal, n, ids_cap, prm, t.ctype, t.params) == want
+    picks = set()
+    for k in range(40):
+        np.random.seed(k)
+        picks.add(int(E.seat_card(s, DUMMY, legal, n, ids_other, prm, t.ctype, t.params)))
+    assert len(picks) == n > 1 or n == 1  # random play when the captain is random
+    # face-down cards swapped with the other human's: the choice stays the same
+    rng = np.random.default_rng(seed)
+    hidden = [c for c in range(40) if s[S.O_DOWN + c] == 1 or s[S.O_OWNER + c] == 0]
+    for _ in range(3):
+        s2 = s.copy()
+        perm = rng.permutation(len(hidden))
+        for i, j in enumerate(perm):
+            a, b = hidden[i], hidden[j]
+            s2[S.O_OWNER + b] = s[S.O_OWNER + a]
+            s2[S.O_DOWN + b] = s[S.O_DOWN + a]
+        for c in range(40):
+            below = s[S.O_BELOW + c]
+            if below >= 0:
+                s2[S.O_BELOW + c] = hidden[perm[hidden.index(below)]]
+        np.random.seed(0)
+        assert E.seat_card(s2, DUMMY, legal, n, ids_cap, prm, t.ctype, t.params) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 100_000))
+def test_random_play_every_card_once_and_13_tricks(seed):
+    s = dealt(seed)
+    t = task_table()
+    rng = np.random.default_rng(seed)
+    for i, row in enumerate(rng.choice(96, size=4, replace=False)):
+        add_task(s, t.keys[row], i % 2, 2)
+    legal = np.empty(40, np.int64)
+    seen = []
+    previous = [S.PENDING] * 4
+    while s[S.S_DONE] < s[S.S_NTRICKS]:
+        for _ in range(3):
+            q = S.current_player(s)
+            n = S.legal_cards(s, q, legal)
+            assert n > 0
+            assert all(s[S.O_DOWN + c] == 0 and s[S.O_OWNER + c] == q for c in legal[:n])
+            c = int(legal[rng.integers(n)])
+            seen.append(c)
+            S.play_card(s, q, c)
+        S.finish_trick(s)
+        S.evaluate(s, t.ctype, t.params, False)
+        now = [int(s[S.O_TSTATE + k]) for k in range(4)]
+        assert all(p == S.PENDING or p == q for p, q in zip(previous, now, strict=True))
+        previous = now
+    assert len(seen) == len(set(seen)) == 39
+    assert sum(s[S.O_TRICKS + p] for p in range(3)) == 13
+    left = [c for c in range(40) if s[S.O_OWNER + c] >= 0]
+    assert len(left) == 1 and s[S.O_OWNER + left[0]] == DUMMY  # one dummy card unplayed
+    assert [s[S.O_HANDN + p] for p in range(3)] == [0, 0, 1]
+
+
+def test_three_player_task_values_and_thresholds():
+    inp = E.engine_inputs(Rules(), 2)
+    np.testing.assert_array_equal(inp.values, task_table().difficulty[:, 0])
+    assert inp.rcfg[E.R_SUM_ABOVE] == 23 and inp.rcfg[E.R_SUM_BELOW] == 8
+    out = run(9, n=25, policy="random")
+    values = task_table().difficulty[:, 0]
+    for row, holders in zip(out["crew_tasks"], out["crew_task_holders"], strict=True):
+        assert values[row[row > 0] - 1].sum() == 7
+        assert set(holders[row > 0].tolist()) <= {0, 1}  # the dummy takes no task
+
+
+@pytest.mark.parametrize("mission", [6, 10, 14, 15, 19, 25, 26, 28, 32])
+def test_every_allocation_mode_leaves_the_dummy_out(mission):
+    out = run(mission, n=12, distress="always")
+    assert (out["crew_task_holders"] < DUMMY).all()
+    assert out["scores"].shape == (12, 2)
+    assert (out["length"] <= 13).all()
+
+
+def test_the_dummy_cannot_be_switched_off_at_two_players():
+    with pytest.raises(BalanceError, match="two_player_dummy"):
+        run(1, n=2, two_player_dummy="false")
+
+
+def test_omniscient_crew_runs_with_the_dummy():
+    r = Rules().with_values({"mission": 2})
+    ids, prm = engine_arrays(seat_policies(["omniscient:nodes=2000"], SPEC.policies, SPEC.id, 2))
+    out = SPEC.play_chunk(r, 2, ids, prm, np.arange(5, dtype=np.uint32))
+    assert out["success"].shape == (5,)
+
+
+def _cli(*args):
+    cmd = [sys.executable, "-c", "from cli import app; app()", *args]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def test_two_player_mission_end_to_end(tmp_path):
+    done = _cli(
+        "simulate", "crew-deep-sea", "--players", "2", "--set", "mission=1", "-n", "200",
+        "-o", str(tmp_path / "run"), "-j", "1", "-q",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["config"]["n_players"] == 2
+    games = pl.read_parquet(tmp_path / "run" / "games")
+    assert games.height == 200
+    assert set(games["crew_captain"].to_list()) <= {0, 1}
+
+
+def test_crew_audit_accepts_two_players(tmp_path):
+    done = _cli(
+        "crew-audit", "--players", "2", "-n", "8", "--out", str(tmp_path), "-j", "1", "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["players"] == 2
