@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
@@ -58,3 +59,9 @@ def play_trick(s: np.ndarray, codes: list[str]) -> int:
 def task_state(s: np.ndarray, k: int = 0, public: bool = False) -> int:
     t = task_table()
     return int(S.eval_task(s, k, t.ctype, t.params, public))
+
+
+@njit
+def seed_rng(seed: int) -> None:
+    """Seed numba's own generator (np.random.seed from Python seeds only NumPy's)."""
+    np.random.seed(seed)

@@ -15,7 +15,7 @@ from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.errors import BalanceError
-from tests.crew_helpers import add_task, deal_hands, make_state
+from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
 
 
 def run(mission, n=40, players=4, policy="heuristic", seed0=0, **rules):
@@ -121,7 +121,7 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
     inp = E.engine_inputs(r, players)
     t = task_table()
     ids, prm = engine_arrays(seat_policies(["random"], SPEC.policies, SPEC.id, players))
-    np.random.seed(seed)
+    seed_rng(seed)
     rows = np.empty(S.MAX_TASKS, np.int64)
     s, _ = E.setup_attempt(
         players, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, rows

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
-from tests.crew_helpers import add_task, make_state, play_trick, task_state
+from tests.crew_helpers import add_task, make_state, play_trick, seed_rng, task_state
 
 P, D, F = S.PENDING, S.DONE, S.FAILED
 
@@ -92,7 +92,7 @@ def test_mission12_illegal_lead_option():
 
 @pytest.mark.parametrize("n_players,tricks,sizes", [(3, 13, [14, 13, 13]), (4, 10, [10] * 4)])
 def test_deal_sizes_and_captain(n_players, tricks, sizes):
-    np.random.seed(7)
+    seed_rng(7)
     owner, captain = E.deal(n_players)
     assert sorted(np.bincount(owner, minlength=n_players), reverse=True) == sizes
     assert captain == owner[card("S4")]

@@ -11,7 +11,6 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
 from policies import engine_arrays, seat_policies
 from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
@@ -21,15 +20,9 @@ from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.errors import BalanceError
-from tests.crew_helpers import add_task
+from tests.crew_helpers import add_task, seed_rng
 
 DUMMY = E.DUMMY_SEAT
-
-
-@njit
-def seed_rng(seed: int) -> None:
-    # numba keeps its own generator, which np.random.seed called from Python does not touch.
-    np.random.seed(seed)
 
 
 def dealt(seed: int) -> np.ndarray:
