@@ -7,6 +7,7 @@ package's state layout, so either side may be imported first.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .rules import Rules
@@ -24,7 +25,8 @@ COLUMNS = {
 }
 
 
-def _build_spec() -> Any:
+@cache
+def _spec() -> Any:
     from policies.caza_tesoros import POLICIES
     from simulator.games import GameSpec
 
@@ -49,10 +51,5 @@ def _build_spec() -> Any:
 
 def __getattr__(name: str) -> Any:
     if name == "SPEC":
-        spec = _build_spec()
-        globals()["SPEC"] = spec
-        return spec
+        return _spec()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["SPEC", "Rules"]

@@ -39,4 +39,4 @@ def _spec() -> Any:
 def __getattr__(name: str) -> Any:
     if name == "SPEC":
         return _spec()
-    raise AttributeError(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
