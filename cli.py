@@ -569,16 +569,29 @@ def crew_audit(
     if as_json:
         _print_json(result)
         return
+    typer.echo(
+        f"success by mission, {players} players, {policy}, {n:,} attempts each (95% interval):"
+    )
     for row in result["success"]:
         typer.echo(
-            f"mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
+            f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
             f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
         )
-    for row in result.get(f"flagged_tasks_{players}p", []):
+    for row in result["campaign"]:
+        never = row["missions_never_won"]
         typer.echo(
-            f"task {row['task']:2d} {row['key']}: printed {row['printed']}, "
-            f"empirical {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
+            f"expected attempts for the logbook: {row['logbook_expected_attempts']:,.0f}"
+            + (f" ({never} missions never won, left out)" if never else "")
         )
+    flagged = result.get(f"flagged_tasks_{players}p", [])
+    if flagged:
+        typer.echo("task cards whose printed difficulty is most out of line:")
+    for row in flagged:
+        typer.echo(
+            f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+            f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
+        )
+    typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
 
 
 if __name__ == "__main__":
