@@ -562,10 +562,15 @@ def crew_audit(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit."""
+    """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
+
+    Writes one run folder per mission, the audit tables (CSV) and OUT/report.html.
+    """
     from analyses.crew import run_audit
+    from reports.build import write_report
 
     result = run_audit(players, policy, n, out, seed=seed, jobs=jobs)
+    result["report"] = write_report(result["runs"], out / "report.html")["report"]
     if as_json:
         _print_json(result)
         return
@@ -592,6 +597,7 @@ def crew_audit(
             f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
         )
     typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
+    typer.echo(f"report: {result['report']}")
 
 
 if __name__ == "__main__":

@@ -215,6 +215,7 @@ def run_audit(
         "players": players,
         "policy": policy,
         "attempts_per_mission": games,
+        "runs": [str(p) for p in paths],
         "success": table.to_dicts(),
         "campaign": campaign(table).to_dicts(),
     }

@@ -225,4 +225,9 @@ def test_crew_audit_accepts_two_players(tmp_path):
         "crew-audit", "--players", "2", "-n", "8", "--out", str(tmp_path), "-j", "1", "--json"
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["players"] == 2
+    result = json.loads(done.stdout)
+    assert result["players"] == 2
+    assert len(result["runs"]) == 32
+    report = (tmp_path / "report.html").read_text()
+    assert result["report"] == str(tmp_path / "report.html")
+    assert "mission=32" in report and "The crew succeeds in" in report
