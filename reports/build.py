@@ -384,13 +384,7 @@ def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) 
     fig_labels, fig_est = fig_labels[:40], fig_est[:40]
     section.add(
         Figure(
-            figures.interval_bars(
-                fig_labels,
-                [e["value"] for e in fig_est],
-                [e["lo"] for e in fig_est],
-                [e["hi"] for e in fig_est],
-                xlabel="success rate",
-            ),
+            figures.estimate_bars(fig_labels, fig_est, xlabel="success rate"),
             "Success rate; whiskers are 95% intervals.",
             "success",
         )
@@ -454,13 +448,7 @@ def _end_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> S
     labels, ests = labels[:40], ests[:40]
     section.add(
         Figure(
-            figures.interval_bars(
-                labels,
-                [e["value"] for e in ests],
-                [e["lo"] for e in ests],
-                [e["hi"] for e in ests],
-                xlabel="share of games",
-            ),
+            figures.estimate_bars(labels, ests, xlabel="share of games"),
             "Share of games by end condition; whiskers are 95% intervals.",
             "end-conditions",
         )
@@ -505,11 +493,9 @@ def _drama_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
     )
     section.add(
         Figure(
-            figures.interval_bars(
+            figures.estimate_bars(
                 [label_of[id(s)] for s in summaries],
-                [s["drama"]["comeback_rate"]["value"] for s in summaries],
-                [s["drama"]["comeback_rate"]["lo"] for s in summaries],
-                [s["drama"]["comeback_rate"]["hi"] for s in summaries],
+                [s["drama"]["comeback_rate"] for s in summaries],
                 xlabel="comeback rate (half-time leader did not win)",
             ),
             "Comeback rate; whiskers are 95% intervals.",
@@ -883,11 +869,9 @@ def _tournament_section(pol: dict[str, Any], pooled: dict[str, Any]) -> Section:
     )
     section.add(
         Figure(
-            figures.interval_bars(
+            figures.estimate_bars(
                 [r["policy"] for r in pol["policies"]],
-                [r["value"] for r in pol["policies"]],
-                [r["lo"] for r in pol["policies"]],
-                [r["hi"] for r in pol["policies"]],
+                pol["policies"],
                 xlabel="win rate per seat held",
                 reference=pol["fair_share"],
                 reference_label="fair share",

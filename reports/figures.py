@@ -55,6 +55,17 @@ def interval_bars(
     return _png(fig)
 
 
+def estimate_bars(labels: list[str], estimates: list[dict], **options) -> bytes:
+    """:func:`interval_bars` for estimates given as dicts with ``value``, ``lo`` and ``hi``."""
+    return interval_bars(
+        labels,
+        [e["value"] for e in estimates],
+        [e["lo"] for e in estimates],
+        [e["hi"] for e in estimates],
+        **options,
+    )
+
+
 def grouped_seat_bars(
     groups: list[tuple[str, list[float], list[float], list[float], float | None]],
 ) -> bytes:
