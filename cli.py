@@ -217,7 +217,8 @@ def simulate(
     A killed run keeps its finished parts: the same command finishes only what is missing.
     """
     from analyses.overview import headline
-    from simulator.runner import plan_run, run
+    from simulator.plan import plan_run
+    from simulator.runner import run
 
     config = plan_run(
         game,
@@ -517,11 +518,19 @@ def demo(
 
     Writes OUT/<game>/ (the run folder) and OUT/<game>.html; run again to reuse finished runs.
     """
+    import time
+
     from reports.build import write_report
     from simulator.games import available
-    from simulator.runner import plan_run, run
+    from simulator.plan import plan_run
+    from simulator.runner import resolve_jobs, run
+    from simulator.warmup import compile_engines
 
-    for game in available():
+    games = available()
+    start = time.perf_counter()
+    compile_engines(games, resolve_jobs(jobs))
+    typer.echo(f"engines ready in {time.perf_counter() - start:.0f} s (compiled once, then cached)")
+    for game in games:
         config = plan_run(game, n, seed=seed)
         typer.echo(f"{game}: {n:,} games, {config.n_players} players, {config.policy_labels[0]}")
         folder = run(config, out / game, jobs=jobs, progress=True)
