@@ -27,11 +27,12 @@ class Run:
     ) -> Run:
         folder = RunFolder.open(path)
         manifest = folder.read_manifest()
+        folder.ensure_sound()  # once here, so a damaged part is one line, not a Polars traceback
         variant = manifest["config"].get("variant", "default")
         return cls(folder.path, manifest, label or variant, dict(params or {}))
 
     def scan(self) -> pl.LazyFrame:
-        return RunFolder(self.path).scan()
+        return RunFolder(self.path).scan(check=False)  # checked by open
 
     @property
     def config(self) -> dict[str, Any]:

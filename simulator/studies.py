@@ -24,7 +24,7 @@ from .dataset import RunFolder
 from .errors import BalanceError
 from .games import get_game
 from .rules import parse_sets
-from .runner import RunConfig, plan_run, run
+from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
@@ -71,7 +71,14 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "run"
 
 
-def _prepare(out: str | Path, kind: str, game: str, plans: list[tuple[StudyRun, RunConfig]]):
+def _prepare(
+    out: str | Path,
+    kind: str,
+    game: str,
+    plans: list[tuple[StudyRun, RunConfig]],
+    jobs: int | None,
+):
+    resolve_jobs(jobs)  # refused before anything is written
     if len(plans) > MAX_STUDY_RUNS:
         raise BalanceError(
             f"this {kind} needs {len(plans)} runs; at most {MAX_STUDY_RUNS} are allowed, "
@@ -93,7 +100,10 @@ def _prepare(out: str | Path, kind: str, game: str, plans: list[tuple[StudyRun, 
     for entry, config in plans:
         sub = p / entry.folder
         if (sub / "manifest.json").is_file():
-            old = RunFolder.open(sub).read_manifest().get("config")
+            try:
+                old = RunFolder.open(sub).read_manifest().get("config")
+            except BalanceError:  # torn: the run itself rebuilds it, or refuses, when it starts
+                continue
             if old != config.manifest()["config"]:
                 raise BalanceError(
                     f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
@@ -111,6 +121,7 @@ def _execute(
     progress: bool,
     cluster: str | None,
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
+    wait: bool = False,
 ) -> Study:
     from .cluster import cluster_session
 
@@ -125,6 +136,7 @@ def _execute(
                 progress=progress,
                 cluster=cluster,
                 until=until,
+                wait=wait,
             )
     return study
 
@@ -144,6 +156,7 @@ def compare(
     progress: bool = False,
     cluster: str | None = None,
     until_ci: float | None = None,
+    wait: bool = False,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
@@ -167,12 +180,14 @@ def compare(
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
-    study = _prepare(out, "compare", game, plans)
+    study = _prepare(out, "compare", game, plans, jobs)
     untils = None
     if until_ci is not None:
         base_path = study.path / plans[0][0].folder
         untils = [until_ci_rule(until_ci)] + [_same_games_as(base_path)] * (len(plans) - 1)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils)
+    return _execute(
+        study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils, wait=wait
+    )
 
 
 def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
@@ -225,6 +240,7 @@ def sweep(
     jobs: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    wait: bool = False,
 ) -> Study:
     """Every combination of the ``--param`` values (``players`` sweeps the player count)."""
     if not params:
@@ -262,8 +278,8 @@ def sweep(
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
         plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
-    study = _prepare(out, "sweep", game, plans)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
+    study = _prepare(out, "sweep", game, plans, jobs)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
 
 
 def _typed_point(config: RunConfig, point: dict[str, str]) -> dict[str, Any]:
@@ -313,6 +329,7 @@ def tournament(
     jobs: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    wait: bool = False,
 ) -> Study:
     """Policies rotated through every seat, each rotation on the same game seeds."""
     spec = get_game(game)
@@ -325,5 +342,5 @@ def tournament(
         )
         label = " | ".join(config.policy_labels)
         plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
-    study = _prepare(out, "tournament", game, plans)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
+    study = _prepare(out, "tournament", game, plans, jobs)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
