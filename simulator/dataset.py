@@ -114,7 +114,9 @@ class RunFolder:
         except OSError as exc:
             where = str(self.path)
             raise BalanceError(f"cannot create run folder {where!r}: {exc.strerror}") from None
-        lock = FileLock(self.path / LOCK_FILE, timeout=-1 if wait else 0)
+        # Not 0 without --wait: `balance verify` probes the lock for an instant, and a writer
+        # starting in that instant must not be refused.
+        lock = FileLock(self.path / LOCK_FILE, timeout=-1 if wait else 0.5)
         try:
             lock.acquire()
         except Timeout:
@@ -193,7 +195,7 @@ class RunFolder:
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         text = json.dumps(manifest, indent=2, default=_json_default)
-        _atomic_write(self.manifest_path, (text + "\n").encode(), durable=True)
+        atomic_write(self.manifest_path, (text + "\n").encode(), durable=True)
 
     def update_manifest(self, **values: Any) -> None:
         self.write_manifest({**self.read_manifest(), **values})
@@ -230,8 +232,8 @@ class RunFolder:
             "sha256": hashlib.sha256(data).hexdigest(),
             "run": self.fingerprint,
         }
-        _atomic_write(self.record_path(index), (json.dumps(record) + "\n").encode())
-        _atomic_write(self.part_path(index), data)
+        atomic_write(self.record_path(index), (json.dumps(record) + "\n").encode())
+        atomic_write(self.part_path(index), data)
 
     def set_aside(self, index: int) -> Path | None:
         """Move a bad part (and its record) to ``damaged/`` before it is replayed: replaced, never
@@ -415,7 +417,7 @@ def _footer_origin(path: Path) -> tuple[str, int] | None:
         return None
 
 
-def _atomic_write(path: Path, data: bytes, durable: bool = False) -> None:
+def atomic_write(path: Path, data: bytes, durable: bool = False) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``.
     ``durable`` flushes the file and the folder to disk first, so even a power cut leaves the old
     or the new file, never a torn one (parts need not pay for it: their records catch tearing)."""

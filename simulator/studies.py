@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .dataset import RunFolder
+from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
 from .games import get_game
 from .rules import parse_sets
@@ -109,7 +109,8 @@ def _prepare(
                     f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
                 )
     p.mkdir(parents=True, exist_ok=True)
-    (p / STUDY_FILE).write_text(json.dumps(study.to_json(), indent=2, default=str) + "\n")
+    text = json.dumps(study.to_json(), indent=2, default=str) + "\n"
+    atomic_write(p / STUDY_FILE, text.encode(), durable=True)
     return study
 
 
