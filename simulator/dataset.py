@@ -235,6 +235,13 @@ class RunFolder:
         atomic_write(self.record_path(index), (json.dumps(record) + "\n").encode())
         atomic_write(self.part_path(index), data)
 
+    def remove_temporaries(self) -> None:
+        """Delete half-written files left by a killed writer (call only holding the lock)."""
+        for folder in (self.path, self.parts_dir, self.checks_dir):
+            if folder.is_dir():
+                for f in folder.glob("*.tmp"):
+                    f.unlink(missing_ok=True)
+
     def set_aside(self, index: int) -> Path | None:
         """Move a bad part (and its record) to ``damaged/`` before it is replayed: replaced, never
         deleted. Returns where it went."""
@@ -388,7 +395,10 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
 
 
 def _foreign_entries(p: Path) -> list[str]:
-    return [e.name for e in p.iterdir() if e.name not in _OWN and not e.name.startswith(".")]
+    def own(name: str) -> bool:
+        return name in _OWN or name.startswith(".") or name.startswith(f"{MANIFEST}.")
+
+    return [e.name for e in p.iterdir() if not own(e.name)]
 
 
 def _planned_rows(config: dict[str, Any]) -> dict[int, int]:
@@ -429,7 +439,10 @@ def atomic_write(path: Path, data: bytes, durable: bool = False) -> None:
             os.fsync(f.fileno())
     os.replace(tmp, path)
     if durable:
-        fd = os.open(path.parent, os.O_RDONLY)
+        try:  # the rename itself, on file systems that can flush a folder (not Windows)
+            fd = os.open(path.parent, os.O_RDONLY)
+        except OSError:
+            return
         try:
             os.fsync(fd)
         finally:

@@ -67,6 +67,7 @@ def run(
         folder = RunFolder.prepare(out, config.manifest())
         if folder.rebuilt:
             say(f"{out}: manifest.json was unreadable; rebuilt from this command")
+        folder.remove_temporaries()
         _set_aside_bad_parts(folder, config)
         done = folder.done_parts()
         todo = [c for c in config.chunks() if c[0] not in done]

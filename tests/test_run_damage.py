@@ -220,11 +220,25 @@ def test_stale_lock_after_kill_9_does_not_block(capsys, tmp_path, whole):
     proc.wait()
     assert (folder.path / ".balance.lock").exists()  # the file stays; the OS lock died with it
     assert len(folder.done_parts()) < 8
+    half_written = [folder.parts_dir / "part-00007.parquet.999.tmp", folder.path / "x.json.9.tmp"]
+    for f in half_written:
+        f.write_bytes(b"torn")
     code, out, _ = call(capsys, "verify", folder.path)
     assert code == 1 and "unfinished:" in out
     code, _, err = simulate(capsys, folder.path)
     assert code == 0, err
+    assert not any(f.exists() for f in half_written)
     assert games(folder.path).equals(whole)
+
+
+def test_run_killed_before_its_first_manifest_starts_again(capsys, tmp_path, whole):
+    out = tmp_path / "run"
+    (out / "games").mkdir(parents=True)
+    (out / "manifest.json.4242.tmp").write_text('{"format": 2, "con')
+    code, _, err = simulate(capsys, out)
+    assert code == 0, err
+    assert not (out / "manifest.json.4242.tmp").exists()
+    assert games(out).equals(whole)
 
 
 def test_two_writers_at_once(capsys, tmp_path, whole):
@@ -294,3 +308,18 @@ def test_verify_bad_input_exits_2(capsys, tmp_path):
     assert code == 2 and "does not exist" in err
     code, _, err = call(capsys, "verify", tmp_path)
     assert code == 2 and "is not a balance run folder" in err
+
+
+def test_unfinished_run_is_readable_but_not_sound(capsys, tmp_path):
+    from analyses.runs import Run
+
+    folder = damaged_run(capsys, tmp_path)
+    folder.part_path(7).unlink()
+    folder.update_manifest(finished=None)  # as a run killed before its last part
+    assert Run.open(folder.path).games_played() == 1750
+    code, out, _ = call(capsys, "verify", folder.path)
+    assert code == 1
+    assert out == (
+        f"{folder.path}: unfinished: 1,750 of 2,000 games played; "
+        f"repair: balance verify --repair {folder.path}\n"
+    )
