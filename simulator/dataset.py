@@ -334,12 +334,12 @@ class RunFolder:
             return "damaged: its bytes differ from the checksum taken when it was written"
         return None
 
-    def ensure_sound(self) -> None:
+    def ensure_sound(self, deep: bool = True) -> None:
         """Raise one line naming the first bad part and the repair, for readers (reports and
         analyses). An unfinished run may be read: its finished parts must be sound."""
         if self._checked:
             return
-        problems = [p for p in self.check() if p.kind in ("damaged", "missing")]
+        problems = [p for p in self.check(deep) if p.kind in ("damaged", "missing")]
         if problems:
             first = problems[0]
             more = f" ({len(problems) - 1} more problem(s))" if len(problems) > 1 else ""

@@ -199,7 +199,9 @@ def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
     from analyses.summary import headline_rate_widths
 
     def enough(folder: RunFolder) -> bool:
-        return max(headline_rate_widths(Run.open(folder.path)).values()) < width
+        # Asked between batches by the run's own writer: hashing every part each time would
+        # cost the square of the run's length.
+        return max(headline_rate_widths(Run.open(folder.path, deep=False)).values()) < width
 
     return enough
 
