@@ -243,8 +243,8 @@ class RunFolder:
                     f.unlink(missing_ok=True)
 
     def set_aside(self, index: int) -> Path | None:
-        """Move a bad part (and its record) to ``damaged/`` before it is replayed: replaced, never
-        deleted. Returns where it went."""
+        """Move a bad part to ``damaged/`` before it is replayed (its record is simply rewritten):
+        replaced, never deleted. Returns where it went."""
         src = self.part_path(index)
         if not src.exists():
             return None
