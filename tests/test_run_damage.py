@@ -167,6 +167,7 @@ def test_torn_manifest_is_one_line_and_the_same_command_rebuilds_it(capsys, tmp_
     assert games(folder.path).equals(whole)
 
 
+@pytest.mark.slow  # subprocesses (or a study's reports)
 def test_killed_manifest_writer_never_leaves_a_torn_manifest(tmp_path):
     """A process killed (-9) at random moments while rewriting a large manifest leaves the old or
     the new manifest whole, every time."""
@@ -212,6 +213,7 @@ def wait_for_parts(folder: RunFolder, proc: subprocess.Popen, n: int) -> None:
     assert len(folder.done_parts()) >= n, proc.communicate()
 
 
+@pytest.mark.slow  # subprocesses (or a study's reports)
 def test_stale_lock_after_kill_9_does_not_block(capsys, tmp_path, whole):
     folder = RunFolder(tmp_path / "run")
     proc = start_slow_writer(folder.path)
@@ -241,6 +243,7 @@ def test_run_killed_before_its_first_manifest_starts_again(capsys, tmp_path, who
     assert games(out).equals(whole)
 
 
+@pytest.mark.slow  # subprocesses (or a study's reports)
 def test_two_writers_at_once(capsys, tmp_path, whole):
     folder = RunFolder(tmp_path / "run")
     first = start_slow_writer(folder.path)
@@ -260,6 +263,7 @@ def test_two_writers_at_once(capsys, tmp_path, whole):
     assert games(folder.path).equals(whole)
 
 
+@pytest.mark.slow  # subprocesses (or a study's reports)
 def test_resumed_compare_replays_a_damaged_run(capsys, tmp_path):
     args = ["compare", "fake", "-n", 1000, "--set", "bias=1", "-j", 1, "-q", "--out"]
     assert call(capsys, *args, tmp_path / "a")[0] == 0
