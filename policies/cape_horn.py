@@ -65,10 +65,10 @@ POLICIES: dict[str, PolicyDef] = {
         "'mover dos veces', sail points valued as steps (its budget)",
         (
             PolicyParam("next_weight", 0.6, 0.0, 5.0, "weight of the steps the landing promises"),
-            PolicyParam("sp_value", 0.3, 0.0, 5.0, "steps one sail point is worth"),
-            PolicyParam("card_value", 0.15, 0.0, 5.0, "steps one card in hand is worth"),
-            PolicyParam("keep_cards", 3.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
-            PolicyParam("reserve", 3.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+            PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth"),
+            PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
+            PolicyParam("keep_cards", 5.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
+            PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
         ),
     ),
 }
