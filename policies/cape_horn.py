@@ -69,6 +69,9 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
             PolicyParam("keep_cards", 5.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
             PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+            PolicyParam(
+                "margin", 1.0, -20.0, 20.0, "blocks like blocker when a rival is this close"
+            ),
         ),
     ),
 }
@@ -487,6 +490,8 @@ def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
         buf[i, 1] = plan[PLAN_CARDS + 2 * i + 1]
     if pid == BLOCKER:
         n = _block(B, r, card, ship, pl, hand, g, p, prm[p, BLOCKER_P.margin], plan, buf, n)
+    elif pid == PLANNER:
+        n = _block(B, r, card, ship, pl, hand, g, p, prm[p, PLANNER_P.margin], plan, buf, n)
     return n
 
 
