@@ -11,15 +11,13 @@ one number. The engine checks every answer again, so a policy can only waste its
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
 from simulator.cape_horn import state as S
 from simulator.cape_horn.board import K_FINISH, N_ZONES
 from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
+from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, RACER, BLOCKER, PLANNER = 0, 1, 2, 3
 WIN = 1.0e9
@@ -77,18 +75,9 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
-def _slots(pdef: PolicyDef):
-    """Parameter slots by name (the contract's ``PolicyDef.slots`` when present)."""
-    slots = getattr(pdef, "slots", None)
-    if slots is not None:
-        return slots
-    names = [p.name for p in pdef.params]
-    return namedtuple(pdef.name.capitalize() + "Slots", names)(*range(len(names)))
-
-
-RACER_P = _slots(POLICIES["racer"])
-BLOCKER_P = _slots(POLICIES["blocker"])
-PLANNER_P = _slots(POLICIES["planner"])
+RACER_P = POLICIES["racer"].slots
+BLOCKER_P = POLICIES["blocker"].slots
+PLANNER_P = POLICIES["planner"].slots
 
 
 # -- the value of a position ----------------------------------------------------------------------

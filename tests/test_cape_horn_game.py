@@ -6,11 +6,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from policies import engine_arrays, parse_policy
 from policies.cape_horn import POLICIES
 from simulator.cape_horn import engine as E
 from simulator.cape_horn import state as S
 from simulator.cape_horn.rules import Rules
+from simulator.policy import engine_arrays, parse_policy
 
 NAMES = list(POLICIES)
 
@@ -27,7 +27,9 @@ def chunk(names, seeds, rules=None):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**31 - 1),
-    seats=st.lists(st.sampled_from(["racer", "blocker", "planner", "random"]), min_size=2, max_size=5),
+    seats=st.lists(
+        st.sampled_from(["racer", "blocker", "planner", "random"]), min_size=2, max_size=5
+    ),
 )
 def test_invariants_hold_after_every_turn(seed: int, seats: list[str]) -> None:
     # sail points 0..8, hand <= 6 and equal to the cards held, one token per zone of distinct

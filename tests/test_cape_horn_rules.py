@@ -27,9 +27,11 @@ def position(n_players: int = 2, cards: dict | None = None, ships=(), **options)
     """A board with only the given cards (and no printed start winds unless listed)."""
     rules = Rules().with_values(options) if options else Rules()
     B, r, deck0 = E.engine_inputs(rules)
-    card, ship, pl, hand, g, deck = S.new_state(n_players, B.kind.shape[0], len(deck0) and 10, 90)
+    card, ship, pl, hand, g, deck = S.new_state(n_players, B.kind.shape[0], len(rules.card_counts), len(deck0))
     E.setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck)
     card[:] = -1
+    hand[:, :] = 0  # no dealt cards: each test gives the ones it needs
+    pl[:, S.P_HAND] = 0
     for (col, row), name in (cards or {}).items():
         card[C(col, row)] = D(name)
     for p, (col, row) in enumerate(ships):

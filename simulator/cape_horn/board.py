@@ -116,9 +116,7 @@ def load(data_dir: str = "") -> BoardData:
         counts = tuple(int(c["count"]) for c in cards)
         moves = []
         for c in cards:
-            steps = tuple(
-                (int(a), int(b)) for a, b in (m.split(":") for m in c["moves"].split())
-            )
+            steps = tuple((int(a), int(b)) for a, b in (m.split(":") for m in c["moves"].split()))
             if not 1 <= len(steps) <= MAX_MOVES:
                 raise ValueError(f"card {c['card']} has {len(steps)} moves (1..{MAX_MOVES})")
             moves.append(steps)
@@ -271,7 +269,9 @@ def arrays(data_dir: str = "", finish_tokens: int = 2, three_wins: bool = True) 
     dist_fin, rem = remaining(data, kind, finish_tokens, three_wins)
     start_dist = _bfs(data, kind, [int(x) for x in start_cell])
     route = np.where(
-        (dist_fin < UNREACHABLE) & (start_dist < UNREACHABLE), start_dist / (start_dist + dist_fin + 1e-9), 0.0
+        (dist_fin < UNREACHABLE) & (start_dist < UNREACHABLE),
+        start_dist / (start_dist + dist_fin + 1e-9),
+        0.0,
     )
     return BoardArrays(
         kind, area, st_zone, st_colour, target, n_moves, neigh, orth, start_cell, start_card,

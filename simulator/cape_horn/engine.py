@@ -18,7 +18,7 @@ from policies.cape_horn import decide_buy, decide_move, decide_place
 
 from . import board as BD
 from . import state as S
-from .rules import PILES_END, STUCK_NO_MOVE, engine_rules
+from .rules import PILES_END, STUCK_NO_MOVE
 
 MAX_PLACE = 16  # rows of the placement buffer (a hand holds at most 12 cards by the rules' bounds)
 
@@ -235,8 +235,10 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size):
     buf = np.zeros((MAX_PLACE, 2), np.int64)
     lead = np.zeros(r.max_rounds + 1, np.int64)
     for i in range(n):
-        w, changes, half, _ = play_game(B, r, deck0, pids, prm, seeds[i], card, ship, pl, hand, g,
-                                        deck, buf, laid_heat[i], blocked_heat[i], lead, False)  # fmt: skip
+        w, changes, half, _ = play_game(
+            B, r, deck0, pids, prm, seeds[i], card, ship, pl, hand, g, deck, buf, laid_heat[i],
+            blocked_heat[i], lead, False,
+        )  # fmt: skip
         winner[i] = w
         length[i] = g[S.G_ROUND]
         reason[i] = g[S.G_END]
@@ -254,7 +256,7 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size):
 
 # -- Python entry points --------------------------------------------------------------------------
 SEAT_COLUMNS = {
-    "cape_horn_token_zone1": (S.P_TOK + 0, "colour of the zone I token per seat (0 yellow, 1 red, 2 green, -1 none)"),
+    "cape_horn_token_zone1": (S.P_TOK + 0, "zone I token colour per seat (0 yellow 1 red 2 green)"),
     "cape_horn_token_zone2": (S.P_TOK + 1, "colour of the zone II token per seat (-1 none)"),
     "cape_horn_token_zone3": (S.P_TOK + 2, "colour of the zone III token per seat (-1 none)"),
     "cape_horn_sail_points": (S.P_SP, "sail points each seat holds at the end"),
@@ -285,7 +287,7 @@ HEATMAPS = {
 def engine_inputs(rules) -> tuple:
     """Board arrays, the engine rule tuple and the unshuffled deck for ``rules``."""
     B = BD.arrays(rules.data_dir, int(rules.finish_tokens), bool(rules.three_token_victory))
-    r = engine_rules(rules)
+    r = rules.to_engine()
     counts = np.asarray(rules.card_counts, np.int64)
     deck0 = np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts)
     return B, r, deck0

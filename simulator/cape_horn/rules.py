@@ -6,8 +6,6 @@ mix) come from the package's data files and name /work/shared/reference/boards.m
 
 from __future__ import annotations
 
-import dataclasses
-from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
@@ -84,7 +82,7 @@ class Rules(RuleSet):
         "('with_ignore': also the 8 neighbours reachable by 'ignorar', whatever its sail points; "
         "'moves_only': the card's moves only)",
         "2.: 'no cubre una carta de viento que podría alcanzar con su barco en este turno (esto "
-        "incluye movimientos permitidos por el movimiento especial \"ignorar\")'",
+        'incluye movimientos permitidos por el movimiento especial "ignorar")\'',
         choices=("with_ignore", "moves_only"),
     )
     # -- step 3: movement -------------------------------------------------------------------------
@@ -211,25 +209,10 @@ class Rules(RuleSet):
         return None
 
 
-
-def _choice(name: str, value: str) -> int:
-    return Rules.option_info(name).choices.index(value)
-
-
 # choice values as the compiled code sees them (module-level ints are numba constants)
-ADJ_ORTHOGONAL = _choice("adjacency", "orthogonal")
-REACH_WITH_IGNORE = _choice("cover_reach", "with_ignore")
-FORCED_FREE = _choice("forced_ignore", "free")
-STUCK_NO_MOVE = _choice("stuck", "no_move")
-PILES_END = _choice("empty_piles", "end")
-FINISH_REACH = _choice("finish_mode", "reach")
-
-
-# The engine's rule tuple: a module-level class, so numba's on-disk cache recognises the type in
-# every process (a namedtuple class made at run time is a new type each time and misses it).
-EngineRules = namedtuple("EngineRules", [f.name for f in dataclasses.fields(Rules)])
-
-
-def engine_rules(rules: Rules) -> EngineRules:
-    """``rules.to_engine()`` as :class:`EngineRules`."""
-    return EngineRules(*rules.to_engine())
+ADJ_ORTHOGONAL = Rules.choice_index("adjacency", "orthogonal")
+REACH_WITH_IGNORE = Rules.choice_index("cover_reach", "with_ignore")
+FORCED_FREE = Rules.choice_index("forced_ignore", "free")
+STUCK_NO_MOVE = Rules.choice_index("stuck", "no_move")
+PILES_END = Rules.choice_index("empty_piles", "end")
+FINISH_REACH = Rules.choice_index("finish_mode", "reach")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from policies.cape_horn import POLICIES
@@ -12,6 +11,21 @@ from . import board as BD
 from .engine import COLUMNS, HEATMAPS, play_chunk
 from .rules import Rules
 from .state import END_REASONS
+
+COLOURS = {
+    "none": "white",
+    "land": "#b59f74",
+    "sea_area1": "#f3e79b",
+    "sea_area2": "#a6c8e6",
+    "sea_area3": "#e8a4a0",
+    "start": "#cccccc",
+    "finish": "#444444",
+    **{
+        f"station_zone{z}_{c}": {"yellow": "gold", "red": "red", "green": "green"}[c]
+        for z in (1, 2, 3)
+        for c in BD.COLOURS
+    },
+}
 
 
 def board(rules: Rules) -> Any:
@@ -25,13 +39,17 @@ def board(rules: Rules) -> Any:
     cells = []
     for c in range(data.n_cells):
         col, row = data.col_row(c)
-        neigh = tuple(int(n) for n in arr.neigh[c] if n >= 0) if kinds[c] not in ("none", "land") else ()
+        neigh = (
+            tuple(int(n) for n in arr.neigh[c] if n >= 0)
+            if kinds[c] not in ("none", "land")
+            else ()
+        )
         label = starts.get(c, "")
         if kinds[c].startswith("station"):
             z, colour = kinds[c].removeprefix("station_zone").split("_")
             label = f"{'I' * int(z)} {colour[0].upper()}"
-        cells.append(Cell(c, kinds[c], float(col), float(-row), neigh, label))
-    return Board(tuple(cells), "square")
+        cells.append(Cell(c, kinds[c], float(col), float(row - data.row_origin), neigh, label))
+    return Board(tuple(cells), "square", COLOURS)
 
 
 def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
@@ -44,9 +62,6 @@ def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
         return f"the deck ({sum(rules.card_counts)} cards) cannot deal {deal} starting cards"
     return None
 
-
-_FIELDS = {f.name for f in dataclasses.fields(GameSpec)}
-_EXTRA = {"board": board, "heatmaps": HEATMAPS, "check": check}
 
 SPEC = GameSpec(
     id="cape-horn",
@@ -62,5 +77,7 @@ SPEC = GameSpec(
     default_policy="planner",
     play_chunk=play_chunk,
     columns=COLUMNS,
-    **{k: v for k, v in _EXTRA.items() if k in _FIELDS},
+    board=board,
+    heatmaps=HEATMAPS,
+    check=check,
 )
