@@ -62,13 +62,17 @@ POLICIES: dict[str, PolicyDef] = {
         "one-turn lookahead over the cards it can lay (up to two), every move, 'ignorar' and "
         "'mover dos veces', sail points valued as steps (its budget)",
         (
-            PolicyParam("next_weight", 0.6, 0.0, 5.0, "weight of the steps the landing promises"),
+            PolicyParam("next_weight", 0.3, 0.0, 5.0, "weight of the steps the landing promises"),
             PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth"),
             PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
             PolicyParam("keep_cards", 5.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
             PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
             PolicyParam(
-                "margin", 1.0, -20.0, 20.0, "blocks like blocker when a rival is this close"
+                "margin",
+                -20.0,
+                -20.0,
+                20.0,
+                "blocks like blocker when a rival is this close (-20: never; blocking did not pay)",
             ),
         ),
     ),
