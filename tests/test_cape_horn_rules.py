@@ -27,7 +27,8 @@ def position(n_players: int = 2, cards: dict | None = None, ships=(), **options)
     """A board with only the given cards (and no printed start winds unless listed)."""
     rules = Rules().with_values(options) if options else Rules()
     B, r, deck0 = E.engine_inputs(rules)
-    card, ship, pl, hand, g, deck = S.new_state(n_players, B.kind.shape[0], len(rules.card_counts), len(deck0))
+    nd = len(rules.card_counts)
+    card, ship, pl, hand, g, deck = S.new_state(n_players, B.kind.shape[0], nd, len(deck0))
     E.setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck)
     card[:] = -1
     hand[:, :] = 0  # no dealt cards: each test gives the ones it needs
