@@ -69,10 +69,10 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
             PolicyParam(
                 "margin",
-                -20.0,
+                1.0,
                 -20.0,
                 20.0,
-                "blocks like blocker when a rival is this close (-20: never; blocking did not pay)",
+                "blocks like blocker when a rival's steps left are below own + this (-20: never)",
             ),
         ),
     ),

@@ -18,7 +18,7 @@ from policies.cape_horn import decide_buy, decide_move, decide_place
 
 from . import board as BD
 from . import state as S
-from .rules import PILES_END, STUCK_NO_MOVE
+from .rules import PILES_END, STUCK_NO_MOVE, engine_rules
 
 MAX_PLACE = 16  # rows of the placement buffer (a hand holds at most 12 cards by the rules' bounds)
 
@@ -287,7 +287,7 @@ HEATMAPS = {
 def engine_inputs(rules) -> tuple:
     """Board arrays, the engine rule tuple and the unshuffled deck for ``rules``."""
     B = BD.arrays(rules.data_dir, int(rules.finish_tokens), bool(rules.three_token_victory))
-    r = rules.to_engine()
+    r = engine_rules(rules)
     counts = np.asarray(rules.card_counts, np.int64)
     deck0 = np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts)
     return B, r, deck0

@@ -6,6 +6,8 @@ mix) come from the package's data files and name /work/shared/reference/boards.m
 
 from __future__ import annotations
 
+import dataclasses
+from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
@@ -216,3 +218,18 @@ FORCED_FREE = Rules.choice_index("forced_ignore", "free")
 STUCK_NO_MOVE = Rules.choice_index("stuck", "no_move")
 PILES_END = Rules.choice_index("empty_piles", "end")
 FINISH_REACH = Rules.choice_index("finish_mode", "reach")
+
+
+# What compiled code reads: every option but the data folder (a string) and the card counts (an
+# array; the engine gets the shuffled deck instead). A tuple of scalars is passed to every helper
+# without reference counting and keeps the compiled signatures small.
+ENGINE_FIELDS = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("data_dir", "card_counts")
+)
+EngineRules = namedtuple("EngineRules", ENGINE_FIELDS)
+
+
+def engine_rules(rules: Rules) -> EngineRules:
+    """The rules for compiled code, read by name (``r.ignore_cost``)."""
+    full = rules.to_engine()
+    return EngineRules(*(getattr(full, name) for name in ENGINE_FIELDS))
