@@ -271,3 +271,20 @@ def test_draw_stops_with_empty_piles() -> None:
 def test_the_deck_holds_the_card_counts() -> None:
     deck0 = E.engine_inputs(Rules())[2]
     assert np.bincount(deck0, minlength=10).tolist() == list(Rules().card_counts)
+
+
+def test_no_policy_buys_past_six_cards_or_its_sail_points() -> None:
+    from policies.cape_horn import POLICIES, decide_buy
+
+    x = position(cards={(10, 2): "F2"}, ships=[(10, 2), (8, 8)])
+    prm = np.zeros((2, 8))
+    for pdef in POLICIES.values():
+        prm[0] = pdef.defaults()
+        x.pl[0, S.P_SP] = 8
+        x.hand[0, D("F3")] = 6
+        x.pl[0, S.P_HAND] = 6
+        assert decide_buy(pdef.id, prm, 0, x.B, x.r, x.card, x.ship, x.pl, x.hand, x.g) == 0
+        x.hand[0, D("F3")] = 1
+        x.pl[0, S.P_HAND] = 1
+        x.pl[0, S.P_SP] = 2
+        assert decide_buy(pdef.id, prm, 0, x.B, x.r, x.card, x.ship, x.pl, x.hand, x.g) <= 2
