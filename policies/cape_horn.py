@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from simulator.cape_horn import state as S
-from simulator.cape_horn.board import K_FINISH, N_ZONES
+from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, N_ZONES
 from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
 from simulator.policy import PolicyDef, PolicyParam
 
@@ -114,16 +114,16 @@ def ts_count(ts):
 
 
 @njit(cache=True)
-def potential(B, ts, c, d):
+def potential(rem, target, n_moves, ts, c, d):
     """Steps the card ``d`` on ``c`` promises for the next move (negative for backward cards)."""
     if d < 0:
         return 0.0
-    base = B.rem[ts, c]
+    base = rem[ts, c]
     best = -1.0e18
-    for k in range(B.n_moves[d]):
-        t = B.target[c, d, k]
+    for k in range(n_moves[d]):
+        t = target[c, d, k]
         if t >= 0:
-            v = base - B.rem[ts, t]
+            v = base - rem[ts, t]
             if v > best:
                 best = v
     if best < -1.0e17:
@@ -132,14 +132,19 @@ def potential(B, ts, c, d):
 
 
 @njit(cache=True)
-def landing_value(B, r, g, ts, c, d, sp, handn, w_next, w_sp, w_card):
+def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, w_next, w_sp, w_card):
     """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token)."""
     n = ts_count(ts)
     if r.three_token_victory and n == N_ZONES:
         return WIN
-    if B.kind[c] == K_FINISH and n >= r.finish_tokens:
+    if kind[c] == K_FINISH and n >= r.finish_tokens:
         return WIN
-    return -B.rem[ts, c] + w_next * potential(B, ts, c, d) + w_sp * sp + w_card * handn
+    return (
+        -rem[ts, c]
+        + w_next * potential(rem, target, n_moves, ts, c, d)
+        + w_sp * sp
+        + w_card * handn
+    )
 
 
 PLAN_N, PLAN_KIND, PLAN_A, PLAN_B, PLAN_CARDS = 0, 1, 2, 3, 4
@@ -178,24 +183,33 @@ def chain_field(B, r, card, dist, parent):
     """``dist[c]``: cards needed to get a card onto the empty space ``c`` this turn (1 when it
     touches a card now), laying bridge cards along ``parent``; FAR where none can go."""
     n = card.shape[0]
+    kind = B.kind
+    neigh = B.neigh
+    orth = B.orth
+    ortho_only = r.adjacency == ADJ_ORTHOGONAL
     queue = np.empty(n, np.int64)
     head = 0
     tail = 0
     for c in range(n):
         dist[c] = FAR
         parent[c] = -1
-        if S.can_place_empty(B, r, card, c):
-            dist[c] = 1
-            queue[tail] = c
-            tail += 1
+        if card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
+            continue
+        for i in range(8):
+            m = neigh[c, i]
+            if m >= 0 and card[m] >= 0 and (not ortho_only or orth[c, i] == 1):
+                dist[c] = 1
+                queue[tail] = c
+                tail += 1
+                break
     while head < tail:
         u = queue[head]
         head += 1
         for i in range(8):
-            v = B.neigh[u, i]
-            if v < 0 or dist[v] != FAR or card[v] >= 0 or not S.holds_cards(B, v):
+            v = neigh[u, i]
+            if v < 0 or dist[v] != FAR or card[v] >= 0 or kind[v] == K_NONE or kind[v] == K_LAND:
                 continue
-            if r.adjacency == ADJ_ORTHOGONAL and B.orth[u, i] == 0:
+            if ortho_only and orth[u, i] == 0:
                 continue
             dist[v] = dist[u] + 1
             parent[v] = u
@@ -240,6 +254,9 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     cards when its space touches no card yet), the move, 'ignorar' or 'mover dos veces'. Writes
     ``plan`` (PLAN_*) and returns its value. ``prm_w`` = (next, sail point, card) weights."""
     w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    # board arrays as locals: compiled code then keeps them in registers (reading them through
+    # B in the inner loops made the search several times slower)
+    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
     best = np.full(1, -1.0e18)
     chain = np.zeros((MAX_CHAIN, 2), np.int64)
     s = ship[p]
@@ -253,19 +270,23 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     if allow_place:
         chain_field(B, r, card, dist, parent)
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
-    v = landing_value(B, r, g, ts, s, card[s], sp_none, hn, w_next, w_sp, w_card)
+    v = landing_value(
+        rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, w_next, w_sp, w_card
+    )
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0)
     d0 = card[s]
     can_twice = allow_twice and sp >= r.twice_cost
     if d0 >= 0:
-        for k in range(B.n_moves[d0]):
-            t = B.target[s, d0, k]
+        for k in range(n_moves[d0]):
+            t = target[s, d0, k]
             if t < 0 or (not S.is_station(B, t) and S.ship_at(ship, t, p) >= 0):
                 continue
-            reach_fin = r.finish_mode == FINISH_REACH and B.kind[t] == K_FINISH
+            reach_fin = r.finish_mode == FINISH_REACH and kind[t] == K_FINISH
             ts1 = ts_token(B, g, ts, t)
             if card[t] >= 0 or reach_fin:
-                v = landing_value(B, r, g, ts1, t, card[t], sp, hn, w_next, w_sp, w_card)
+                v = landing_value(
+                    rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, w_next, w_sp, w_card
+                )
                 _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0)
                 if can_twice and card[t] >= 0:
                     _twice(B, r, card, ship, hand, g, p, ts, ts1, t, card[t], -1, k, sp, hn,
@@ -274,7 +295,21 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                 need = dist[t]
                 for d in range(nd):
                     if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain):
-                        v = landing_value(B, r, g, ts1, t, d, sp, hn - need, w_next, w_sp, w_card)
+                        v = landing_value(
+                            rem,
+                            target,
+                            n_moves,
+                            kind,
+                            r,
+                            ts1,
+                            t,
+                            d,
+                            sp,
+                            hn - need,
+                            w_next,
+                            w_sp,
+                            w_card,
+                        )
                         _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need)
                         if can_twice and need == 1:
                             _twice(B, r, card, ship, hand, g, p, ts, ts1, t, d, d, k, sp, hn - 1,
@@ -286,16 +321,32 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
             if t < 0 or (not S.is_station(B, t) and S.ship_at(ship, t, p) >= 0):
                 continue
             ts1 = ts_token(B, g, ts, t)
-            if card[t] >= 0 or (r.finish_mode == FINISH_REACH and B.kind[t] == K_FINISH):
-                v = landing_value(B, r, g, ts1, t, card[t], sp - cost, hn, w_next, w_sp, w_card)
+            if card[t] >= 0 or (r.finish_mode == FINISH_REACH and kind[t] == K_FINISH):
+                v = landing_value(
+                    rem,
+                    target,
+                    n_moves,
+                    kind,
+                    r,
+                    ts1,
+                    t,
+                    card[t],
+                    sp - cost,
+                    hn,
+                    w_next,
+                    w_sp,
+                    w_card,
+                )
                 _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0)
             elif allow_place and dist[t] == 1:
                 for d in range(nd):
                     if hand[p, d] > 0:
                         chain[0, 0] = d
                         chain[0, 1] = t
-                        v = landing_value(B, r, g, ts1, t, d, sp - cost, hn - 1, w_next, w_sp,
-                                          w_card)  # fmt: skip
+                        v = landing_value(
+                            rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, w_next,
+                            w_sp, w_card,
+                        )  # fmt: skip
                         _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1)
     return best[0]
 
@@ -306,11 +357,12 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
     """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
     (``placed`` = d1 when the plan lays it, else -1)."""
     w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
     if r.token_on_first_of_twice:
         ts = ts1
         n = ts_count(ts)
         if (r.three_token_victory and n == N_ZONES) or (
-            B.kind[t1] == K_FINISH and n >= r.finish_tokens
+            kind[t1] == K_FINISH and n >= r.finish_tokens
         ):
             return  # the first move already wins: the plain move was offered
     else:
@@ -319,13 +371,15 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
     nplace = 1 if placed >= 0 else 0
     chain[0, 0] = placed
     chain[0, 1] = t1
-    for k2 in range(B.n_moves[d1]):
-        t2 = B.target[t1, d1, k2]
+    for k2 in range(n_moves[d1]):
+        t2 = target[t1, d1, k2]
         if t2 < 0 or t2 == t1 or (not S.is_station(B, t2) and S.ship_at(ship, t2, p) >= 0):
             continue
         ts2 = ts_token(B, g, ts, t2)
-        if card[t2] >= 0 or (r.finish_mode == FINISH_REACH and B.kind[t2] == K_FINISH):
-            v = landing_value(B, r, g, ts2, t2, card[t2], sp2, hn, w_next, w_sp, w_card)
+        if card[t2] >= 0 or (r.finish_mode == FINISH_REACH and kind[t2] == K_FINISH):
+            v = landing_value(
+                rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, w_next, w_sp, w_card
+            )
             _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace)
         elif (
             allow_place
@@ -337,7 +391,21 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
                 if left > 0:
                     chain[nplace, 0] = d2
                     chain[nplace, 1] = t2
-                    v = landing_value(B, r, g, ts2, t2, d2, sp2, hn - 1, w_next, w_sp, w_card)
+                    v = landing_value(
+                        rem,
+                        target,
+                        n_moves,
+                        kind,
+                        r,
+                        ts2,
+                        t2,
+                        d2,
+                        sp2,
+                        hn - 1,
+                        w_next,
+                        w_sp,
+                        w_card,
+                    )
                     _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1)
 
 
