@@ -195,7 +195,7 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col):
     heat_end[pl[p, S.P_POS]] += 1
 
 
-# -- one game --------------------------------------------------------------------------------------
+# -- one game -------------------------------------------------------------------------------------
 @njit(cache=True)
 def points_leader(pl) -> int:
     best = -1

@@ -45,7 +45,7 @@ class Rules(RuleSet):
         lo=1,
         hi=100_000,
     )
-    # -- the board (a reconstruction: its free numbers) ------------------------------------------
+    # -- the board (a reconstruction: its free numbers) -------------------------------------------
     spoke_length: int = option(
         4,
         "asteroids on each route from the planet to a station",
