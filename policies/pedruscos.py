@@ -98,54 +98,63 @@ def card_gain(r, pl, g, p, c, w) -> float:
 @njit(cache=True)
 def route_gain(r, b, pl, g, p, i, roll, w) -> float:
     """Cards a harvest of ``roll`` takes along route ``i``, valued (room first, then swaps)."""
-    n = min(roll, b.route_len[i])
-    room = r.hold_limit - S.cargo(pl, p)
-    c0 = S.cheapest_held(pl, g, p)
-    cheap = g[S.G_VALUE + c0] if c0 >= 0 else 0
-    total = 0.0
-    for j in range(n):
-        col = b.route_colour[i, j]
-        if col < 0:
-            continue
-        v = g[S.G_VALUE + col]
-        if room > 0:
-            total += v
-            room -= 1
-        else:
-            total += max(0, v - cheap)
-    return w * total
+    pre = np.zeros(b.route_colour.shape[1] + 1)
+    route_prefix(r, b, pl, g, p, i, w, pre)
+    return pre[min(roll, b.route_len[i])]
+
+
+def _dice_table(max_dice: int = 4) -> np.ndarray:
+    """DICE[n, t]: probability that ``n`` dice total ``t`` (a constant for compiled code)."""
+    table = np.zeros((max_dice + 1, 6 * max_dice + 1))
+    table[0, 0] = 1.0
+    for n in range(1, max_dice + 1):
+        for t in range(6 * max_dice + 1):
+            for f in range(1, 7):
+                if t - f >= 0:
+                    table[n, t] += table[n - 1, t - f] / 6.0
+    return table
+
+
+DICE = _dice_table()
 
 
 @njit(cache=True)
-def dice_distribution(n) -> np.ndarray:
-    """Probability of each total 0..6n of ``n`` dice."""
-    dist = np.zeros(6 * n + 1)
-    dist[0] = 1.0
-    for _ in range(n):
-        new = np.zeros(6 * n + 1)
-        for t in range(6 * n + 1):
-            if dist[t] > 0:
-                for f in range(1, 7):
-                    if t + f <= 6 * n:
-                        new[t + f] += dist[t] / 6.0
-        dist = new
-    return dist
+def route_prefix(r, b, pl, g, p, i, w, out):
+    """``out[k]``: what the first ``k`` squares of route ``i`` give (k up to the route's length)."""
+    room = r.hold_limit - S.cargo(pl, p)
+    c0 = S.cheapest_held(pl, g, p)
+    cheap = g[S.G_VALUE + c0] if c0 >= 0 else 0
+    out[0] = 0.0
+    for j in range(b.route_len[i]):
+        col = b.route_colour[i, j]
+        v = 0.0
+        if col >= 0:
+            if room > 0:
+                v = g[S.G_VALUE + col]
+                room -= 1
+            else:
+                v = max(0, g[S.G_VALUE + col] - cheap)
+        out[j + 1] = out[j] + w * v
 
 
 @njit(cache=True)
 def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
     """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll)."""
-    dist = dice_distribution(ndice)
+    lo = b.route_ptr[s]
+    hi = b.route_ptr[s + 1]
+    pre = np.zeros((hi - lo, b.route_colour.shape[1] + 1))
+    ok = np.zeros(hi - lo, dtype=np.bool_)
+    for i in range(lo, hi):
+        ok[i - lo] = not coord_only or S.coordinates(br, g, p, b.route_end[i])
+        if ok[i - lo]:
+            route_prefix(r, b, pl, g, p, i, w, pre[i - lo])
     total = 0.0
-    for t in range(dist.shape[0]):
-        if dist[t] == 0:
-            continue
+    for t in range(ndice, 6 * ndice + 1):
         best = 0.0
-        for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
-            if coord_only and not S.coordinates(br, g, p, b.route_end[i]):
-                continue
-            best = max(best, route_gain(r, b, pl, g, p, i, t, w))
-        total += dist[t] * best
+        for i in range(lo, hi):
+            if ok[i - lo]:
+                best = max(best, pre[i - lo, min(t, b.route_len[i])])
+        total += DICE[ndice, t] * best
     return total
 
 
@@ -153,11 +162,11 @@ def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
 def route_expectation(r, b, pl, br, g, p, i, w) -> float:
     """E of route ``i``'s gain when chosen before the roll (its own number of dice)."""
     nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
-    dist = dice_distribution(nd)
+    pre = np.zeros(b.route_colour.shape[1] + 1)
+    route_prefix(r, b, pl, g, p, i, w, pre)
     total = 0.0
-    for t in range(dist.shape[0]):
-        if dist[t] > 0:
-            total += dist[t] * route_gain(r, b, pl, g, p, i, t, w)
+    for t in range(nd, 6 * nd + 1):
+        total += DICE[nd, t] * pre[min(t, b.route_len[i])]
     return total
 
 
@@ -196,7 +205,8 @@ def shipment_gain(r, pl, g, p, cost, w) -> float:
 
 @njit(cache=True)
 def event_value(r, pl, br, g, p, s, prm) -> float:
-    """Expected points of the station table for ``p`` starting a turn on station ``s``."""
+    """Expected points of the station table for ``p`` starting a turn on a station (the
+    holidays result aside: it depends on the station)."""
     if not r.station_events:
         return 0.0
     w = prm[LOOK_P.card_weight]
@@ -227,34 +237,43 @@ def event_value(r, pl, br, g, p, s, prm) -> float:
         elif k == 6:
             for c in range(N_COLOURS):
                 e += w * pl[p, S.P_CARDS + c] * (mean_value - g[S.G_VALUE + c])
-        elif k == 7:
-            if br[p, s] > 0:
-                e = -0.5  # its own branch closes for a while
         total += q * min(e, WIN / 2)
     return total
 
 
 @njit(cache=True)
-def landing_value(r, b, pl, br, g, p, cell, prm) -> float:
-    """Expected points of ending the move on ``cell`` (the lookahead's one-square value)."""
+def landing_values(r, b, pl, br, g, p, prm, out):
+    """``out[c]``: expected points of ending the move on cell ``c`` (the lookahead's one-square
+    value). Squares of one kind and colour share a value, so each is computed once."""
     w = prm[LOOK_P.card_weight]
-    k = b.kind[cell]
     repair = pl[p, S.P_REPAIR] == 1
-    if k == ASTEROID:
-        return 0.0 if repair else card_gain(r, pl, g, p, b.colour[cell], w)
-    if k == MOON:
-        return 0.0 if repair else max(0.0, shipment_gain(r, pl, g, p, r.shipping_cost, w))
-    if k == PLANET:
-        return prm[LOOK_P.repair_cost] if repair else 0.0
-    s = b.station[cell]
-    v = event_value(r, pl, br, g, p, s, prm)
-    if S.station_open(g, s):
-        if br[p, s] > 0:
-            if not repair:
-                v += harvest_value(r, b, pl, br, g, p, s, w)
-        elif pl[p, S.P_POINTS] >= r.branch_cost:
-            v += max(0.0, branch_value(r, pl, p, prm) - r.branch_cost)
-    return v
+    cards = np.zeros(N_COLOURS)
+    if not repair:
+        for c in range(N_COLOURS):
+            cards[c] = card_gain(r, pl, g, p, c, w)
+    moon = 0.0 if repair else max(0.0, shipment_gain(r, pl, g, p, r.shipping_cost, w))
+    planet = prm[LOOK_P.repair_cost] if repair else 0.0
+    events = event_value(r, pl, br, g, p, 0, prm)
+    holidays = S.event_probability(r, 7) * 0.5
+    for cell in range(b.kind.shape[0]):
+        k = b.kind[cell]
+        if k == ASTEROID:
+            out[cell] = cards[b.colour[cell]]
+        elif k == MOON:
+            out[cell] = moon
+        elif k == PLANET:
+            out[cell] = planet
+        else:
+            s = b.station[cell]
+            v = events
+            if S.station_open(g, s):
+                if br[p, s] > 0:
+                    v -= holidays  # its own branch may close for a while
+                    if not repair:
+                        v += harvest_value(r, b, pl, br, g, p, s, w)
+                elif pl[p, S.P_POINTS] >= r.branch_cost:
+                    v += max(0.0, branch_value(r, pl, p, prm) - r.branch_cost)
+            out[cell] = v
 
 
 @njit(cache=True)
@@ -321,10 +340,8 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     best = b.reach[lo]
     best_v = -1e18
     if pid == LOOKAHEAD:
-        n = b.kind.shape[0]
-        now = np.empty(n)
-        for c in range(n):
-            now[c] = landing_value(r, b, pl, br, g, p, c, prm)
+        now = np.empty(b.kind.shape[0])
+        landing_values(r, b, pl, br, g, p, prm, now)
         for j in range(lo, hi):
             e = b.reach[j]
             nxt = 0.0

@@ -23,7 +23,7 @@ from simulator.pedruscos.engine import (
     take_card,
     turn,
 )
-from simulator.pedruscos.rules import Rules
+from simulator.pedruscos.rules import Rules, engine_rules
 
 RED, YELLOW, BLUE = 0, 1, 2
 BOARD = build_board(*Rules().board_key())
@@ -36,7 +36,7 @@ class Table:
 
     def __init__(self, policies=("lookahead", "lookahead"), **rules):
         self.rules = dataclasses.replace(Rules(), **rules)
-        self.r = self.rules.to_engine()
+        self.r = engine_rules(self.rules)
         self.b = build_board(*self.rules.board_key()).arrays
         n = len(policies)
         self.ids, self.prm = engine_arrays(seat_policies(list(policies), POLICIES, "pedruscos", n))
@@ -369,7 +369,7 @@ def test_only_a_turn_started_on_a_station_rolls_the_table():
 
 
 def test_event_probabilities_follow_2d6():
-    r = Rules().to_engine()
+    r = engine_rules(Rules())
     probs = [S.event_probability(r, k) for k in range(8)]
     assert probs == pytest.approx([6 / 36, 4 / 36, 5 / 36, 6 / 36, 5 / 36, 4 / 36, 3 / 36, 3 / 36])
 

@@ -25,7 +25,7 @@ from policies.pedruscos import (
 
 from . import state as S
 from .board import ASTEROID, MOON, PLANET, STATION, build_board
-from .rules import N_EVENTS, REPAIRS_TELEPORT, ROUTE_BEFORE_ROLL
+from .rules import N_EVENTS, REPAIRS_TELEPORT, ROUTE_BEFORE_ROLL, engine_rules
 
 EV_NOTHING, EV_HAULER, EV_LOST_TURN, EV_PURITY, EV_REPAIRS, EV_PIRATES, EV_MARKET, EV_HOLIDAYS = (
     range(8)
@@ -319,7 +319,7 @@ COLUMNS = (
 
 def engine_inputs(rules) -> tuple:
     """The rules as compiled code reads them, and the board they call for."""
-    return rules.to_engine(), build_board(*rules.board_key()).arrays
+    return engine_rules(rules), build_board(*rules.board_key()).arrays
 
 
 def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:

@@ -5,6 +5,8 @@ Seed passages are named by the seed's paragraph titles (seeds/pedruscos-del-espa
 
 from __future__ import annotations
 
+import dataclasses
+from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
@@ -239,3 +241,13 @@ EMPTY_ENDLESS = choice("empty_deck", "endless")
 ROUTE_BEFORE_ROLL = choice("route_choice", "before_roll")
 REPAIRS_TELEPORT = choice("repairs", "teleport")
 PIRATES_HALF_UP = choice("pirates_odd", "half_up")
+
+
+# numba's cache matches argument types by class: the rules tuple compiled code receives must be a
+# class importable by name, or every new process compiles the engine again.
+PedruscosRules = namedtuple("PedruscosRules", [f.name for f in dataclasses.fields(Rules)])
+
+
+def engine_rules(rules: Rules) -> PedruscosRules:
+    """``rules.to_engine()`` as the module-level tuple class above (same fields, same values)."""
+    return PedruscosRules(*rules.to_engine())
