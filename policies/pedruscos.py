@@ -297,27 +297,33 @@ def wants_to_ship(r, pl, g, p, ship_at, cost) -> bool:
 
 
 @njit(cache=True)
-def heuristic_value(pid, prm, p, r, b, pl, br, g, cell) -> float:
-    """The hauler's and builder's score of ending on ``cell``."""
-    k = b.kind[cell]
+def heuristic_scores(pid, prm, p, r, b, pl, br, g, out):
+    """``out[c]``: the hauler's and builder's score of ending on cell ``c`` (a square's score
+    depends only on its kind, colour or station, so each is computed once)."""
     repair = pl[p, S.P_REPAIR] == 1
-    if k == PLANET:
-        return 60.0 if repair else -1.0
-    if repair:
-        return 0.0
-    if k == ASTEROID:
-        return card_gain(r, pl, g, p, b.colour[cell], 1.0)
-    if k == MOON:
-        if wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
-            return 100.0 + S.cargo_value(pl, g, p)
-        return -0.5
-    s = b.station[cell]
-    if pid == BUILDER and S.station_open(g, s):
-        if br[p, s] > 0:
-            return 40.0 + harvest_value(r, b, pl, br, g, p, s, 1.0)
-        if builder_builds(prm, p, r, pl, br):
-            return 30.0
-    return -1.0
+    cards = np.zeros(N_COLOURS)
+    for c in range(N_COLOURS):
+        cards[c] = 0.0 if repair else card_gain(r, pl, g, p, c, 1.0)
+    moon = -0.5
+    if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
+        moon = 100.0 + S.cargo_value(pl, g, p)
+    builds = pid == BUILDER and builder_builds(prm, p, r, pl, br)
+    for cell in range(b.kind.shape[0]):
+        k = b.kind[cell]
+        if k == PLANET:
+            out[cell] = 60.0 if repair else -1.0
+        elif k == ASTEROID:
+            out[cell] = cards[b.colour[cell]]
+        elif k == MOON:
+            out[cell] = moon
+        else:
+            s = b.station[cell]
+            out[cell] = -1.0
+            if pid == BUILDER and not repair and S.station_open(g, s):
+                if br[p, s] > 0:
+                    out[cell] = 40.0 + harvest_value(r, b, pl, br, g, p, s, 1.0)
+                elif builds:
+                    out[cell] = 30.0
 
 
 @njit(cache=True)
@@ -356,9 +362,11 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
                 best_v = v
                 best = e
         return best
+    score = np.empty(b.kind.shape[0])
+    heuristic_scores(pid, prm, p, r, b, pl, br, g, score)
     for j in range(lo, hi):
         e = b.reach[j]
-        v = heuristic_value(pid, prm, p, r, b, pl, br, g, e)
+        v = score[e]
         if v > best_v:
             best_v = v
             best = e

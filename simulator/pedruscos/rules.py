@@ -244,10 +244,13 @@ PIRATES_HALF_UP = choice("pirates_odd", "half_up")
 
 
 # numba's cache matches argument types by class: the rules tuple compiled code receives must be a
-# class importable by name, or every new process compiles the engine again.
+# class importable by name, or every new process compiles the engine again. Tuple options travel
+# as tuples of ints (passed by value) rather than arrays, which would be reference-counted at
+# every call of every helper.
 PedruscosRules = namedtuple("PedruscosRules", [f.name for f in dataclasses.fields(Rules)])
 
 
 def engine_rules(rules: Rules) -> PedruscosRules:
-    """``rules.to_engine()`` as the module-level tuple class above (same fields, same values)."""
-    return PedruscosRules(*rules.to_engine())
+    """``rules.to_engine()`` as the module-level tuple class above (same fields and values)."""
+    values = rules.to_engine()
+    return PedruscosRules(*(tuple(int(x) for x in v) if hasattr(v, "shape") else v for v in values))
