@@ -26,11 +26,10 @@ TABLES = {
 
 
 def games_per_second(policies: list[str], games: int) -> float:
-    import simulator  # noqa: F401  (simulator must be imported before policies)
-    from policies import engine_arrays, seat_policies
     from policies.pedruscos import POLICIES
     from simulator.pedruscos.engine import play_chunk
     from simulator.pedruscos.rules import Rules
+    from simulator.policy import engine_arrays, seat_policies
 
     ids, params = engine_arrays(seat_policies(policies, POLICIES, "pedruscos", len(policies)))
     rules = Rules()

@@ -18,15 +18,13 @@ has to reach a moon), a shipment its value minus its cost.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, PLANET
 from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
+from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, HAULER, BUILDER, LOOKAHEAD = 0, 1, 2, 3
 
@@ -70,15 +68,9 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
-def _slots(pdef: PolicyDef) -> tuple:
-    return namedtuple(pdef.name + "_slots", [p.name for p in pdef.params] or ["none"])(
-        *range(max(1, len(pdef.params)))
-    )
-
-
-HAULER_P = _slots(POLICIES["hauler"])
-BUILDER_P = _slots(POLICIES["builder"])
-LOOK_P = _slots(POLICIES["lookahead"])
+HAULER_P = POLICIES["hauler"].slots
+BUILDER_P = POLICIES["builder"].slots
+LOOK_P = POLICIES["lookahead"].slots
 WIN = 1000.0  # value of reaching the target: above anything else
 
 

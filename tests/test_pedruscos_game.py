@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from policies import engine_arrays, seat_policies
 from policies.pedruscos import POLICIES
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import build_board
 from simulator.pedruscos.engine import play_chunk, play_one
 from simulator.pedruscos.rules import Rules
+from simulator.policy import engine_arrays, seat_policies
 
 NAMES = ("random", "hauler", "builder", "lookahead")
 

@@ -5,7 +5,6 @@ import dataclasses
 import numpy as np
 import pytest
 
-from policies import engine_arrays, seat_policies
 from policies.pedruscos import POLICIES
 from simulator.errors import BalanceError
 from simulator.pedruscos import state as S
@@ -24,6 +23,7 @@ from simulator.pedruscos.engine import (
     turn,
 )
 from simulator.pedruscos.rules import Rules, engine_rules
+from simulator.policy import engine_arrays, seat_policies
 
 RED, YELLOW, BLUE = 0, 1, 2
 BOARD = build_board(*Rules().board_key())

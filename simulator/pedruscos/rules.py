@@ -231,16 +231,10 @@ class Rules(RuleSet):
         )
 
 
-def choice(name: str, value: str) -> int:
-    """Index of a choice value as compiled code sees it (module constants below)."""
-    info = Rules.option_info(name)
-    return info.choices.index(value)
-
-
-EMPTY_ENDLESS = choice("empty_deck", "endless")
-ROUTE_BEFORE_ROLL = choice("route_choice", "before_roll")
-REPAIRS_TELEPORT = choice("repairs", "teleport")
-PIRATES_HALF_UP = choice("pirates_odd", "half_up")
+EMPTY_ENDLESS = Rules.choice_index("empty_deck", "endless")
+ROUTE_BEFORE_ROLL = Rules.choice_index("route_choice", "before_roll")
+REPAIRS_TELEPORT = Rules.choice_index("repairs", "teleport")
+PIRATES_HALF_UP = Rules.choice_index("pirates_odd", "half_up")
 
 
 # numba's cache matches argument types by class: the rules tuple compiled code receives must be a

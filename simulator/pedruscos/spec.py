@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from policies.pedruscos import POLICIES
+from simulator.boards import Board, Cell
 from simulator.games import GameSpec
 
 from .board import build_board
@@ -32,23 +33,31 @@ HEATMAPS = {
 }
 
 
-def board(rules: Rules) -> Any:
-    """The board these rules call for, as cells for ``balance board`` and the heatmaps."""
-    from simulator.boards import Board, Cell
+COLOURS = {
+    "planet": "firebrick",
+    "asteroid_red": "red",
+    "asteroid_yellow": "gold",
+    "asteroid_blue": "royalblue",
+    "station": "forestgreen",
+    "moon": "whitesmoke",
+}
 
+
+def board(rules: Rules) -> Board:
+    """The board these rules call for, as cells for ``balance board`` and the heatmaps."""
     b = build_board(*rules.board_key())
     cells = tuple(
         Cell(
             id=c,
             kind=b.kind_name(c),
             x=float(b.x[c]),
-            y=float(b.y[c]),
+            y=-float(b.y[c]),  # drawings run downwards
             neighbours=b.neighbours[c],
             label=b.label(c),
         )
         for c in range(b.n_cells)
     )
-    return Board(cells=cells, shape="graph")
+    return Board(cells=cells, shape="graph", colours=COLOURS)
 
 
 def check(rules: Rules, n_players: int, seats: Any) -> str | None:
@@ -62,7 +71,7 @@ def check(rules: Rules, n_players: int, seats: Any) -> str | None:
     return None
 
 
-_FIELDS = dict(
+SPEC = GameSpec(
     id="pedruscos",
     title="Pedruscos del Espacio",
     min_players=2,
@@ -80,5 +89,3 @@ _FIELDS = dict(
     heatmaps=HEATMAPS,
     check=check,
 )
-# Fields the shared GameSpec does not declare yet are left out (the contract is landing).
-SPEC = GameSpec(**{k: v for k, v in _FIELDS.items() if k in GameSpec.__dataclass_fields__})
