@@ -119,20 +119,17 @@ def load_layout() -> dict:
 
 
 def _bezier(p0, p1, peak, n: int) -> list[tuple[float, float]]:
-    """``n`` points strictly between ``p0`` and ``p1`` on a quadratic curve through ``peak``."""
+    """``n`` points strictly between ``p0`` and ``p1``, evenly spaced along a quadratic curve
+    through ``peak``."""
     cx = 2 * peak[0] - (p0[0] + p1[0]) / 2
     cy = 2 * peak[1] - (p0[1] + p1[1]) / 2
-    pts = []
-    for i in range(1, n + 1):
-        t = i / (n + 1)
-        u = 1 - t
-        pts.append(
-            (
-                u * u * p0[0] + 2 * u * t * cx + t * t * p1[0],
-                u * u * p0[1] + 2 * u * t * cy + t * t * p1[1],
-            )
-        )
-    return pts
+    ts = np.linspace(0.0, 1.0, 401)
+    u = 1 - ts
+    xs = u * u * p0[0] + 2 * u * ts * cx + ts * ts * p1[0]
+    ys = u * u * p0[1] + 2 * u * ts * cy + ts * ts * p1[1]
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(xs), np.diff(ys)))])
+    want = arc[-1] * np.arange(1, n + 1) / (n + 1)
+    return [(float(np.interp(w, arc, xs)), float(np.interp(w, arc, ys))) for w in want]
 
 
 @cache
