@@ -88,4 +88,5 @@ SPEC = GameSpec(
     board=board,
     heatmaps=HEATMAPS,
     check=check,
+    report_sections="reports.pedruscos:sections",
 )
