@@ -335,8 +335,7 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
         return -1
     if pid == RANDOM:
         return b.reach[np.random.randint(lo, hi)]
-    best = b.reach[lo]
-    best_v = -1e18
+    score = np.empty(b.kind.shape[0])
     if pid == LOOKAHEAD:
         now = np.empty(b.kind.shape[0])
         landing_values(r, b, pl, br, g, p, prm, now)
@@ -349,19 +348,30 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
                     for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
                         m = max(m, now[b.reach[jj]])
                     nxt += m / 6.0
-            v = now[e] + prm[LOOK_P.next_weight] * nxt
-            if v > best_v:
-                best_v = v
-                best = e
-        return best
-    score = np.empty(b.kind.shape[0])
-    heuristic_scores(pid, prm, p, r, b, pl, br, g, score)
-    for j in range(lo, hi):
+            score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
+    else:
+        heuristic_scores(pid, prm, p, r, b, pl, br, g, score)
+    return best_end(b, lo, hi, score)
+
+
+@njit(cache=True)
+def best_end(b, lo, hi, score) -> int:
+    """The end square of highest score; ties broken at random, so that a symmetric board is not
+    walked in the order of its cell numbers."""
+    best = b.reach[lo]
+    best_v = score[best]
+    ties = 1
+    for j in range(lo + 1, hi):
         e = b.reach[j]
         v = score[e]
-        if v > best_v:
+        if v > best_v + 1e-9:
             best_v = v
             best = e
+            ties = 1
+        elif v > best_v - 1e-9:
+            ties += 1
+            if np.random.randint(0, ties) == 0:
+                best = e
     return best
 
 
