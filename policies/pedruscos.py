@@ -1,0 +1,456 @@
+"""Pedruscos del Espacio policies: every decision of the game, dispatched on the seat's policy id.
+
+Decisions (compiled functions branching on ``pid``; ``prm`` is the seat's parameter row):
+
+- :func:`decide_move`: which reachable square to end the move on, for the rolled die;
+- :func:`decide_ship`: ship the whole cargo now (at a moon, or with the autonomous hauler);
+- :func:`decide_branch`: open a branch at the station landed on;
+- :func:`decide_dice`: roll the coordinated dice (committing to a route that ends at another
+  branch) or one die, for a harvest;
+- :func:`decide_route`: the route a harvest follows (``roll`` 0: before the dice);
+- :func:`decide_purity`: the colour of the extra cards of result 7;
+- :func:`decide_swap`: with a full hold, which colour to discard for a new card (-1: refuse it).
+
+The engine checks legality again, so a policy can only waste its own chances, never break a
+rule. Values are in points: a card aboard is worth its ore value times ``card_weight`` (it still
+has to reach a moon), a shipment its value minus its cost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.pedruscos import state as S
+from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, PLANET
+from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
+from simulator.policy import PolicyDef, PolicyParam
+
+RANDOM, HAULER, BUILDER, LOOKAHEAD = 0, 1, 2, 3
+
+_SHIP_AT = PolicyParam("ship_at", 8.0, 0.0, 60.0, "cargo value at which it ships (or a full hold)")
+
+POLICIES: dict[str, PolicyDef] = {
+    "random": PolicyDef("random", RANDOM, "a uniformly random legal choice at every decision"),
+    "hauler": PolicyDef(
+        "hauler",
+        HAULER,
+        "collects the most valuable ore it can reach, heads for a moon and ships once the load "
+        "pays; never opens a branch",
+        (_SHIP_AT,),
+    ),
+    "builder": PolicyDef(
+        "builder",
+        BUILDER,
+        "opens branches as soon as it can pay for them, goes back to its stations to harvest "
+        "along the best route, ships like the hauler",
+        (
+            _SHIP_AT,
+            PolicyParam("reserve", 0.0, 0.0, 50.0, "points it keeps after paying for a branch"),
+            PolicyParam("max_branches", 6.0, 0.0, 6.0, "branches it wants"),
+        ),
+    ),
+    "lookahead": PolicyDef(
+        "lookahead",
+        LOOKAHEAD,
+        "values every square the rolled die reaches by expected points (cards, shipments, "
+        "harvests, the station table's expectation) plus the best square of the next roll",
+        (
+            PolicyParam(
+                "card_weight", 0.7, 0.0, 1.0, "points a card aboard is worth per ore value"
+            ),
+            PolicyParam("branch_worth", 10.0, 0.0, 100.0, "points a branch brings at the start"),
+            PolicyParam("turn_worth", 2.0, 0.0, 20.0, "points a turn is worth (result 6)"),
+            PolicyParam("repair_cost", 4.0, 0.0, 50.0, "points result 8 costs in lost turns"),
+            PolicyParam("next_weight", 0.5, 0.0, 1.0, "weight of the next roll's best square"),
+        ),
+    ),
+}
+
+
+HAULER_P = POLICIES["hauler"].slots
+BUILDER_P = POLICIES["builder"].slots
+LOOK_P = POLICIES["lookahead"].slots
+WIN = 1000.0  # value of reaching the target: above anything else
+
+
+# -- values ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def card_gain(r, pl, g, p, c, w) -> float:
+    """What one more card of colour ``c`` is worth (a full hold swaps out its cheapest card)."""
+    if not S.deck_has(r, g, c):
+        return 0.0
+    v = g[S.G_VALUE + c]
+    if S.cargo(pl, p) < r.hold_limit:
+        return w * v
+    cheap = S.cheapest_held(pl, g, p)
+    return w * max(0, v - g[S.G_VALUE + cheap])
+
+
+@njit(cache=True)
+def route_gain(r, b, pl, g, p, i, roll, w) -> float:
+    """Cards a harvest of ``roll`` takes along route ``i``, valued (room first, then swaps)."""
+    pre = np.zeros(b.route_colour.shape[1] + 1)
+    route_prefix(r, b, pl, g, p, i, w, pre)
+    return pre[min(roll, b.route_len[i])]
+
+
+def _dice_table(max_dice: int = 4) -> np.ndarray:
+    """DICE[n, t]: probability that ``n`` dice total ``t`` (a constant for compiled code)."""
+    table = np.zeros((max_dice + 1, 6 * max_dice + 1))
+    table[0, 0] = 1.0
+    for n in range(1, max_dice + 1):
+        for t in range(6 * max_dice + 1):
+            for f in range(1, 7):
+                if t - f >= 0:
+                    table[n, t] += table[n - 1, t - f] / 6.0
+    return table
+
+
+DICE = _dice_table()
+
+
+@njit(cache=True)
+def route_prefix(r, b, pl, g, p, i, w, out):
+    """``out[k]``: what the first ``k`` squares of route ``i`` give (k up to the route's length)."""
+    room = r.hold_limit - S.cargo(pl, p)
+    c0 = S.cheapest_held(pl, g, p)
+    cheap = g[S.G_VALUE + c0] if c0 >= 0 else 0
+    out[0] = 0.0
+    for j in range(b.route_len[i]):
+        col = b.route_colour[i, j]
+        v = 0.0
+        if col >= 0:
+            if room > 0:
+                v = g[S.G_VALUE + col]
+                room -= 1
+            else:
+                v = max(0, g[S.G_VALUE + col] - cheap)
+        out[j + 1] = out[j] + w * v
+
+
+@njit(cache=True)
+def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
+    """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll)."""
+    lo = b.route_ptr[s]
+    hi = b.route_ptr[s + 1]
+    pre = np.zeros((hi - lo, b.route_colour.shape[1] + 1))
+    ok = np.zeros(hi - lo, dtype=np.bool_)
+    for i in range(lo, hi):
+        ok[i - lo] = not coord_only or S.coordinates(br, g, p, b.route_end[i])
+        if ok[i - lo]:
+            route_prefix(r, b, pl, g, p, i, w, pre[i - lo])
+    total = 0.0
+    for t in range(ndice, 6 * ndice + 1):
+        best = 0.0
+        for i in range(lo, hi):
+            if ok[i - lo]:
+                best = max(best, pre[i - lo, min(t, b.route_len[i])])
+        total += DICE[ndice, t] * best
+    return total
+
+
+@njit(cache=True)
+def route_expectation(r, b, pl, br, g, p, i, w) -> float:
+    """E of route ``i``'s gain when chosen before the roll (its own number of dice)."""
+    nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
+    pre = np.zeros(b.route_colour.shape[1] + 1)
+    route_prefix(r, b, pl, g, p, i, w, pre)
+    total = 0.0
+    for t in range(nd, 6 * nd + 1):
+        total += DICE[nd, t] * pre[min(t, b.route_len[i])]
+    return total
+
+
+@njit(cache=True)
+def any_coordination(b, br, g, p, s) -> bool:
+    for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
+        if S.coordinates(br, g, p, b.route_end[i]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def harvest_value(r, b, pl, br, g, p, s, w) -> float:
+    """Expected value of a harvest at station ``s``, the better way of rolling."""
+    if r.route_choice == ROUTE_BEFORE_ROLL:
+        best = 0.0
+        for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
+            best = max(best, route_expectation(r, b, pl, br, g, p, i, w))
+        return best
+    v = expected_best_route(r, b, pl, br, g, p, s, r.harvest_dice, False, w)
+    if any_coordination(b, br, g, p, s):
+        v = max(v, expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, True, w))
+    return v
+
+
+@njit(cache=True)
+def shipment_gain(r, pl, g, p, cost, w) -> float:
+    """Points a shipment now brings over keeping the cargo (WIN when it reaches the target)."""
+    if not S.can_ship(r, pl, g, p, cost):
+        return -1.0
+    v = S.cargo_value(pl, g, p)
+    if pl[p, S.P_POINTS] + v - cost >= r.target_points:
+        return WIN
+    return (v - cost) - w * v
+
+
+@njit(cache=True)
+def event_value(r, pl, br, g, p, s, prm) -> float:
+    """Expected points of the station table for ``p`` starting a turn on a station (the
+    holidays result aside: it depends on the station)."""
+    if not r.station_events:
+        return 0.0
+    w = prm[LOOK_P.card_weight]
+    n = S.cargo(pl, p)
+    mean_card = S.cargo_value(pl, g, p) / n if n > 0 else 0.0
+    mean_value = 0.0
+    for f in range(6):
+        mean_value += r.value_faces[f] / 6.0
+    total = 0.0
+    for k in range(8):
+        q = S.event_probability(r, k)
+        if q == 0:
+            continue
+        e = 0.0
+        if k == 1:
+            if pl[p, S.P_REPAIR] == 0 or not r.repairs_block_hauler:
+                e = max(0.0, shipment_gain(r, pl, g, p, r.hauler_cost, w))
+        elif k == 2:
+            e = -prm[LOOK_P.turn_worth]
+        elif k == 3:
+            d = S.dearest_held(pl, g, p)
+            if d >= 0:
+                e = r.purity_cards * card_gain(r, pl, g, p, d, w)
+        elif k == 4:
+            e = -prm[LOOK_P.repair_cost]
+        elif k == 5:
+            e = -w * S.pirates_discards(r, n) * mean_card
+        elif k == 6:
+            for c in range(N_COLOURS):
+                e += w * pl[p, S.P_CARDS + c] * (mean_value - g[S.G_VALUE + c])
+        total += q * min(e, WIN / 2)
+    return total
+
+
+@njit(cache=True)
+def landing_values(r, b, pl, br, g, p, prm, out):
+    """``out[c]``: expected points of ending the move on cell ``c`` (the lookahead's one-square
+    value). Squares of one kind and colour share a value, so each is computed once."""
+    w = prm[LOOK_P.card_weight]
+    repair = pl[p, S.P_REPAIR] == 1
+    cards = np.zeros(N_COLOURS)
+    if not repair:
+        for c in range(N_COLOURS):
+            cards[c] = card_gain(r, pl, g, p, c, w)
+    moon = 0.0 if repair else max(0.0, shipment_gain(r, pl, g, p, r.shipping_cost, w))
+    planet = prm[LOOK_P.repair_cost] if repair else 0.0
+    events = event_value(r, pl, br, g, p, 0, prm)
+    holidays = S.event_probability(r, 7) * 0.5
+    for cell in range(b.kind.shape[0]):
+        k = b.kind[cell]
+        if k == ASTEROID:
+            out[cell] = cards[b.colour[cell]]
+        elif k == MOON:
+            out[cell] = moon
+        elif k == PLANET:
+            out[cell] = planet
+        else:
+            s = b.station[cell]
+            v = events
+            if S.station_open(g, s):
+                if br[p, s] > 0:
+                    v -= holidays  # its own branch may close for a while
+                    if not repair:
+                        v += harvest_value(r, b, pl, br, g, p, s, w)
+                elif pl[p, S.P_POINTS] >= r.branch_cost:
+                    v += max(0.0, branch_value(r, pl, p, prm) - r.branch_cost)
+            out[cell] = v
+
+
+@njit(cache=True)
+def branch_value(r, pl, p, prm) -> float:
+    """A branch pays over the rest of the game: worth less as the player nears the target."""
+    left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
+    return prm[LOOK_P.branch_worth] * left
+
+
+# -- moves ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def wants_to_ship(r, pl, g, p, ship_at, cost) -> bool:
+    if not S.can_ship(r, pl, g, p, cost):
+        return False
+    v = S.cargo_value(pl, g, p)
+    return (
+        v >= ship_at
+        or S.cargo(pl, p) >= r.hold_limit
+        or pl[p, S.P_POINTS] + v - cost >= r.target_points
+    )
+
+
+@njit(cache=True)
+def heuristic_scores(pid, prm, p, r, b, pl, br, g, out):
+    """``out[c]``: the hauler's and builder's score of ending on cell ``c`` (a square's score
+    depends only on its kind, colour or station, so each is computed once)."""
+    repair = pl[p, S.P_REPAIR] == 1
+    cards = np.zeros(N_COLOURS)
+    for c in range(N_COLOURS):
+        cards[c] = 0.0 if repair else card_gain(r, pl, g, p, c, 1.0)
+    moon = -0.5
+    if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
+        moon = 100.0 + S.cargo_value(pl, g, p)
+    builds = pid == BUILDER and builder_builds(prm, p, r, pl, br)
+    for cell in range(b.kind.shape[0]):
+        k = b.kind[cell]
+        if k == PLANET:
+            out[cell] = 60.0 if repair else -1.0
+        elif k == ASTEROID:
+            out[cell] = cards[b.colour[cell]]
+        elif k == MOON:
+            out[cell] = moon
+        else:
+            s = b.station[cell]
+            out[cell] = -1.0
+            if pid == BUILDER and not repair and S.station_open(g, s):
+                if br[p, s] > 0:
+                    out[cell] = 40.0 + harvest_value(r, b, pl, br, g, p, s, 1.0)
+                elif builds:
+                    out[cell] = 30.0
+
+
+@njit(cache=True)
+def builder_builds(prm, p, r, pl, br) -> bool:
+    return (
+        pl[p, S.P_POINTS] >= r.branch_cost + prm[BUILDER_P.reserve]
+        and pl[p, S.P_BRANCHES] < prm[BUILDER_P.max_branches]
+    )
+
+
+@njit(cache=True)
+def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
+    pos = pl[p, S.P_POS]
+    lo = b.reach_ptr[pos * 7 + die]
+    hi = b.reach_ptr[pos * 7 + die + 1]
+    if hi == lo:
+        return -1
+    if pid == RANDOM:
+        return b.reach[np.random.randint(lo, hi)]
+    score = np.empty(b.kind.shape[0])
+    if pid == LOOKAHEAD:
+        now = np.empty(b.kind.shape[0])
+        landing_values(r, b, pl, br, g, p, prm, now)
+        for j in range(lo, hi):
+            e = b.reach[j]
+            nxt = 0.0
+            if now[e] < WIN:
+                for d in range(1, 7):
+                    m = 0.0
+                    for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
+                        m = max(m, now[b.reach[jj]])
+                    nxt += m / 6.0
+            score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
+    else:
+        heuristic_scores(pid, prm, p, r, b, pl, br, g, score)
+    return best_end(b, lo, hi, score)
+
+
+@njit(cache=True)
+def best_end(b, lo, hi, score) -> int:
+    """The end square of highest score; ties broken at random, so that a symmetric board is not
+    walked in the order of its cell numbers."""
+    best = b.reach[lo]
+    best_v = score[best]
+    ties = 1
+    for j in range(lo + 1, hi):
+        e = b.reach[j]
+        v = score[e]
+        if v > best_v + 1e-9:
+            best_v = v
+            best = e
+            ties = 1
+        elif v > best_v - 1e-9:
+            ties += 1
+            if np.random.randint(0, ties) == 0:
+                best = e
+    return best
+
+
+# -- the other decisions --------------------------------------------------------------------------
+@njit(cache=True)
+def decide_ship(pid, prm, p, r, b, pl, br, g, cost) -> bool:
+    if pid == RANDOM:
+        return np.random.randint(0, 2) == 1
+    if pid == LOOKAHEAD:
+        return shipment_gain(r, pl, g, p, cost, prm[LOOK_P.card_weight]) > 0
+    return wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], cost)
+
+
+@njit(cache=True)
+def decide_branch(pid, prm, p, r, b, pl, br, g, s) -> bool:
+    if pid == RANDOM:
+        return np.random.randint(0, 2) == 1
+    if pid == BUILDER:
+        return builder_builds(prm, p, r, pl, br)
+    if pid == LOOKAHEAD:
+        return branch_value(r, pl, p, prm) > r.branch_cost
+    return False
+
+
+@njit(cache=True)
+def _weight(pid, prm) -> float:
+    return prm[LOOK_P.card_weight] if pid == LOOKAHEAD else 1.0
+
+
+@njit(cache=True)
+def decide_dice(pid, prm, p, r, b, pl, br, g, s) -> bool:
+    if pid == RANDOM:
+        return np.random.randint(0, 2) == 1
+    w = _weight(pid, prm)
+    one = expected_best_route(r, b, pl, br, g, p, s, r.harvest_dice, False, w)
+    two = expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, True, w)
+    return two > one
+
+
+@njit(cache=True)
+def decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only) -> int:
+    lo = b.route_ptr[s]
+    hi = b.route_ptr[s + 1]
+    if pid == RANDOM:
+        for _ in range(100):
+            i = np.random.randint(lo, hi)
+            if not coord_only or S.coordinates(br, g, p, b.route_end[i]):
+                return i
+        return lo
+    w = _weight(pid, prm)
+    best = -1
+    best_v = -1.0
+    for i in range(lo, hi):
+        if coord_only and not S.coordinates(br, g, p, b.route_end[i]):
+            continue
+        if roll == 0:
+            v = route_expectation(r, b, pl, br, g, p, i, w)
+        else:
+            v = route_gain(r, b, pl, g, p, i, roll, w)
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def decide_purity(pid, prm, p, r, b, pl, br, g) -> int:
+    if pid == RANDOM:
+        return S.random_held_colour(pl, p)
+    return S.dearest_held(pl, g, p)
+
+
+@njit(cache=True)
+def decide_swap(pid, prm, p, r, b, pl, br, g, c) -> int:
+    if pid == RANDOM:
+        if np.random.randint(0, 2) == 0:
+            return -1
+        return S.random_held_colour(pl, p)
+    cheap = S.cheapest_held(pl, g, p)
+    if cheap >= 0 and g[S.G_VALUE + c] > g[S.G_VALUE + cheap]:
+        return cheap
+    return -1

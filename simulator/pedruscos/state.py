@@ -1,0 +1,292 @@
+"""State layout of a Pedruscos del Espacio game and the small compiled rules on it.
+
+A game is four int64 arrays: ``pl`` (players x ``P_*``), ``br`` (players x 7: the turn number at
+which the player's branch at station ``s`` was built, plus one; 0 means no branch), ``g`` (game
+fields ``G_*``) and the two heatmap rows. ``r`` is ``Rules.to_engine()`` (read by name) and ``b``
+the board's :class:`~simulator.pedruscos.board.BoardArrays`. Tests call these helpers on hand-made
+states; policies read the state through them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import ASTEROID, MOON, N_COLOURS, N_STATIONS, PLANET, STATION  # noqa: F401
+from .rules import EMPTY_ENDLESS, N_EVENTS, PIRATES_HALF_UP
+
+# -- player fields --------------------------------------------------------------------------------
+P_POS = 0  # cell
+P_POINTS = 1
+P_CARDS = 2  # .. +3: ore cards aboard by colour
+P_HCARDS = 5  # .. +3: of those, cards that came from harvests (for branch payback)
+P_REPAIR = 8  # 1 after result 8 until the ship takes off from the planet
+P_SHIPMENTS = 9  # shipments made (moons and hauler)
+P_BRANCHES = 10  # branches built
+P_PIRATE_LOST = 11  # cards lost to pirates
+P_HARVEST_POINTS = 12  # value of harvested cards when shipped (before the shipment's cost)
+P_HARVEST_CARDS = 13  # cards taken by harvests
+P_SHIPPED_VALUE = 14  # value of every card shipped (before costs)
+P_LOST_TURNS = 15  # turns lost to result 6
+N_PLAYER_FIELDS = 16
+
+# -- game fields ----------------------------------------------------------------------------------
+G_VALUE = 0  # .. +3: ore values
+G_DECK = 3  # .. +3: cards left in each colour's deck
+G_CLOSED = 6  # station closed for holidays (0: none)
+G_TURN = 7  # turns played so far, all players (branches remember it)
+G_ROUND = 8  # current round, from 1
+G_EVENTS = 9  # .. +8: station table results, table order
+G_ENDED = 17
+G_END_REASON = 18
+G_WINNER = 19
+G_PROBLEMS = 20
+N_GAME_FIELDS = 21
+
+END_TARGET, END_ROUND_CAP = 0, 1
+END_REASONS = ("target", "round_cap")
+
+# Problem bits of :func:`state_problems` (0: every invariant holds).
+PROBLEM_NEGATIVE = 1
+PROBLEM_HOLD = 2
+PROBLEM_DECK = 4
+PROBLEM_HARVEST_CARDS = 8
+PROBLEM_POSITION = 16
+PROBLEM_CLOSED = 32
+PROBLEM_VALUE = 64
+
+TWO_DICE = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.int64)  # ways of 2..12 /36
+
+
+def new_state(n_players: int, n_cells: int) -> tuple[np.ndarray, ...]:
+    """Empty arrays for one game: pl, br, g, turn-end heat, collect heat."""
+    return (
+        np.zeros((n_players, N_PLAYER_FIELDS), dtype=np.int64),
+        np.zeros((n_players, N_STATIONS + 1), dtype=np.int64),
+        np.zeros(N_GAME_FIELDS, dtype=np.int64),
+        np.zeros(n_cells, dtype=np.int64),
+        np.zeros(n_cells, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Seed the compiled generator (tests drive single rules from a known seed)."""
+    np.random.seed(seed)
+
+
+# -- cards ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def cargo(pl, p) -> int:
+    return pl[p, P_CARDS] + pl[p, P_CARDS + 1] + pl[p, P_CARDS + 2]
+
+
+@njit(cache=True)
+def cargo_value(pl, g, p) -> int:
+    v = 0
+    for c in range(N_COLOURS):
+        v += pl[p, P_CARDS + c] * g[G_VALUE + c]
+    return v
+
+
+@njit(cache=True)
+def roll_values(r, g):
+    """One die per colour, read through the value table (start, and result 10)."""
+    for c in range(N_COLOURS):
+        g[G_VALUE + c] = r.value_faces[np.random.randint(0, 6)]
+
+
+@njit(cache=True)
+def deck_has(r, g, c) -> bool:
+    return r.empty_deck == EMPTY_ENDLESS or g[G_DECK + c] > 0
+
+
+@njit(cache=True)
+def draw_card(r, pl, g, p, c, harvest) -> bool:
+    """``p`` takes a card of colour ``c`` from its deck (room is the caller's concern)."""
+    if not deck_has(r, g, c):
+        return False
+    if r.empty_deck != EMPTY_ENDLESS:
+        g[G_DECK + c] -= 1
+    pl[p, P_CARDS + c] += 1
+    if harvest:
+        pl[p, P_HCARDS + c] += 1
+        pl[p, P_HARVEST_CARDS] += 1
+    return True
+
+
+@njit(cache=True)
+def discard_card(r, pl, g, p, c):
+    """``p`` loses one card of colour ``c``; which one it was (harvested or not) is random in
+    proportion, so the harvest bookkeeping stays exact in expectation."""
+    n = pl[p, P_CARDS + c]
+    if n <= 0:
+        return
+    h = pl[p, P_HCARDS + c]
+    if h > 0 and np.random.randint(0, n) < h:
+        pl[p, P_HCARDS + c] -= 1
+    pl[p, P_CARDS + c] -= 1
+    if r.discards_to_deck and r.empty_deck != EMPTY_ENDLESS:
+        g[G_DECK + c] += 1
+
+
+@njit(cache=True)
+def random_held_colour(pl, p) -> int:
+    """A colour drawn in proportion to the cards held (a card picked blindly), -1 if none."""
+    n = cargo(pl, p)
+    if n == 0:
+        return -1
+    u = np.random.randint(0, n)
+    for c in range(N_COLOURS):
+        u -= pl[p, P_CARDS + c]
+        if u < 0:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def cheapest_held(pl, g, p) -> int:
+    """Held colour of least value, -1 with no cards."""
+    best = -1
+    for c in range(N_COLOURS):
+        if pl[p, P_CARDS + c] > 0 and (best < 0 or g[G_VALUE + c] < g[G_VALUE + best]):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def dearest_held(pl, g, p) -> int:
+    best = -1
+    for c in range(N_COLOURS):
+        if pl[p, P_CARDS + c] > 0 and (best < 0 or g[G_VALUE + c] > g[G_VALUE + best]):
+            best = c
+    return best
+
+
+# -- shipping -------------------------------------------------------------------------------------
+@njit(cache=True)
+def can_ship(r, pl, g, p, cost) -> bool:
+    v = cargo_value(pl, g, p)
+    if cargo(pl, p) == 0:
+        return False
+    return v > cost if r.must_exceed_cost else True
+
+
+@njit(cache=True)
+def ship(r, pl, g, p, cost) -> int:
+    """Ship every card aboard: the player scores value minus ``cost``; cards return to decks."""
+    v = cargo_value(pl, g, p)
+    harvested = 0
+    for c in range(N_COLOURS):
+        harvested += pl[p, P_HCARDS + c] * g[G_VALUE + c]
+        if r.empty_deck != EMPTY_ENDLESS:
+            g[G_DECK + c] += pl[p, P_CARDS + c]
+        pl[p, P_CARDS + c] = 0
+        pl[p, P_HCARDS + c] = 0
+    gain = v - cost
+    pl[p, P_POINTS] += gain
+    if pl[p, P_POINTS] < 0:  # only with must_exceed_cost off: a shipment never takes points away
+        pl[p, P_POINTS] = 0
+    pl[p, P_SHIPMENTS] += 1
+    pl[p, P_SHIPPED_VALUE] += v
+    pl[p, P_HARVEST_POINTS] += harvested
+    return gain
+
+
+# -- station events -------------------------------------------------------------------------------
+@njit(cache=True)
+def pirates_discards(r, n) -> int:
+    """Cards pirates take from a hold of ``n``: half, rounded down (or up) when odd."""
+    if n % 2 == 1 and r.pirates_odd == PIRATES_HALF_UP:
+        return (n + 1) // 2
+    return n // 2
+
+
+@njit(cache=True)
+def pirates(r, pl, g, p) -> int:
+    """Shuffle the cards and discard half, blindly. Returns the cards lost."""
+    k = pirates_discards(r, cargo(pl, p))
+    for _ in range(k):
+        discard_card(r, pl, g, p, random_held_colour(pl, p))
+    pl[p, P_PIRATE_LOST] += k
+    return k
+
+
+@njit(cache=True)
+def close_station(g, s):
+    """Only one station is closed at a time: the last one reopens when another closes."""
+    g[G_CLOSED] = s
+
+
+@njit(cache=True)
+def station_open(g, s) -> bool:
+    return g[G_CLOSED] != s
+
+
+@njit(cache=True)
+def old_branch(br, g, p, s) -> bool:
+    """``p`` has had a branch at station ``s`` since before this turn."""
+    return br[p, s] > 0 and br[p, s] - 1 < g[G_TURN]
+
+
+@njit(cache=True)
+def coordinates(br, g, p, end) -> bool:
+    """A route ending at station ``end`` doubles the dice: ``p`` has an open branch there."""
+    return br[p, end] > 0 and station_open(g, end)
+
+
+@njit(cache=True)
+def event_probability(r, k) -> float:
+    """Probability of table result ``k`` on 2d6 under the rules' table."""
+    ways = 0
+    for total in range(2, 13):
+        if r.event_table[total - 2] == k:
+            ways += TWO_DICE[total]
+    return ways / 36.0
+
+
+@njit(cache=True)
+def roll_event(r) -> int:
+    total = np.random.randint(1, 7) + np.random.randint(1, 7)
+    return r.event_table[total - 2]
+
+
+# -- checks ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def state_problems(r, b, pl, br, g) -> int:
+    bits = 0
+    held = np.zeros(N_COLOURS, dtype=np.int64)
+    for p in range(pl.shape[0]):
+        if pl[p, P_POINTS] < 0:
+            bits |= PROBLEM_NEGATIVE
+        if cargo(pl, p) > r.hold_limit:
+            bits |= PROBLEM_HOLD
+        for c in range(N_COLOURS):
+            if pl[p, P_CARDS + c] < 0:
+                bits |= PROBLEM_NEGATIVE
+            if pl[p, P_HCARDS + c] < 0 or pl[p, P_HCARDS + c] > pl[p, P_CARDS + c]:
+                bits |= PROBLEM_HARVEST_CARDS
+            held[c] += pl[p, P_CARDS + c]
+        if pl[p, P_POS] < 0 or pl[p, P_POS] >= b.kind.shape[0]:
+            bits |= PROBLEM_POSITION
+    if r.empty_deck != EMPTY_ENDLESS:
+        for c in range(N_COLOURS):
+            if g[G_DECK + c] < 0 or (r.discards_to_deck and g[G_DECK + c] + held[c] != r.deck_size):
+                bits |= PROBLEM_DECK
+            if not r.discards_to_deck and g[G_DECK + c] + held[c] > r.deck_size:
+                bits |= PROBLEM_DECK
+    if g[G_CLOSED] < 0 or g[G_CLOSED] > N_STATIONS:
+        bits |= PROBLEM_CLOSED
+    for c in range(N_COLOURS):
+        ok = False
+        for f in range(6):
+            if r.value_faces[f] == g[G_VALUE + c]:
+                ok = True
+        if not ok:
+            bits |= PROBLEM_VALUE
+    return bits
+
+
+@njit(cache=True)
+def n_events() -> int:
+    return N_EVENTS
