@@ -29,7 +29,7 @@ from simulator.policy import parse_policy
 
 
 def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):
-    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(Rules().with_values(values))
+    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(Rules().with_values(values))
     pl, sh, cr, g = S.new_state(2, 10)
     pl[:, S.P_VP] = vp
     pl[:, S.P_ALIVE] = 1
@@ -38,8 +38,9 @@ def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):
     sh[1, 0, S.S_CELL] = cell_of(4, 4)
     for kind in cards:
         sh[0, 0, S.S_ITEMS + kind] = 1
-    cr[0] = (cell_of(9, 9), 0, 0 if level == 2 else -1, 1)
-    cr[1] = (cell_of(15, 15), 1, -1, 0)
+    cr[0, :2] = (cell_of(9, 9), 0)
+    cr[0, S.C_DUTY + 0] = 1 if level == 2 else 0  # failed level 1 there on day 1
+    cr[1, :2] = (cell_of(15, 15), 1)
     pl[:, S.P_CARDS] = 1
     g[S.G_DAY] = 2
     g[S.G_WEATHER] = weather
@@ -96,7 +97,7 @@ def test_greedy_searches_at_once_and_heads_for_its_nearest_cross():
     assert decide_ship(GREEDY, prm, 0, 0, r, odds, tmean, pl, sh, cr, g) == SEARCH
     assert decide_ship(GREEDY, prm, 1, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(15, 15)
     cr[1, S.C_OWNER] = S.ARCHIVE
-    cr[2] = (cell_of(5, 4), S.ARCHIVE, -1, 0)
+    cr[2, :2] = (cell_of(5, 4), S.ARCHIVE)
     pl[1, S.P_CARDS] = 0
     assert decide_ship(GREEDY, prm, 1, 0, r, odds, tmean, pl, sh, cr, g) == cell_of(5, 4)
     pl[0, S.P_VP] = 0  # cannot pay the search: sails on (its own cross is here, so it stays)
@@ -114,7 +115,7 @@ def test_cautious_never_spends():
     for seed in range(10):
         game = play_one(Rules(), 3, ids, prm3, seed)
         assert game["pl"][0, S.P_SEARCHES] == 0 and game["pl"][2, S.P_SEARCHES] == 0
-        assert game["sh"][[0, 2], :, S.S_ITEMS :].sum() == 0
+        assert game["sh"][[0, 2], :, S.S_ITEMS : S.S_ITEMS + 6].sum() == 0
 
 
 def test_planner_equips_before_searching():
