@@ -60,7 +60,8 @@ POLICIES: dict[str, PolicyDef] = {
         "planner",
         PLANNER,
         "plays for the win: weighs each search, card and bid by its chance of ending ahead of "
-        "the richest opponent (exact search odds), sits still when nothing pays",
+        "the richest opponent (exact search odds, treasure values, upkeep clock), sits still "
+        "when nothing pays, gambles when waiting cannot win",
         (
             PolicyParam("reserve", 1.0, 0.0, 100.0, "VP kept above outlasting the richest rival"),
             PolicyParam("horizon", 3.0, 0.0, 10.0, "searches a search card is expected to serve"),
@@ -69,6 +70,14 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
             PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
             PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam(
+                "gamble",
+                1.0,
+                0.0,
+                1.0,
+                "1: when waiting cannot win (not ahead, rivals that never search or buy), it "
+                "searches even at a loss; 0: it never does",
+            ),
         ),
     ),
 }
@@ -289,6 +298,22 @@ def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
 
 
 @njit(cache=True)
+def waiting_cannot_win(r, prm, pl, p: int) -> bool:
+    """The upkeep clock against passive rivals: when every rival still in has never searched
+    nor bought a card, the game ends by upkeep, and a player not strictly ahead of the richest
+    rival then loses or drops out with it (no winner). Only a search can change that."""
+    if prm[PLANNER_P.gamble] < 0.5:
+        return False
+    me = S.player_of(r, pl, p)
+    for q in range(pl.shape[0]):
+        if S.player_of(r, pl, q) == me or pl[q, S.P_ALIVE] == 0:
+            continue
+        if pl[q, S.P_SEARCHES] > 0 or pl[q, S.P_ITEMS] > 0:
+            return False
+    return S.player_sum(r, pl, me, S.P_VP) <= richest_rival(r, pl, p)
+
+
+@njit(cache=True)
 def win_chance(lead: float, spread: float) -> float:
     """The planner's chance of winning with ``lead`` VP over the richest rival (a logistic)."""
     return 1.0 / (1.0 + np.exp(-lead / spread))
@@ -403,6 +428,9 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
             fair = ship_search_value(r, odds, tmean, sh, p, s, level, S.CLOUDY, own)
             if ev >= fair - prm[PLANNER_P.patience]:
                 return SEARCH
+        # waiting ends in a loss or with nobody winning: a search is the only chance
+        if waiting_cannot_win(r, prm, pl, p):
+            return SEARCH
         if cr[c, S.C_OWNER] == p:
             return PASS
     target = nearest_cross(cr, p, cell, False)
@@ -480,6 +508,9 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
             return BUY_SHIP
         return BUY_NOTHING
     # planner: a card when the best ship's search chain is worth its price, within its budget
+    if card_ok and pl[p, S.P_CARDS] == 0 and waiting_cannot_win(r, prm, pl, p):
+        if g[S.G_ARCHIVE_CROSSES] == 0:
+            return BUY_CARD  # nothing to search otherwise
     budget = spending_budget(r, prm, pl, g, p)
     if card_ok and pl[p, S.P_CARDS] < prm[PLANNER_P.cards] and r[S.R.price_archive_card] <= budget:
         best = -1e9

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from policies.caza_tesoros import CAUTIOUS, GREEDY, POLICIES
+from policies.caza_tesoros import CAUTIOUS, GREEDY, GREEDY_P, POLICIES
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import cell_of
 from simulator.caza_tesoros.engine import (
@@ -251,11 +251,32 @@ def test_failed_level_two_leaves_an_archive_cross_and_replaces_the_ship():
 def test_failed_level_two_in_bad_weather_costs_the_best_search_card():
     cards = (S.COMPASS, S.DIVERS, S.ROBOT)
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.STORM, level=2, cards=cards)
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 1, 0, 0]  # robot lost, divers kept
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        1,
+        0,
+        0,
+    ]  # robot lost, divers kept
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.RAIN, level=2, cards=(S.COMPASS, S.GPS))
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 0, 0, 0]  # no search card: GPS goes
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ]  # no search card: GPS goes
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.CLOUDY, level=2, cards=cards)
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 1, 1, 0]  # fair weather: nothing lost
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        1,
+        1,
+        0,
+    ]  # fair weather: nothing lost
 
 
 def test_archive_crosses_are_open_to_all_and_failing_adds_none():
@@ -309,6 +330,7 @@ def test_weekly_card_bought_at_its_price():
     pl, sh, cr, g = position(2)
     g[S.G_DECK + S.COMPASS] = 1
     pids, prm = policies(GREEDY, GREEDY)
+    prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
     weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
     assert pl[0, S.P_VP] == 10 and sh[0, 0, S.S_ITEMS + S.COMPASS] == 1
 
@@ -331,6 +353,7 @@ def test_short_player_sells_cards_at_half_price_before_retiring_ships():
     sh[0, 0, S.S_ITEMS + S.GPS] = 1
     sh[1, 0, S.S_ITEMS + S.COMPASS] = 1  # so player 1 may take a GPS
     pids, prm = policies(GREEDY, GREEDY)
+    prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
     pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
     # the GPS (20 VP) is offered from half its price, 10, and sells: 2 + 10 - 4 = 8
     assert pl[0, S.P_VP] == 8 and pl[0, S.P_SHIPS] == 1 and pl[0, S.P_ALIVE] == 1
