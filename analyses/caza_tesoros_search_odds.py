@@ -7,10 +7,10 @@ a search from ``marked`` with ``r`` rerolls lasts at most ``L = boxes - |marked|
 throws, so ``V * (6**dice)**L`` is a whole number, and the result is an exact ``Fraction``. A
 float64 programme written independently (numpy, a popcount layer at a time) must agree with it.
 
-With marking ``one`` the exact figure assumes the best choice (the new value leaving the highest
-chance to finish); the engine's greedy rule (:mod:`simulator.caza_tesoros.search`) is solved
-exactly beside it, and the Monte Carlo figure, played by ``resolve_search`` itself, estimates the
-greedy rule.
+With marking ``one`` the player may mark the best choice (the new value leaving the highest
+chance to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.search`); both are solved
+exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte Carlo
+figure, played by the engine's own ``resolve_search_with``, estimates that same rule.
 
 Economics: one attempt at a treasure is a level 1 search, then a level 2 search if level 1 fails;
 ``cost per treasure found`` (expected VP spent / chance of finding) is also the break-even treasure
@@ -37,7 +37,7 @@ from simulator.caza_tesoros.search import (
     MARKING_NAMES,
     MAX_DICE,
     PAIRS_NAMES,
-    resolve_search,
+    resolve_search_with,
     throw_distribution,
 )
 from simulator.errors import BalanceError
@@ -52,7 +52,10 @@ JSON_KEYS = (
     "dice",
     "rerolls",
     "marking",
+    "choice",
     "exact",
+    "exact_optimal",
+    "exact_greedy",
     "monte_carlo",
     "ci_low",
     "ci_high",
@@ -202,27 +205,40 @@ def float_probability(
 
 # -- simulation ----------------------------------------------------------------------------------
 @njit(cache=True)
-def _simulate(seed, trials, level, dice, rerolls, marking, pairs):
+def _simulate(seed, trials, level, dice, rerolls, marking, pairs, worth):
     np.random.seed(seed)
     successes = 0
     for _ in range(trials):
-        found, _throws = resolve_search(level, dice, rerolls, marking, pairs)
+        found, _throws = resolve_search_with(level, dice, rerolls, marking, pairs, worth)
         if found:
             successes += 1
     return successes
 
 
 def simulate_search(
-    level: int, dice: int, rerolls: int, marking: int, pairs: int, trials: int, seed: int = 0
+    level: int,
+    dice: int,
+    rerolls: int,
+    marking: int,
+    pairs: int,
+    trials: int,
+    seed: int = 0,
+    choice: str = "optimal",
 ) -> tuple[int, float, float]:
-    """Play ``trials`` searches through the engine's ``resolve_search``: (successes, 95% Wilson
-    interval). The stream depends on the seed and the search's parameters only, so a row gets the
-    same figure whichever table it is part of."""
+    """Play ``trials`` searches through the engine's ``resolve_search_with``, marking one value by
+    ``choice`` as the engine does: (successes, 95% Wilson interval). The stream depends on the
+    seed and the search's parameters only, so a row gets the same figure in any table."""
+    from simulator.caza_tesoros.odds import search_values
+
     _check(level, dice, rerolls, marking, pairs)
+    _check_choice(choice)
     _check_trials(trials)
+    worth = np.zeros((rerolls + 1, 0))
+    if marking == MARK_ONE and choice == "optimal":
+        worth = np.ascontiguousarray(search_values(level, dice, rerolls, marking, pairs, choice))
     key = (level, dice, rerolls, marking, pairs)
     stream = int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1)[0])
-    successes = int(_simulate(stream, trials, level, dice, rerolls, marking, pairs))
+    successes = int(_simulate(stream, trials, level, dice, rerolls, marking, pairs, worth))
     ci = binomtest(successes, trials).proportion_ci(method="wilson")
     return successes, float(ci.low), float(ci.high)
 
@@ -235,8 +251,9 @@ class SearchRow:
     rerolls: int
     marking: str
     pairs: str
-    exact: Fraction  # best play with marking "one"
-    exact_greedy: Fraction  # the engine's rule (equal to exact with marking "all")
+    choice: str  # the rule in force for marking one value: "optimal" or "greedy"
+    exact_optimal: Fraction  # best play with marking "one"
+    exact_greedy: Fraction  # the greedy rule (equal to exact_optimal with marking "all")
     successes: int
     trials: int
     ci_low: float
@@ -246,6 +263,16 @@ class SearchRow:
     def monte_carlo(self) -> float:
         return self.successes / self.trials
 
+    @property
+    def exact(self) -> Fraction:
+        """The exact chance of the rule in force: what the simulation plays."""
+        return self.exact_optimal if self.choice == "optimal" else self.exact_greedy
+
+    @property
+    def covers(self) -> bool:
+        """Whether the simulated 95% interval covers ``exact`` (about 95% of rows should)."""
+        return self.ci_low <= float(self.exact) <= self.ci_high
+
     def as_json(self) -> dict[str, Any]:
         """Exactly the keys of ``balance search-odds --json``."""
         return {
@@ -253,7 +280,10 @@ class SearchRow:
             "dice": self.dice,
             "rerolls": self.rerolls,
             "marking": self.marking,
+            "choice": self.choice,
             "exact": float(self.exact),
+            "exact_optimal": float(self.exact_optimal),
+            "exact_greedy": float(self.exact_greedy),
             "monte_carlo": self.monte_carlo,
             "ci_low": self.ci_low,
             "ci_high": self.ci_high,
@@ -262,14 +292,23 @@ class SearchRow:
 
 
 def search_row(
-    level: int, dice: int, rerolls: int, marking: str, pairs: str, trials: int, seed: int = 0
+    level: int,
+    dice: int,
+    rerolls: int,
+    marking: str,
+    pairs: str,
+    trials: int,
+    seed: int = 0,
+    choice: str = "optimal",
 ) -> SearchRow:
     marking_id, pairs_id = _marking_id(marking), _pairs_id(pairs)
-    exact = exact_probability(level, dice, rerolls, marking_id, pairs_id, "optimal")
+    best = exact_probability(level, dice, rerolls, marking_id, pairs_id, "optimal")
     greedy = exact_probability(level, dice, rerolls, marking_id, pairs_id, "greedy")
-    successes, low, high = simulate_search(level, dice, rerolls, marking_id, pairs_id, trials, seed)
+    successes, low, high = simulate_search(
+        level, dice, rerolls, marking_id, pairs_id, trials, seed, choice
+    )
     return SearchRow(
-        level, dice, rerolls, marking, pairs, exact, greedy, successes, trials, low, high
+        level, dice, rerolls, marking, pairs, choice, best, greedy, successes, trials, low, high
     )
 
 
@@ -282,6 +321,7 @@ def search_table(
     pairs: str = "any_pair",
     trials: int = DEFAULT_TRIALS,
     seed: int = 0,
+    choice: str = "optimal",
 ) -> list[SearchRow]:
     """The rows of ``balance search-odds``: every default row matching the given filters (a given
     ``dice`` or ``rerolls`` replaces the default range)."""
@@ -311,7 +351,8 @@ def search_table(
             f"--dice {dice} is not possible at {where}; allowed: 1-{MAX_DICE} at level 1, "
             f"2-{MAX_DICE} at level 2"
         )
-    return [search_row(lv, d, r, m, pairs, trials, seed) for lv, d, r, m in cases]
+    _check_choice(choice)
+    return [search_row(lv, d, r, m, pairs, trials, seed, choice) for lv, d, r, m in cases]
 
 
 # -- economics -----------------------------------------------------------------------------------
@@ -391,12 +432,13 @@ def search_economics(rules: Any) -> list[Economics]:
     marking1 = _marking_id(rules.level1_marking)
     marking2 = _marking_id(rules.level2_marking)
     pairs = _pairs_id(rules.level2_combinations)
+    choice = getattr(rules, "marking_choice", "optimal")
     values = getattr(rules, "treasure_values", ()) or (0,)
     mean_treasure = Fraction(sum(values), len(values))
     out = []
     for eq in equipment_sets(rules):
-        p1 = exact_probability(1, eq.level1_dice, eq.rerolls, marking1, pairs)
-        p2 = exact_probability(2, eq.level2_dice, eq.rerolls, marking2, pairs)
+        p1 = exact_probability(1, eq.level1_dice, eq.rerolls, marking1, pairs, choice)
+        p2 = exact_probability(2, eq.level2_dice, eq.rerolls, marking2, pairs, choice)
         found = p1 + (1 - p1) * p2
         for weather, surcharge in (("fair", 0), ("bad", rules.bad_weather_surcharge)):
             cost = rules.level1_cost + surcharge + (1 - p1) * (rules.level2_cost + surcharge)
@@ -431,6 +473,11 @@ def _check(level: int, dice: int, rerolls: int, marking: int, pairs: int) -> Non
         raise BalanceError(f"rerolls must be 0 to {MAX_REROLLS}, not {rerolls}")
     if marking not in (MARK_ALL, MARK_ONE) or pairs not in (0, 1):
         raise BalanceError(f"marking must be 0 or 1 and pairs 0 or 1, not {marking}, {pairs}")
+
+
+def _check_choice(choice: str) -> None:
+    if choice not in ("optimal", "greedy"):
+        raise BalanceError(f"marking_choice must be optimal or greedy, not {choice!r}")
 
 
 def _check_trials(trials: int) -> None:
@@ -469,13 +516,15 @@ class SearchOdds:
             "rerolls",
             "marking",
             "exact",
+            "best choice",
             "greedy rule",
             "simulated",
             "95% interval",
             "trials",
             title=f"Caza-Tesoros search success ({self.variant}; level 2 pairs: {pairs})",
-            caption="exact: best choice with marking 'one'; greedy rule: the engine's choice, "
-            "which the simulation plays",
+            caption=f"exact: the rule in force (marking one: {self.rules.marking_choice}), which "
+            f"the simulation plays; {sum(r.covers for r in self.rows)} of {len(self.rows)} "
+            "intervals cover it (about 95% should)",
         )
         for row in self.rows:
             table.add_row(
@@ -484,6 +533,7 @@ class SearchOdds:
                 str(row.rerolls),
                 row.marking,
                 _pct(row.exact),
+                _pct(row.exact_optimal),
                 _pct(row.exact_greedy),
                 _pct(row.monte_carlo),
                 f"{_pct(row.ci_low)} - {_pct(row.ci_high)}",
@@ -555,6 +605,13 @@ def run_search_odds(
     """Everything ``balance search-odds`` shows, for the rules a variant and ``--set`` make."""
     rules, name = load_rules(variant, sets)
     rows = search_table(
-        level, dice, rerolls, marking, pairs=rules.level2_combinations, trials=trials, seed=seed
+        level,
+        dice,
+        rerolls,
+        marking,
+        pairs=rules.level2_combinations,
+        trials=trials,
+        seed=seed,
+        choice=rules.marking_choice,
     )
     return SearchOdds(rules, name, rows, search_economics(rules))

@@ -30,14 +30,22 @@ POLICIES: dict[str, PolicyDef] = {
     "random": PolicyDef(
         "random",
         RANDOM,
-        "a uniformly random legal choice at every decision",
+        "random choices, but it sails to a random hex for several days before picking another",
+        (PolicyParam("commit_days", 5.0, 1.0, 60.0, "days it keeps sailing to one random hex"),),
     ),
     "greedy": PolicyDef(
         "greedy",
         GREEDY,
-        "sails to its nearest cross, searches at once, buys whatever it can afford",
+        "sails to its nearest cross, searches at once, buys what it can afford above a reserve",
         (
-            PolicyParam("reserve", 4.0, 0.0, 100.0, "VP it keeps back from every purchase"),
+            PolicyParam(
+                "reserve",
+                12.0,
+                0.0,
+                100.0,
+                "VP it keeps back from every purchase (12: a few weeks of upkeep and two "
+                "attempts, so day one's draw is not a compass for half its purse)",
+            ),
             PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
             PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
             PolicyParam("bid_margin", 0.0, 0.0, 50.0, "VP it bids above an auction's start"),
@@ -52,7 +60,8 @@ POLICIES: dict[str, PolicyDef] = {
         "planner",
         PLANNER,
         "plays for the win: weighs each search, card and bid by its chance of ending ahead of "
-        "the richest opponent (exact search odds), sits still when nothing pays",
+        "the richest opponent (exact search odds, treasure values, upkeep clock), sits still "
+        "when nothing pays, gambles when waiting cannot win",
         (
             PolicyParam("reserve", 1.0, 0.0, 100.0, "VP kept above outlasting the richest rival"),
             PolicyParam("horizon", 3.0, 0.0, 10.0, "searches a search card is expected to serve"),
@@ -61,10 +70,19 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
             PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
             PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam(
+                "gamble",
+                1.0,
+                0.0,
+                1.0,
+                "1: when waiting cannot win (not ahead, rivals that never search or buy), it "
+                "searches even at a loss; 0: it never does",
+            ),
         ),
     ),
 }
 # Parameter positions by name, generated from the declarations above.
+RANDOM_P = POLICIES["random"].slots
 GREEDY_P = POLICIES["greedy"].slots
 PLANNER_P = POLICIES["planner"].slots
 
@@ -220,25 +238,27 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int, budget: float 
 
 
 @njit(cache=True)
-def richest_rival(pl, p: int) -> int:
-    """VP of the richest other player still in the game (0 when none is left)."""
+def richest_rival(r, pl, p: int) -> int:
+    """VP of the richest other player still in the game, over its colours (0: none left)."""
     best = 0
-    for q in range(pl.shape[0]):
-        if q != p and pl[q, S.P_ALIVE] == 1 and pl[q, S.P_VP] > best:
-            best = pl[q, S.P_VP]
+    me = S.player_of(r, pl, p)
+    for q in range(S.players_of(r, pl)):
+        if q != me and S.player_in(r, pl, q):
+            best = max(best, S.player_sum(r, pl, q, S.P_VP))
     return best
 
 
 @njit(cache=True)
 def keep_back(r, prm, pl, g, p: int) -> float:
     """VP the planner keeps out of purchases and bids: its upkeep for the weeks the game is
-    expected to last (until the richest rival can no longer pay its own upkeep, or the day cap),
-    plus ``reserve``. VP buy time, and the player who outlasts the others wins."""
+    expected to last (until the richest rival colour can no longer pay its own upkeep, or the
+    day cap), plus ``reserve``. VP buy time, and the player who outlasts the others wins."""
     upkeep = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
     weeks_to_cap = (r[S.R.max_days] - g[S.G_DAY]) // r[S.R.days_per_week] + 1
     weeks = 0.0
+    me = S.player_of(r, pl, p)
     for q in range(pl.shape[0]):
-        if q == p or pl[q, S.P_ALIVE] == 0:
+        if S.player_of(r, pl, q) == me or pl[q, S.P_ALIVE] == 0:
             continue
         rival_upkeep = r[S.R.maintenance_per_ship] * pl[q, S.P_SHIPS]
         lasts = pl[q, S.P_VP] // rival_upkeep + 1 if rival_upkeep > 0 else weeks_to_cap
@@ -278,6 +298,22 @@ def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
 
 
 @njit(cache=True)
+def waiting_cannot_win(r, prm, pl, p: int) -> bool:
+    """The upkeep clock against passive rivals: when every rival still in has never searched
+    nor bought a card, the game ends by upkeep, and a player not strictly ahead of the richest
+    rival then loses or drops out with it (no winner). Only a search can change that."""
+    if prm[PLANNER_P.gamble] < 0.5:
+        return False
+    me = S.player_of(r, pl, p)
+    for q in range(pl.shape[0]):
+        if S.player_of(r, pl, q) == me or pl[q, S.P_ALIVE] == 0:
+            continue
+        if pl[q, S.P_SEARCHES] > 0 or pl[q, S.P_ITEMS] > 0:
+            return False
+    return S.player_sum(r, pl, me, S.P_VP) <= richest_rival(r, pl, p)
+
+
+@njit(cache=True)
 def win_chance(lead: float, spread: float) -> float:
     """The planner's chance of winning with ``lead`` VP over the richest rival (a logistic)."""
     return 1.0 / (1.0 + np.exp(-lead / spread))
@@ -300,7 +336,7 @@ def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: 
     then only being ahead counts. In rain or storm, waiting keeps the option of searching on a
     fair day for ``patience`` VP. A card the weather would take counts at its price."""
     spread = prm[PLANNER_P.spread]
-    lead = float(pl[p, S.P_VP] - richest_rival(pl, p))
+    lead = float(S.player_sum(r, pl, S.player_of(r, pl, p), S.P_VP) - richest_rival(r, pl, p))
     own = cr[c, S.C_OWNER] == p
     level = S.search_level(r, cr, g, p, c)
     weather = g[S.G_WEATHER]
@@ -361,7 +397,15 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
     if pid == RANDOM:
         if c >= 0 and np.random.random() < 0.5:
             return SEARCH
-        return np.random.randint(0, CELLS)
+        # keep sailing to one random hex for commit_days, then pick another
+        if (
+            sh[p, s, S.S_AIM] < 0
+            or g[S.G_DAY] >= sh[p, s, S.S_AIM_UNTIL]
+            or sh[p, s, S.S_AIM] == cell
+        ):
+            sh[p, s, S.S_AIM] = np.random.randint(0, CELLS)
+            sh[p, s, S.S_AIM_UNTIL] = g[S.G_DAY] + int(prm[RANDOM_P.commit_days])
+        return sh[p, s, S.S_AIM]
     if pid == GREEDY:
         if c >= 0:
             return SEARCH
@@ -384,6 +428,9 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
             fair = ship_search_value(r, odds, tmean, sh, p, s, level, S.CLOUDY, own)
             if ev >= fair - prm[PLANNER_P.patience]:
                 return SEARCH
+        # waiting ends in a loss or with nobody winning: a search is the only chance
+        if waiting_cannot_win(r, prm, pl, p):
+            return SEARCH
         if cr[c, S.C_OWNER] == p:
             return PASS
     target = nearest_cross(cr, p, cell, False)
@@ -461,6 +508,9 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
             return BUY_SHIP
         return BUY_NOTHING
     # planner: a card when the best ship's search chain is worth its price, within its budget
+    if card_ok and pl[p, S.P_CARDS] == 0 and waiting_cannot_win(r, prm, pl, p):
+        if g[S.G_ARCHIVE_CROSSES] == 0:
+            return BUY_CARD  # nothing to search otherwise
     budget = spending_budget(r, prm, pl, g, p)
     if card_ok and pl[p, S.P_CARDS] < prm[PLANNER_P.cards] and r[S.R.price_archive_card] <= budget:
         best = -1e9

@@ -29,8 +29,8 @@ TITLE = "Caza-Tesoros: search odds by level and equipment"
 
 
 def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[dict[str, Any]]:
-    """One row per equipment set and level (read with that level's marking): exact, the greedy
-    rule and the simulated interval."""
+    """One row per equipment set and level (read with that level's marking): exact (the rule in
+    force), the best choice, the greedy rule and the simulated interval."""
     rows = []
     for eq in equipment_sets(rules):
         for level, dice in ((1, eq.level1_dice), (2, eq.level2_dice)):
@@ -43,6 +43,7 @@ def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[di
                 rules.level2_combinations,
                 trials,
                 seed,
+                rules.marking_choice,
             )
             rows.append(
                 {
@@ -52,6 +53,7 @@ def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[di
                     "rerolls": eq.rerolls,
                     "marking": marking,
                     "exact": float(row.exact),
+                    "optimal": float(row.exact_optimal),
                     "greedy": float(row.exact_greedy),
                     "monte_carlo": row.monte_carlo,
                     "ci_low": row.ci_low,
@@ -111,7 +113,8 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
     caption = (
         f"Exact chance that one search succeeds (bars) and the simulated rate of the engine's "
         f"search with its 95% Wilson interval ({trials:,} searches each); marking: level 1 "
-        f"'{rules.level1_marking}', level 2 '{rules.level2_marking}'; level 2 pairs "
+        f"'{rules.level1_marking}', level 2 '{rules.level2_marking}' (one value: "
+        f"{rules.marking_choice} choice); level 2 pairs "
         f"'{rules.level2_combinations}'."
     )
     odds_cols = ["equipment", "level", "dice", "rerolls", "exact", "simulated", "95% interval"]

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from policies.caza_tesoros import CAUTIOUS, GREEDY, POLICIES
+from policies.caza_tesoros import CAUTIOUS, GREEDY, GREEDY_P, POLICIES
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import cell_of
 from simulator.caza_tesoros.engine import (
@@ -52,7 +52,6 @@ def put_cross(cr, pl, cell, owner):
     c = int(np.flatnonzero(cr[:, S.C_OWNER] == S.FREE)[0])
     cr[c, S.C_CELL] = cell
     cr[c, S.C_OWNER] = owner
-    cr[c, S.C_L2] = -1
     if owner >= 0:
         pl[owner, S.P_CARDS] += 1
     return c
@@ -160,7 +159,7 @@ def test_items_need_the_previous_card_and_one_of_each_kind_per_ship():
 # -- searching -------------------------------------------------------------------------------------
 def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **values):
     """Search until the outcome ``want`` comes up, from consecutive seeds (deterministic)."""
-    r, tv, *_ = inputs(**values)
+    r, tv, *_, worth = inputs(**values)
     for k in range(seed, seed + 5000):
         pl, sh, cr, g = position()
         g[S.G_WEATHER] = weather
@@ -169,14 +168,13 @@ def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **value
         if owner == S.ARCHIVE:
             g[S.G_ARCHIVE_CROSSES] = 1
         if level == 2:
-            cr[c, S.C_L2] = 0
-            cr[c, S.C_L2_DAY] = g[S.G_DAY] - 1
+            cr[c, S.C_DUTY + 0] = g[S.G_DAY] - 1
         if cards:
             for kind in cards:
                 sh[0, 0, S.S_ITEMS + kind] = 1
         before = pl.copy()
         seed_rng(k)
-        if search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c) == want:
+        if search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth) == want:
             return before, pl, sh, cr, g, c, cell
     raise AssertionError("outcome never came up")
 
@@ -200,17 +198,17 @@ def test_each_search_level_reads_its_own_marking(level):
     # die, and the engine's search plays the marking of its level (same seed, same throws).
     differs = 0
     for m1, m2 in (("all", "one"), ("one", "all")):
-        r, tv, *_ = inputs(level1_marking=m1, level2_marking=m2)
+        # the greedy rule, which resolve_search plays (the best choice is tested elsewhere)
+        r, tv, *_, worth = inputs(level1_marking=m1, level2_marking=m2, marking_choice="greedy")
         mine = MARK_ONE if (m1 if level == 1 else m2) == "one" else MARK_ALL
         for k in range(200):
             pl, sh, cr, g = position()
             c = put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
             if level == 2:
-                cr[c, S.C_L2] = 0
-                cr[c, S.C_L2_DAY] = g[S.G_DAY] - 1
+                cr[c, S.C_DUTY + 0] = g[S.G_DAY] - 1
             sh[0, 0, S.S_ITEMS + S.DIVERS] = sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
             seed_rng(k)
-            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c)
+            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth)
             seed_rng(k)
             played = resolve_search(level, level + 1, 1, mine, PAIRS_ANY)[0]
             seed_rng(k)
@@ -223,13 +221,13 @@ def test_each_search_level_reads_its_own_marking(level):
 def test_failed_level_one_makes_the_next_search_level_two():
     r, *_ = inputs()
     _, pl, sh, cr, g, c, _ = searched(1, False)
-    assert cr[c, S.C_L2] == 0 and cr[c, S.C_OWNER] == 0
+    assert cr[c, S.C_DUTY + 0] == g[S.G_DAY] and cr[c, S.C_OWNER] == 0
     g[S.G_DAY] += 5
     assert S.search_level(r, cr, g, 0, c) == 2  # default: on any later turn
     assert S.search_level(r, cr, g, 1, c) == 1  # only for the player who failed
     r2, *_ = inputs(level2_window="next_turn_only")
     assert S.search_level(r2, cr, g, 0, c) == 1
-    g[S.G_DAY] = cr[c, S.C_L2_DAY] + 1
+    g[S.G_DAY] = cr[c, S.C_DUTY + 0] + 1
     assert S.search_level(r2, cr, g, 0, c) == 2
 
 
@@ -253,11 +251,32 @@ def test_failed_level_two_leaves_an_archive_cross_and_replaces_the_ship():
 def test_failed_level_two_in_bad_weather_costs_the_best_search_card():
     cards = (S.COMPASS, S.DIVERS, S.ROBOT)
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.STORM, level=2, cards=cards)
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 1, 0, 0]  # robot lost, divers kept
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        1,
+        0,
+        0,
+    ]  # robot lost, divers kept
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.RAIN, level=2, cards=(S.COMPASS, S.GPS))
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 0, 0, 0]  # no search card: GPS goes
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ]  # no search card: GPS goes
     *_, sh, cr, g, c, _ = searched(1, False, weather=S.CLOUDY, level=2, cards=cards)
-    assert list(sh[0, 0, S.S_ITEMS :]) == [1, 0, 0, 1, 1, 0]  # fair weather: nothing lost
+    assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [
+        1,
+        0,
+        0,
+        1,
+        1,
+        0,
+    ]  # fair weather: nothing lost
 
 
 def test_archive_crosses_are_open_to_all_and_failing_adds_none():
@@ -291,7 +310,7 @@ def test_auction_resolution(bids, start, seller, result):
 
 
 def test_weekly_card_sold_at_auction_pays_the_commission_only_when_sold():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs(object_deck="0,0,0,1,0,0")
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(object_deck="0,0,0,1,0,0")
     pl, sh, cr, g = position(3)
     g[S.G_DECK + S.DIVERS] = 1
     pids, prm = policies(CAUTIOUS, GREEDY, GREEDY)  # seat 0 never buys; greedy bids the start
@@ -307,16 +326,17 @@ def test_weekly_card_sold_at_auction_pays_the_commission_only_when_sold():
 
 
 def test_weekly_card_bought_at_its_price():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs()
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
     pl, sh, cr, g = position(2)
     g[S.G_DECK + S.COMPASS] = 1
     pids, prm = policies(GREEDY, GREEDY)
+    prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
     weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
     assert pl[0, S.P_VP] == 10 and sh[0, 0, S.S_ITEMS + S.COMPASS] == 1
 
 
 def test_maintenance_one_vp_per_ship():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs()
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
     pl, sh, cr, g = position(2)
     sh[0, 1, S.S_CELL] = cell_of(9, 9)
     pl[0, S.P_SHIPS] = 2
@@ -326,13 +346,14 @@ def test_maintenance_one_vp_per_ship():
 
 
 def test_short_player_sells_cards_at_half_price_before_retiring_ships():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs(maintenance_per_ship=4)
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(maintenance_per_ship=4)
     pl, sh, cr, g = position(2)
     pl[0, S.P_VP] = 2
     sh[0, 0, S.S_ITEMS + S.COMPASS] = 1
     sh[0, 0, S.S_ITEMS + S.GPS] = 1
     sh[1, 0, S.S_ITEMS + S.COMPASS] = 1  # so player 1 may take a GPS
     pids, prm = policies(GREEDY, GREEDY)
+    prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
     pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
     # the GPS (20 VP) is offered from half its price, 10, and sells: 2 + 10 - 4 = 8
     assert pl[0, S.P_VP] == 8 and pl[0, S.P_SHIPS] == 1 and pl[0, S.P_ALIVE] == 1
@@ -342,7 +363,7 @@ def test_short_player_sells_cards_at_half_price_before_retiring_ships():
 
 
 def test_unsold_forced_sale_then_retirement():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs(maintenance_per_ship=4)
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(maintenance_per_ship=4)
     pl, sh, cr, g = position(2)
     pl[0, S.P_VP] = 2
     sh[0, 0, S.S_ITEMS + S.COMPASS] = 1
@@ -357,7 +378,7 @@ def test_unsold_forced_sale_then_retirement():
 
 
 def test_short_player_without_cards_retires_ships_for_five_vp_each():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs()
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
     pl, sh, cr, g = position(3)
     pl[0, S.P_VP] = 1
     pl[0, S.P_SHIPS] = 3
@@ -372,7 +393,7 @@ def test_short_player_without_cards_retires_ships_for_five_vp_each():
 
 
 def test_retiring_the_last_ship_puts_the_player_out():
-    r, tv, wface, wmove, deck0, odds, tmean = inputs()
+    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
     pl, sh, cr, g = position(3, vp=0)
     put_cross(cr, pl, cell_of(7, 7), 0)
     pids, prm = policies(CAUTIOUS, CAUTIOUS, CAUTIOUS)
@@ -423,5 +444,7 @@ def test_winner_by_vp_then_ships_then_equipment_else_draw():
 def test_spec_describes_the_game():
     assert SPEC.id == "caza-tesoros" and SPEC.length_unit == "days"
     assert (SPEC.min_players, SPEC.max_players, SPEC.default_players) == (2, 6, 4)
-    assert SPEC.end_reasons == ("treasures", "archive_crosses", "last_player", "day_cap")
+    assert SPEC.end_reasons == (
+        "treasures", "archive_crosses", "last_player", "day_cap", "all_out"
+    )  # fmt: skip
     assert {"random", "greedy", "cautious", "planner"} <= set(SPEC.policies)

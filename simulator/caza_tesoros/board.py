@@ -73,6 +73,26 @@ def roll_cell() -> int:
 
 
 @njit(cache=True)
+def cross_cell(x_roll: int, y_roll: int, from_south: bool, from_east: bool) -> int:
+    """The cell a card's coordinates name, counted from the edges it names ("Norte 11 y Oeste
+    12": row 11 from the north, column 12 from the west; from the south row 11 is row 8)."""
+    x = SIZE + 1 - x_roll if from_east else x_roll
+    y = SIZE + 1 - y_roll if from_south else y_roll
+    return (y - 1) * SIZE + (x - 1)
+
+
+@njit(cache=True)
+def roll_cross_cell(card_edges: bool) -> int:
+    """A treasure cross placed by 3D6 per coordinate, from the edges its card names (each card
+    names north or south and west or east with equal chance), or from the top-left corner."""
+    x = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+    y = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+    if not card_edges:
+        return cross_cell(x, y, False, False)
+    return cross_cell(x, y, np.random.random() < 0.5, np.random.random() < 0.5)
+
+
+@njit(cache=True)
 def step_in_line(cell: int, direction: int, distance: int, stop_at_edge: bool) -> int:
     """Cell reached by ``distance`` steps towards side ``direction + 1``.
 

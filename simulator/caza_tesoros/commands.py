@@ -36,7 +36,10 @@ def register(app: typer.Typer) -> None:
         """Caza-Tesoros: exact and simulated chance that a treasure search succeeds.
 
         Default rows: level 1 with 1-3 dice, level 2 with 2-4 dice, rerolls 0 and 1, both markings.
-        Level 2 pairs come from the rules (level2_combinations); --set and --variant change them.
+        `exact` is the rule in force, which the simulation plays; with marking one the best choice
+        (`exact_optimal`) and the greedy rule (`exact_greedy`) are both shown: pick the one played
+        with --set marking_choice=greedy. Level 2 pairs come from the rules (level2_combinations);
+        --set and --variant change them.
         """
         from analyses.caza_tesoros_search_odds import run_search_odds
 

@@ -28,9 +28,9 @@ from policies.caza_tesoros import (
 from simulator.dataset import events_column
 
 from . import state as S
-from .board import CELLS, end_of_path, roll_cell, sail_toward, step_in_line
-from .odds import odds_table
-from .search import resolve_search
+from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
+from .odds import CHOICES, odds_table, worth_table
+from .search import resolve_search_with
 
 # -- trace events: rows of (day, event, player, ship, a, b, c) ------------------------------------
 EV_WEATHER = 0  # a: weather state
@@ -81,6 +81,7 @@ def add_ship(r, pl, sh, g, log, p) -> int:
             sh[p, s, S.S_CELL] = roll_cell()
             for k in range(S.N_KINDS):
                 sh[p, s, S.S_ITEMS + k] = 0
+            sh[p, s, S.S_AIM] = -1
             pl[p, S.P_SHIPS] += 1
             log_event(log, g, EV_SHIP, p, s, sh[p, s, S.S_CELL], 0, 0)
             return s
@@ -94,9 +95,9 @@ def draw_archive_card(r, pl, cr, g, log, p) -> int:
         return -1
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == S.FREE:
-            cr[c, S.C_CELL] = roll_cell()
+            cr[c, S.C_CELL] = roll_cross_cell(r[S.R.cross_reference] == 0)
             cr[c, S.C_OWNER] = p
-            cr[c, S.C_L2] = -1
+            S.clear_duties(cr, c)
             g[S.G_ARCHIVE_DECK] -= 1
             pl[p, S.P_CARDS] += 1
             log_event(log, g, EV_CARD, p, -1, cr[c, S.C_CELL], 0, 0)
@@ -106,12 +107,13 @@ def draw_archive_card(r, pl, cr, g, log, p) -> int:
 
 @njit(cache=True)
 def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
+    """A new game; ``n_players`` counts colours (one row of ``pl`` each)."""
     pl[:] = 0
     sh[:] = 0
     sh[:, :, S.S_CELL] = -1
+    sh[:, :, S.S_AIM] = -1
     cr[:] = 0
     cr[:, S.C_OWNER] = S.FREE
-    cr[:, S.C_L2] = -1
     g[:] = 0
     g[S.G_DAY] = 1
     g[S.G_WEEKDAY] = 1
@@ -127,6 +129,7 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
     for p in range(n_players):
         for _ in range(r[S.R.starting_archive_cards]):
             draw_archive_card(r, pl, cr, g, log, p)
+    g[S.G_LIVE] = S.live_players(r, pl)
 
 
 # -- weather and sailing --------------------------------------------------------------------------
@@ -248,6 +251,8 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, seller):
     for q in range(n):
         if q == seller or pl[q, S.P_ALIVE] == 0 or S.ship_for_item(sh, q, kind) < 0:
             continue
+        if S.player_of(r, pl, q) == S.player_of(r, pl, seller):  # no bidding against oneself
+            continue
         b = decide_bid(pids[q], prm[q], q, kind, start, seller, r, odds, tmean, pl, sh, cr, g)
         bids[q] = min(b, pl[q, S.P_VP])
     g[S.G_AUCTIONS] += 1
@@ -255,10 +260,19 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, seller):
 
 
 @njit(cache=True)
-def give_item(sh, p, kind) -> int:
+def give_item(r, sh, g, p, kind) -> int:
+    """The card goes to the player's first ship that may take it. With ``one_per_type`` it
+    replaces the ship's card of the same type (navigation or search), which goes back."""
     s = S.ship_for_item(sh, p, kind)
-    if s >= 0:
-        sh[p, s, S.S_ITEMS + kind] = 1
+    if s < 0:
+        return s
+    if r[S.R.items_per_ship] == 1:
+        first = S.COMPASS if kind <= S.SATELLITE else S.DIVERS
+        for k in range(first, first + 3):
+            if sh[p, s, S.S_ITEMS + k] == 1:
+                sh[p, s, S.S_ITEMS + k] = 0
+                return_to_deck(r, g, k)
+    sh[p, s, S.S_ITEMS + kind] = 1
     return s
 
 
@@ -272,7 +286,8 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     if S.ship_for_item(sh, p, kind) >= 0 and pl[p, S.P_VP] >= price:
         if decide_buy(pids[p], prm[p], p, kind, price, r, odds, tmean, pl, sh, cr, g):
             pl[p, S.P_VP] -= price
-            log_event(log, g, EV_BUY, p, give_item(sh, p, kind), kind, 0, price)
+            pl[p, S.P_ITEMS] += 1
+            log_event(log, g, EV_BUY, p, give_item(r, sh, g, p, kind), kind, 0, price)
             return
     buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, price, p)
     log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid)
@@ -280,23 +295,24 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
         return_to_deck(r, g, kind)
         return
     pl[buyer, S.P_VP] -= paid
-    give_item(sh, buyer, kind)
+    pl[buyer, S.P_ITEMS] += 1
+    give_item(r, sh, g, buyer, kind)
     pl[p, S.P_VP] += r[S.R.auction_commission]
 
 
 # -- maintenance, forced sales, retirement --------------------------------------------------------
 @njit(cache=True)
-def eliminate(pl, cr, g, log, p):
-    """A player without ships leaves the game; its Archive cards go back to the deck."""
+def eliminate(r, pl, cr, g, log, p):
+    """A colour without ships leaves the game; its Archive cards go back to the deck. A player
+    is out when all its colours are."""
     pl[p, S.P_ALIVE] = 0
     pl[p, S.P_OUT_DAY] = g[S.G_DAY]
-    g[S.G_LIVE] -= 1
+    g[S.G_LIVE] = S.live_players(r, pl)
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == p:
             cr[c, S.C_OWNER] = S.FREE
             g[S.G_ARCHIVE_DECK] += 1
-        if cr[c, S.C_L2] == p:
-            cr[c, S.C_L2] = -1
+        cr[c, S.C_DUTY + p] = 0
     pl[p, S.P_CARDS] = 0
     log_event(log, g, EV_ELIMINATED, p, -1, 0, 0, 0)
 
@@ -371,7 +387,8 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
             if buyer >= 0:
                 sh[p, s, S.S_ITEMS + kind] = 0
                 pl[buyer, S.P_VP] -= paid
-                give_item(sh, buyer, kind)
+                pl[buyer, S.P_ITEMS] += 1
+                give_item(r, sh, g, buyer, kind)
                 pl[p, S.P_VP] += paid
                 g[S.G_FORCED_SALES] += 1
         while pl[p, S.P_VP] < owed and pl[p, S.P_SHIPS] > 0:
@@ -380,7 +397,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     pl[p, S.P_VP] -= owed
     log_event(log, g, EV_MAINTENANCE, p, -1, owed, 0, 0)
     if pl[p, S.P_SHIPS] == 0:
-        eliminate(pl, cr, g, log, p)
+        eliminate(r, pl, cr, g, log, p)
 
 
 # -- purchases ------------------------------------------------------------------------------------
@@ -410,11 +427,11 @@ def treasure_value(tv) -> int:
 @njit(cache=True)
 def free_cross(cr, c):
     cr[c, S.C_OWNER] = S.FREE
-    cr[c, S.C_L2] = -1
+    S.clear_duties(cr, c)
 
 
 @njit(cache=True)
-def search(r, tv, pl, sh, cr, g, log, hits, p, s, c) -> bool:
+def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     """Ship ``s`` of ``p`` searches cross ``c`` (it stands on it and can pay). Returns success.
     ``hits[0, cell]`` counts the game's searches by cell, ``hits[1, cell]`` its finds.
 
@@ -434,7 +451,11 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c) -> bool:
     n_dice = S.search_dice(r, sh, p, s, level)
     rerolls = S.search_rerolls(r, sh, p, s)
     marking = r[S.R.level1_marking] if level == 1 else r[S.R.level2_marking]
-    found, _ = resolve_search(level, n_dice, rerolls, marking, r[S.R.level2_combinations])
+    # marking one: the best value by the exact values of the rule in force (greedy: none)
+    values = worth[level, n_dice] if r[S.R.marking_choice] == 0 else worth[0, 0, :, :0]
+    found, _ = resolve_search_with(
+        level, n_dice, rerolls, marking, r[S.R.level2_combinations], values
+    )
     log_event(log, g, EV_SEARCH, p, s, level, 1 if found else 0, cost)
     own = cr[c, S.C_OWNER] == p
     hits[0, cr[c, S.C_CELL]] += 1
@@ -459,15 +480,15 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c) -> bool:
             draw_archive_card(r, pl, cr, g, log, p)
         return True
     if level == 1:
-        cr[c, S.C_L2] = p
-        cr[c, S.C_L2_DAY] = g[S.G_DAY]
+        cr[c, S.C_DUTY + p] = g[S.G_DAY]
         return False
-    cr[c, S.C_L2] = -1
+    cr[c, S.C_DUTY + p] = 0
     relocate = True
     if own:
         pl[p, S.P_CARDS] -= 1
         g[S.G_ARCHIVE_DECK] += 1
         cr[c, S.C_OWNER] = S.ARCHIVE
+        S.clear_duties(cr, c)
         g[S.G_ARCHIVE_CROSSES] += 1
     else:
         relocate = r[S.R.archive_fail_relocates] == 1
@@ -483,10 +504,12 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c) -> bool:
 @njit(cache=True)
 def check_end(r, pl, g) -> int:
     """The end reason if the game is over now, else -1 (day cap is checked by the day loop)."""
-    if g[S.G_LIVE] <= 1:
+    if g[S.G_LIVE] == 0:
+        return S.END_ALL_OUT
+    if g[S.G_LIVE] == 1:
         return S.END_LAST_PLAYER
-    for p in range(pl.shape[0]):
-        if pl[p, S.P_TREASURES] >= r[S.R.treasures_to_win]:
+    for q in range(S.players_of(r, pl)):
+        if S.player_sum(r, pl, q, S.P_TREASURES) >= r[S.R.treasures_to_win]:
             return S.END_TREASURES
     if g[S.G_ARCHIVE_CROSSES] >= r[S.R.archive_crosses_to_end]:
         return S.END_ARCHIVE
@@ -495,28 +518,22 @@ def check_end(r, pl, g) -> int:
 
 @njit(cache=True)
 def decide_winner(r, pl, sh, day) -> int:
-    """Most VP among players still in the game; ties: more ships, then better equipped ships;
-    still tied: -1 (the seed's replay is reported as a draw).
-
-    When nobody is left (the last players all dropped out at the same maintenance), the players
-    who dropped out on ``day`` are compared the same way.
-    """
+    """Most VP among players still in the game (a player's VP: the sum over its colours); ties:
+    more ships, then better equipped ships; still tied: -1 (the seed's replay is reported as a
+    draw). Nobody left in: -1 (no winner; the 5 VP a retired ship pays do not make a winner of
+    a player who is out)."""
     best = -1
     tied = False
     by_count = r[S.R.tie_equipment] == 1
-    anyone_in = False
-    for p in range(pl.shape[0]):
-        if pl[p, S.P_ALIVE] == 1:
-            anyone_in = True
-    for p in range(pl.shape[0]):
-        if (anyone_in and pl[p, S.P_ALIVE] == 0) or (not anyone_in and pl[p, S.P_OUT_DAY] != day):
+    for q in range(S.players_of(r, pl)):
+        if not S.player_in(r, pl, q):
             continue
         if best < 0:
-            best = p
+            best = q
             continue
-        cmp = _compare(r, pl, sh, p, best, by_count)
+        cmp = _compare(r, pl, sh, q, best, by_count)
         if cmp > 0:
-            best = p
+            best = q
             tied = False
         elif cmp == 0:
             tied = True
@@ -524,30 +541,45 @@ def decide_winner(r, pl, sh, day) -> int:
 
 
 @njit(cache=True)
+def _equipment(r, pl, sh, q, by_count) -> int:
+    total = 0
+    for c in range(q, pl.shape[0], S.players_of(r, pl)):
+        total += S.equipment_value(r, sh, c, by_count)
+    return total
+
+
+@njit(cache=True)
 def _compare(r, pl, sh, a, b, by_count) -> int:
-    if pl[a, S.P_VP] != pl[b, S.P_VP]:
-        return 1 if pl[a, S.P_VP] > pl[b, S.P_VP] else -1
-    if pl[a, S.P_SHIPS] != pl[b, S.P_SHIPS]:
-        return 1 if pl[a, S.P_SHIPS] > pl[b, S.P_SHIPS] else -1
-    ea = S.equipment_value(r, sh, a, by_count)
-    eb = S.equipment_value(r, sh, b, by_count)
+    va = S.player_sum(r, pl, a, S.P_VP)
+    vb = S.player_sum(r, pl, b, S.P_VP)
+    if va != vb:
+        return 1 if va > vb else -1
+    sa = S.player_sum(r, pl, a, S.P_SHIPS)
+    sb = S.player_sum(r, pl, b, S.P_SHIPS)
+    if sa != sb:
+        return 1 if sa > sb else -1
+    ea = _equipment(r, pl, sh, a, by_count)
+    eb = _equipment(r, pl, sh, b, by_count)
     if ea != eb:
         return 1 if ea > eb else -1
     return 0
 
 
 @njit(cache=True)
-def vp_leader(pl) -> int:
-    """The player with the most VP among those still in, -1 when tied."""
+def vp_leader(r, pl) -> int:
+    """The player with the most VP (over its colours) among those still in, -1 when tied."""
     best = -1
+    best_vp = 0
     tied = False
-    for p in range(pl.shape[0]):
-        if pl[p, S.P_ALIVE] == 0:
+    for q in range(S.players_of(r, pl)):
+        if not S.player_in(r, pl, q):
             continue
-        if best < 0 or pl[p, S.P_VP] > pl[best, S.P_VP]:
-            best = p
+        vp = S.player_sum(r, pl, q, S.P_VP)
+        if best < 0 or vp > best_vp:
+            best = q
+            best_vp = vp
             tied = False
-        elif pl[p, S.P_VP] == pl[best, S.P_VP]:
+        elif vp == best_vp:
             tied = True
     return -1 if tied else best
 
@@ -618,7 +650,10 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
                 if g[S.G_LIVE] <= 1 and r[S.R.maintenance_order] == 1:
                     finish(g, log, S.END_LAST_PLAYER)
                     return
-        if g[S.G_LIVE] <= 1:
+        if g[S.G_LIVE] == 0:
+            finish(g, log, S.END_ALL_OUT)
+            return
+        if g[S.G_LIVE] == 1:
             finish(g, log, S.END_LAST_PLAYER)
             return
     for i in range(n):
@@ -632,21 +667,24 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
 
 
 @njit(cache=True)
-def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs):
+def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth):
     """One ship's turn: storm deviation, then sail OR search (never both), or pass."""
     storm = g[S.G_WEATHER] == S.STORM
-    if storm and r[S.R.deviation_timing] == 0:
+    if storm and r[S.R.deviation_timing] == 1:  # before_action
         deviate(r, sh, g, log, p, s)
     action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
+    here = S.cross_here(cr, p, sh[p, s, S.S_CELL])
+    if here >= 0 and S.bound_to_search(r, cr, g, p, here):
+        action = SEARCH
     if action == SEARCH:
         c = S.cross_here(cr, p, sh[p, s, S.S_CELL])
         if c >= 0:
             cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
             if pl[p, S.P_VP] >= cost:
-                search(r, tv, pl, sh, cr, g, log, hits, p, s, c)
+                search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth)
     elif action >= 0:
         sail(r, wmove, sh, g, log, p, s, action, dirs)
-    if storm and r[S.R.deviation_timing] == 1:
+    if storm and r[S.R.deviation_timing] == 0:  # after_action
         deviate(r, sh, g, log, p, s)
 
 
@@ -659,6 +697,7 @@ def play_game(
     deck0,
     odds,
     tmean,
+    worth,
     pids,
     prm,
     seed,
@@ -682,7 +721,7 @@ def play_game(
     setup_game(r, deck0, n, pl, sh, cr, g, log)
     dirs = np.zeros(64, dtype=np.int64)
     order = np.arange(n)
-    lead[0] = vp_leader(pl)
+    lead[0] = vp_leader(r, pl)
     last_leader = lead[0]
     changes = 0
     while True:
@@ -704,7 +743,23 @@ def play_game(
                     if sh[p, s, S.S_CELL] < 0:
                         continue
                     ship_turn(
-                        r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs
+                        r,
+                        tv,
+                        wmove,
+                        odds,
+                        tmean,
+                        pids,
+                        prm,
+                        pl,
+                        sh,
+                        cr,
+                        g,
+                        log,
+                        hits,
+                        p,
+                        s,
+                        dirs,
+                        worth,
                     )
                     if checking:
                         g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
@@ -714,7 +769,7 @@ def play_game(
                         break
                 if g[S.G_ENDED] == 1:
                     break
-        leader = vp_leader(pl)
+        leader = vp_leader(r, pl)
         lead[g[S.G_DAY]] = leader
         if leader >= 0:
             if last_leader >= 0 and leader != last_leader:
@@ -734,7 +789,7 @@ def play_game(
 
 
 @njit(cache=True)
-def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, seeds):
+def play_games(r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, prm, seeds):
     """Play every game of a chunk; one row of every output per game."""
     n = seeds.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
@@ -745,15 +800,20 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
     half_leader = np.full(n, -1, dtype=np.int64)
     treasures = np.zeros((n, n_players), dtype=np.int64)
     ships = np.zeros((n, n_players), dtype=np.int64)
+    seat_searches = np.zeros((n, n_players), dtype=np.int64)
+    items = np.zeros((n, n_players), dtype=np.int64)
     searches = np.zeros(n, dtype=np.int64)
     level2 = np.zeros(n, dtype=np.int64)
     archive = np.zeros(n, dtype=np.int64)
     auctions = np.zeros(n, dtype=np.int64)
     forced = np.zeros(n, dtype=np.int64)
     retired = np.zeros(n, dtype=np.int64)
-    pl = np.zeros((n_players, S.N_PLAYER_FIELDS), dtype=np.int64)
-    sh = np.zeros((n_players, S.MAX_SHIPS, S.N_SHIP_FIELDS), dtype=np.int64)
-    cr = np.zeros((cross_slots(r, n_players), S.N_CROSS_FIELDS), dtype=np.int64)
+    k = r[S.R.colours_per_player]
+    n_colours = n_players * k
+    pl = np.zeros((n_colours, S.N_PLAYER_FIELDS), dtype=np.int64)
+    sh = np.zeros((n_colours, S.MAX_SHIPS, S.N_SHIP_FIELDS), dtype=np.int64)
+    cr = np.zeros((cross_slots(r, n_colours), S.N_CROSS_FIELDS), dtype=np.int64)
+    pids, prm = colour_policies(pids, prm, k)
     g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
     log = np.zeros((0, 7), dtype=np.int64)
     lead = np.zeros(r[S.R.max_days] + 1, dtype=np.int64)
@@ -774,6 +834,7 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
             deck0,
             odds,
             tmean,
+            worth,
             pids,
             prm,
             seeds[i],
@@ -794,10 +855,12 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
         lead_changes[i] = changes
         half_leader[i] = half
         for p in range(n_players):
-            scores[i, p] = pl[p, S.P_VP]
-            treasures[i, p] = pl[p, S.P_TREASURES]
-            ships[i, p] = pl[p, S.P_SHIPS]
-            retired[i] += pl[p, S.P_RETIRED]
+            scores[i, p] = S.player_sum(r, pl, p, S.P_VP)
+            treasures[i, p] = S.player_sum(r, pl, p, S.P_TREASURES)
+            ships[i, p] = S.player_sum(r, pl, p, S.P_SHIPS)
+            seat_searches[i, p] = S.player_sum(r, pl, p, S.P_SEARCHES)
+            items[i, p] = S.player_sum(r, pl, p, S.P_ITEMS)
+            retired[i] += S.player_sum(r, pl, p, S.P_RETIRED)
         searches[i] = g[S.G_SEARCHES]
         level2[i] = g[S.G_LEVEL2_SEARCHES]
         archive[i] = g[S.G_ARCHIVE_CROSSES]
@@ -805,7 +868,8 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
         forced[i] = g[S.G_FORCED_SALES]
     return (
         winner, length, reason, scores, lead_changes, half_leader, treasures, ships, searches,
-        level2, archive, auctions, forced, retired, search_cells[:used_search], n_search,
+        level2, archive, auctions, forced, retired, seat_searches, items,
+        search_cells[:used_search], n_search,
         find_cells[:used_find], n_find,
     )  # fmt: skip
 
@@ -826,16 +890,28 @@ def _append_cells(buf, used, counts):
 
 
 @njit(cache=True)
-def cross_slots(r, n_players) -> int:
-    """Own crosses (cards held) plus the Archive crosses that end the game."""
-    return n_players * r[S.R.max_archive_cards] + r[S.R.archive_crosses_to_end]
+def cross_slots(r, n_colours) -> int:
+    """Own crosses (cards held by each colour) plus the Archive crosses that end the game."""
+    return n_colours * r[S.R.max_archive_cards] + r[S.R.archive_crosses_to_end]
+
+
+@njit(cache=True)
+def colour_policies(pids, prm, k):
+    """Each colour plays its player's policy: colour ``c`` belongs to player ``c % players``."""
+    n = pids.shape[0]
+    out_ids = np.empty(n * k, dtype=np.int64)
+    out_prm = np.empty((n * k, prm.shape[1]), dtype=np.float64)
+    for c in range(n * k):
+        out_ids[c] = pids[c % n]
+        out_prm[c] = prm[c % n]
+    return out_ids, out_prm
 
 
 # -- Python entry points --------------------------------------------------------------------------
 COLUMNS = (
     "winner", "length", "end_reason", "scores", "lead_changes", "half_leader", "caza_treasures",
     "caza_ships", "caza_searches", "caza_level2_searches", "caza_archive_crosses", "caza_auctions",
-    "caza_forced_sales", "caza_retired_ships",
+    "caza_forced_sales", "caza_retired_ships", "caza_seat_searches", "caza_items",
 )  # fmt: skip
 
 
@@ -844,15 +920,21 @@ def engine_inputs(rules) -> tuple:
     r, tv, wface, wmove, deck0 = rules.engine_arrays()
     extras = (0, rules.robot_dice, rules.scanner_dice, rules.robot_dice + rules.scanner_dice)
     markings = (int(r[S.R.level1_marking]), int(r[S.R.level2_marking]))
-    odds = odds_table(extras, rules.divers_rerolls, markings, int(r[S.R.level2_combinations]))
-    return r, tv, wface, wmove, deck0, odds, float(np.mean(tv))
+    pairs = int(r[S.R.level2_combinations])
+    choice = CHOICES[int(r[S.R.marking_choice])]
+    odds = odds_table(extras, rules.divers_rerolls, markings, pairs, choice)
+    if choice == "optimal":
+        worth = worth_table(extras, rules.divers_rerolls, markings, pairs)
+    else:
+        worth = np.zeros((3, 9, rules.divers_rerolls + 1, 1))
+    return r, tv, wface, wmove, deck0, odds, float(np.mean(tv)), worth
 
 
 def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns."""
-    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
+    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
     out = play_games(
-        r, tv, wface, wmove, deck0, odds, tmean, n_players,
+        r, tv, wface, wmove, deck0, odds, tmean, worth, n_players,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
         np.asarray(seeds, dtype=np.int64),
     )  # fmt: skip
@@ -876,14 +958,17 @@ def play_one(
 
     With ``checking`` the invariants of :func:`state_problems` are verified after every turn and
     the broken ones collected in ``g[G_PROBLEMS]`` (returned as ``problems``)."""
-    r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
-    pl, sh, cr, g = S.new_state(n_players, int(cross_slots(r, n_players)))
+    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
+    k = int(r[S.R.colours_per_player])
+    pl, sh, cr, g = S.new_state(n_players * k, int(cross_slots(r, n_players * k)))
     log = np.zeros((trace_rows, 7), dtype=np.int64)
     lead = np.zeros(int(r[S.R.max_days]) + 1, dtype=np.int64)
     hits = np.zeros((2, CELLS), dtype=np.int64)
     winner, changes, half = play_game(
-        r, tv, wface, wmove, deck0, odds, tmean,
-        np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
+        r, tv, wface, wmove, deck0, odds, tmean, worth,
+        *colour_policies(
+            np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64), k
+        ),
         np.int64(seed), pl, sh, cr, g, log, hits, lead, checking,
     )  # fmt: skip
     length = int(g[S.G_DAY])

@@ -13,6 +13,7 @@ from simulator.rules import RuleSet, option
 
 MAX_SHIPS = 6  # ship slots per player (upper bound of the max_ships option)
 MAX_CARDS = 6  # Archive cards per player (upper bound of max_archive_cards)
+MAX_COLOURS = 6  # "eligen un color de los seis disponibles": colours at the table
 
 WEATHER_NAMES = ("sunny", "partly cloudy", "cloudy", "very cloudy", "rain", "storm")
 
@@ -22,6 +23,14 @@ class Rules(RuleSet):
     game_id = "caza-tesoros"
 
     # -- start ------------------------------------------------------------------------------------
+    colours_per_player: int = option(
+        1,
+        "colours each player runs: each colour has its own ship, Archive card and purse and plays "
+        "its own turn; the player wins on the sum of its colours' VP",
+        "Inicio: 'si juegan menos jugadores pueden elegir varios colores cada uno'",
+        lo=1,
+        hi=3,
+    )
     starting_vp: int = option(
         20,
         "victory points each player starts with",
@@ -38,6 +47,15 @@ class Rules(RuleSet):
         "Inicio: 'y una carta de Archivo de Indias'",
         lo=0,
         hi=6,
+    )
+    cross_reference: str = option(
+        "card_edges",
+        "each Archive card counts its coordinates from the edges it names, north or south and "
+        "west or east, with equal chance ('card_edges'); or every cross from the top-left "
+        "corner ('top_left')",
+        "Colocar Tesoros: 'Barco hundido en la posición Norte 11 y Oeste 12' (the cards' texts "
+        "are not in the seed)",
+        choices=("card_edges", "top_left"),
     )
     archive_deck_size: int = option(
         18,
@@ -97,10 +115,13 @@ class Rules(RuleSet):
         choices=("stop", "stay"),
     )
     deviation_timing: str = option(
-        "before_action",
-        "storm deviation happens at the start of the ship's turn, or after it",
-        "Meteorología: 'Desviación del rumbo' (timing not stated)",
-        choices=("before_action", "after_action"),
+        "after_action",
+        "storm deviation happens after the ship's action ('after_action': a ship on its cross "
+        "may still search in a storm), or at the start of its turn ('before_action')",
+        "Meteorología: 'Desviación del rumbo' (timing not stated); Buscar tesoros: 'Si algún "
+        "jugador decide buscar tesoros en condiciones de mar adversa (Lluvia y Tormenta), lo "
+        "pueden hacer'",
+        choices=("after_action", "before_action"),
     )
     turn_order: str = option(
         "fixed",
@@ -140,6 +161,15 @@ class Rules(RuleSet):
         "suma, resta o individual'",
         choices=("all", "one"),
     )
+    marking_choice: str = option(
+        "optimal",
+        "with marking 'one', the value the player marks: the best choice, the one leaving the "
+        "highest chance to finish (exact dynamic programme, 'optimal'), or the new value least "
+        "likely to show again ('greedy')",
+        "Buscar tesoros: 'se deberá marcar el resultado obtenido por los dados ya sea por la "
+        "suma, resta o individual' (which one is the player's choice)",
+        choices=("optimal", "greedy"),
+    )
     level2_combinations: str = option(
         "any_pair",
         "level 2 sums and differences use any two dice, or only the two base dice",
@@ -148,10 +178,13 @@ class Rules(RuleSet):
     )
     level2_window: str = option(
         "any_later_turn",
-        "after a failed level 1 the next search there is level 2, on any later turn "
-        "('any_later_turn') or only on the very next turn ('next_turn_only')",
-        "Buscar tesoros: 'en su siguiente turno podrá iniciar una búsqueda en el segundo nivel'",
-        choices=("any_later_turn", "next_turn_only"),
+        "after a failed level 1 the player's next search there is level 2, on any later turn "
+        "('any_later_turn'); or level 2 only on the very next turn, else level 1 again "
+        "('next_turn_only'); or the ship must search at level 2 on its very next turn when it "
+        "is there and can pay ('must_next_turn')",
+        "Buscar tesoros: 'el jugador fallara y deberá realizar una búsqueda de segundo nivel'; "
+        "'en su siguiente turno podrá iniciar una búsqueda en el segundo nivel'",
+        choices=("any_later_turn", "next_turn_only", "must_next_turn"),
     )
     bad_weather_item_loss: bool = option(
         True,
@@ -179,6 +212,15 @@ class Rules(RuleSet):
         hi=1000,
     )
     # -- items ------------------------------------------------------------------------------------
+    items_per_ship: str = option(
+        "one_per_kind",
+        "a ship holds one card of each of the six kinds, each with its prerequisite "
+        "('one_per_kind'), or one navigation and one search card, a new one replacing the old "
+        "('one_per_type')",
+        "Archivo de Indias: 'solo podrá tener un objeto de cada tipo navegación o búsqueda, por "
+        "cada barco'; Objetos: 'Satélite ... el barco debe estar dotado de Gps para su uso'",
+        choices=("one_per_kind", "one_per_type"),
+    )
     upgrade_bonus: str = option(
         "replace",
         "GPS/satellite and robot/scanner replace the previous card's bonus, or add to it",

@@ -5,9 +5,11 @@ boxes 1-12 and a throw shows each die, plus the sum and the absolute difference 
 when in 1..12 (a difference of 0 shows nothing). With ``PAIRS_ANY`` every two of the thrown dice
 combine; with ``PAIRS_BASE`` only the first two (the base 2D6), extra dice count singly.
 
-``MARK_ALL`` marks every new value a throw shows. ``MARK_ONE`` marks one new value, chosen by the
-greedy rule: the new value least likely to appear in a single throw of this level and number of
-dice (ties: the larger value), so the values still open are the easy ones. A throw that shows no
+``MARK_ALL`` marks every new value a throw shows. ``MARK_ONE`` marks one new value: the best
+choice, the one leaving the highest chance to finish (``worth``, the value of every marked set
+from the exact dynamic programme of :mod:`.odds`), or, without ``worth``, the greedy rule: the new
+value least likely to appear in a single throw of this level and number of dice (ties: the
+larger value), so the values still open are the easy ones. A throw that shows no
 new value is a failed throw; a failed throw may be thrown again while ``rerolls`` remain (divers
 give one per turn, and a search takes one turn), otherwise the search fails. All boxes marked is
 success.
@@ -155,11 +157,43 @@ def greedy_pick(level: int, n_dice: int, pairs: int, new: int) -> int:
     return 0
 
 
+NO_WORTH = np.zeros((1, 0))  # resolve_search_with: no value table, mark by the greedy rule
+
+
 @njit(cache=True)
 def resolve_search(
     level: int, n_dice: int, rerolls: int, marking: int, pairs: int
 ) -> tuple[bool, int]:
-    """Play one whole search at one level with numba's np.random; (success, throws made)."""
+    """One whole search, marking one value by the greedy rule; (success, throws made)."""
+    return resolve_search_with(level, n_dice, rerolls, marking, pairs, NO_WORTH)
+
+
+@njit(cache=True)
+def best_pick(level: int, n_dice: int, pairs: int, new: int, marked: int, worth_row) -> int:
+    """The value (1-based) among the new values in ``new`` whose marking leaves the highest
+    chance to finish (``worth_row[mask]``); ties go to the greedy rule's preference."""
+    order = GREEDY_ORDER[level, n_dice, pairs]
+    best = 0
+    best_worth = -1.0
+    for k in range(order.shape[0]):
+        v = order[k]
+        if v > 0 and (new >> (v - 1)) & 1:
+            w = worth_row[marked | (1 << (v - 1))]
+            if w > best_worth + 1e-12:
+                best = v
+                best_worth = w
+    return best
+
+
+@njit(cache=True)
+def resolve_search_with(
+    level: int, n_dice: int, rerolls: int, marking: int, pairs: int, worth: np.ndarray
+) -> tuple[bool, int]:
+    """Play one whole search at one level with numba's np.random; (success, throws made).
+
+    ``worth[r, mask]``: chance to finish from the marked set ``mask`` with ``r`` repeat throws
+    left (``odds.optimal_values``); with marking one the engine marks the best value by it. An
+    empty ``worth`` (``NO_WORTH``) marks by the greedy rule."""
     if level != 1 and level != 2:
         raise ValueError("search level must be 1 or 2")
     if n_dice < level or n_dice > MAX_DICE:
@@ -183,7 +217,10 @@ def resolve_search(
             return False, throws
         if marking == MARK_ALL:
             marked |= new
-        else:
+        elif worth.shape[1] == 0:
             marked |= 1 << (greedy_pick(level, n_dice, pairs, new) - 1)
+        else:
+            pick = best_pick(level, n_dice, pairs, new, marked, worth[rerolls_left])
+            marked |= 1 << (pick - 1)
         if marked == full:
             return True, throws

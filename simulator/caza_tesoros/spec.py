@@ -7,7 +7,7 @@ from simulator.games import GameSpec
 
 from .board import board_cells
 from .engine import play_chunk
-from .rules import Rules
+from .rules import MAX_COLOURS, Rules
 from .state import END_REASONS
 
 COLUMNS = {
@@ -19,6 +19,8 @@ COLUMNS = {
     "caza_auctions": "auctions held (weekly object cards not bought, and forced sales)",
     "caza_forced_sales": "forced sales (maintenance shortfall) that found a buyer",
     "caza_retired_ships": "ships retired to pay maintenance, all seats together",
+    "caza_seat_searches": "searches each seat made (all its colours)",
+    "caza_items": "object cards each seat acquired (bought at the price or at auction)",
     "caza_search_cells": "board cell (hex index) of every search made, in order",
     "caza_find_cells": "board cell of every search that found its treasure",
 }
@@ -26,6 +28,18 @@ HEATMAPS = {
     "caza_search_cells": "where ships search",
     "caza_find_cells": "where treasures are found",
 }
+
+
+def check(rules: Rules, n_players: int, seats) -> str | None:
+    """Six colours at the table ("un color de los seis disponibles")."""
+    colours = n_players * rules.colours_per_player
+    if colours > MAX_COLOURS:
+        return (
+            f"{n_players} players with colours_per_player={rules.colours_per_player} need "
+            f"{colours} colours; the game has {MAX_COLOURS}"
+        )
+    return None
+
 
 SPEC = GameSpec(
     id="caza-tesoros",
@@ -44,4 +58,5 @@ SPEC = GameSpec(
     board=board_cells,
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",
+    check=check,
 )

@@ -20,7 +20,12 @@ from numba import njit
 
 from simulator.rules import index_slots
 
-from .rules import MAX_CARDS, MAX_SHIPS, Rules  # noqa: F401 (re-exported: the state layout)
+from .rules import (  # noqa: F401 (re-exported: the state layout)
+    MAX_CARDS,
+    MAX_COLOURS,
+    MAX_SHIPS,
+    Rules,
+)
 
 # -- item kinds (object cards), in deck order -----------------------------------------------------
 COMPASS, GPS, SATELLITE, DIVERS, ROBOT, SCANNER = range(6)
@@ -30,7 +35,7 @@ KIND_NAMES = ("compass", "gps", "satellite", "divers", "robot", "scanner")
 # -- weather states -------------------------------------------------------------------------------
 SUNNY, PARTLY_CLOUDY, CLOUDY, VERY_CLOUDY, RAIN, STORM = range(6)
 
-# -- players --------------------------------------------------------------------------------------
+# -- players: one row per colour (a player may run several, rule colours_per_player) -------------
 P_VP = 0  # victory points (the money of the game)
 P_ALIVE = 1  # 1 while the player has a ship; 0 once eliminated
 P_TREASURES = 2  # treasures rescued
@@ -39,21 +44,26 @@ P_SHIPS = 4  # ships on the board
 P_SEARCHES = 5  # searches made
 P_RETIRED = 6  # ships retired for maintenance
 P_OUT_DAY = 7  # day the player left the game (0 while in it)
-N_PLAYER_FIELDS = 8
+P_ITEMS = 8  # object cards acquired (bought at their price or at auction)
+N_PLAYER_FIELDS = 9
 
 # -- ships (items are S_ITEMS + kind, 1 when the ship holds that card) ----------------------------
 S_CELL = 0
 S_ITEMS = 1
-N_SHIP_FIELDS = S_ITEMS + N_KINDS
+S_AIM = S_ITEMS + N_KINDS  # a policy's memory: the hex this ship is sailing to (-1: none)
+S_AIM_UNTIL = S_AIM + 1  # ... and the day it picks another
+N_SHIP_FIELDS = S_AIM_UNTIL + 1
 
 # -- crosses --------------------------------------------------------------------------------------
 FREE = -2
 ARCHIVE = -1
 C_CELL = 0
 C_OWNER = 1
-C_L2 = 2  # player who may (must) search this cross at level 2 next, -1 for none
-C_L2_DAY = 3  # day that player failed level 1 here
-N_CROSS_FIELDS = 4
+# C_DUTY + colour: day that colour failed level 1 here (its next search here is level 2), 0 for
+# none. The duty belongs to the player ("el jugador fallara y deberá realizar una búsqueda de
+# segundo nivel"): two players failing on one cross each keep their own.
+C_DUTY = 2
+N_CROSS_FIELDS = C_DUTY + MAX_COLOURS
 
 # -- game scalars ---------------------------------------------------------------------------------
 G_DAY = 0
@@ -70,7 +80,7 @@ G_ENDED = G_SEARCHES + 4
 G_END_REASON = G_SEARCHES + 5
 G_LOG_N = G_SEARCHES + 6  # events written to the trace
 G_FIRST_SEAT = G_SEARCHES + 7
-G_LIVE = G_SEARCHES + 8  # players still in the game
+G_LIVE = G_SEARCHES + 8  # players still in the game (a player with a colour still in)
 G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of PROBLEM_*)
 N_GAME_FIELDS = G_SEARCHES + 10
 
@@ -84,8 +94,9 @@ PROBLEM_SHIP_COUNT = 32
 PROBLEM_CARD_COUNT = 64
 
 # -- end reasons (index into SPEC.end_reasons) ----------------------------------------------------
-END_TREASURES, END_ARCHIVE, END_LAST_PLAYER, END_DAY_CAP = range(4)
-END_REASONS = ("treasures", "archive_crosses", "last_player", "day_cap")
+# all_out: the last players all dropped out at the same maintenance, so nobody is left to win.
+END_TREASURES, END_ARCHIVE, END_LAST_PLAYER, END_DAY_CAP, END_ALL_OUT = range(5)
+END_REASONS = ("treasures", "archive_crosses", "last_player", "day_cap", "all_out")
 
 # -- rules: scalar options by index (tuples travel as their own arrays) ---------------------------
 # Scalar options in declaration order (`Rules.scalar_names()`, built by `Rules.scalar_array()`);
@@ -100,14 +111,54 @@ def new_state(n_players: int, n_crosses: int) -> tuple[np.ndarray, ...]:
     pl = np.zeros((n_players, N_PLAYER_FIELDS), dtype=np.int64)
     sh = np.zeros((n_players, MAX_SHIPS, N_SHIP_FIELDS), dtype=np.int64)
     sh[:, :, S_CELL] = -1
+    sh[:, :, S_AIM] = -1
     cr = np.zeros((n_crosses, N_CROSS_FIELDS), dtype=np.int64)
     cr[:, C_OWNER] = FREE
-    cr[:, C_L2] = -1
     g = np.zeros(N_GAME_FIELDS, dtype=np.int64)
     return pl, sh, cr, g
 
 
 # -- helpers shared by the engine and the policies ------------------------------------------------
+@njit(cache=True)
+def players_of(r: np.ndarray, pl: np.ndarray) -> int:
+    """Players at the table: the state has one row per colour, ``colours_per_player`` each."""
+    return pl.shape[0] // r[R.colours_per_player]
+
+
+@njit(cache=True)
+def player_of(r: np.ndarray, pl: np.ndarray, colour: int) -> int:
+    """The player running ``colour``: colours are dealt round the table (A1 B1 A2 B2 ...), so
+    turns alternate between players."""
+    return colour % players_of(r, pl)
+
+
+@njit(cache=True)
+def player_sum(r: np.ndarray, pl: np.ndarray, player: int, field: int) -> int:
+    """A player's total of ``pl[:, field]`` over its colours (VP, treasures, ships)."""
+    total = 0
+    for c in range(player, pl.shape[0], players_of(r, pl)):
+        total += pl[c, field]
+    return total
+
+
+@njit(cache=True)
+def player_in(r: np.ndarray, pl: np.ndarray, player: int) -> bool:
+    """A player is in the game while one of its colours still has a ship."""
+    for c in range(player, pl.shape[0], players_of(r, pl)):
+        if pl[c, P_ALIVE] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def live_players(r: np.ndarray, pl: np.ndarray) -> int:
+    n = 0
+    for q in range(players_of(r, pl)):
+        if player_in(r, pl, q):
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def bad_weather(weather: int) -> bool:
     """Rain and storm ("condiciones de mar adversa ( Lluvia y Tormenta)")."""
@@ -184,7 +235,11 @@ def can_hold(sh: np.ndarray, p: int, s: int, kind: int) -> bool:
     """A ship may take a card it lacks whose prerequisite it holds (compass before GPS ...)."""
     if sh[p, s, S_CELL] < 0 or sh[p, s, S_ITEMS + kind] == 1:
         return False
-    if kind == COMPASS or kind == DIVERS:
+    first = COMPASS if kind <= SATELLITE else DIVERS
+    for k in range(kind + 1, first + 3):
+        if sh[p, s, S_ITEMS + k] == 1:
+            return False  # never a step back down the chain
+    if kind == first:
         return True
     return sh[p, s, S_ITEMS + kind - 1] == 1
 
@@ -213,17 +268,34 @@ def cross_here(cr: np.ndarray, p: int, cell: int) -> int:
 
 
 @njit(cache=True)
+def clear_duties(cr: np.ndarray, c: int) -> None:
+    """No colour owes a level 2 at cross ``c`` any more (it was rescued, freed or changed hands)."""
+    for q in range(MAX_COLOURS):
+        cr[c, C_DUTY + q] = 0
+
+
+@njit(cache=True)
 def search_level(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -> int:
-    """Level of the next search of player ``p`` at cross ``c``: 2 after its failed level 1."""
-    if cr[c, C_L2] != p:
+    """Level of the next search of colour ``p`` at cross ``c``: 2 after its own failed level 1
+    there (``next_turn_only``: only on the day after, else it starts again at level 1)."""
+    failed = cr[c, C_DUTY + p]
+    if failed == 0:
         return 1
-    if r[R.level2_window] == 1 and g[G_DAY] != cr[c, C_L2_DAY] + 1:
+    if r[R.level2_window] == 1 and g[G_DAY] != failed + 1:
         return 1
     return 2
 
 
 @njit(cache=True)
+def bound_to_search(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -> bool:
+    """``level2_window = must_next_turn``: colour ``p`` failed level 1 at ``c`` yesterday, so
+    it must search there at level 2 today ("deberá realizar una búsqueda de segundo nivel")."""
+    return r[R.level2_window] == 2 and cr[c, C_DUTY + p] == g[G_DAY] - 1 and g[G_DAY] > 1
+
+
+@njit(cache=True)
 def equipment_value(r: np.ndarray, sh: np.ndarray, p: int, by_count: bool) -> int:
+    """Price (or number) of the cards on colour ``p``'s ships."""
     total = 0
     for s in range(sh.shape[1]):
         if sh[p, s, S_CELL] < 0:
