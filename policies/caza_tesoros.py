@@ -38,8 +38,8 @@ POLICIES: dict[str, PolicyDef] = {
         "sails to its nearest cross, searches at once, buys whatever it can afford",
         (
             PolicyParam("reserve", 4.0, 0.0, 100.0, "VP it keeps back from every purchase"),
-            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
-            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own", integer=True),
+            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold", integer=True),
             PolicyParam("bid_margin", 0.0, 0.0, 50.0, "VP it bids above an auction's start"),
         ),
     ),
@@ -59,8 +59,8 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("move_value", 2.0, 0.0, 20.0, "VP it pays per extra movement point"),
             PolicyParam("spread", 3.0, 0.1, 50.0, "VP lead that makes a win about 3 to 1"),
             PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
-            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
-            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own", integer=True),
+            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold", integer=True),
         ),
     ),
 }
