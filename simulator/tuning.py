@@ -570,9 +570,15 @@ def _check(plan: TunePlan, path: Path, best: dict[str, float], player: _Player) 
         "defaults": path / "check" / "defaults",
         "best": path / "check" / ("defaults" if same else "best"),
     }
-    runs = [(plan.config(defaults, s), folders["defaults"] / s.folder, None) for s in plan.seatings]
+    runs = [
+        (plan.config(defaults, s, check=True), folders["defaults"] / s.folder, None)
+        for s in plan.seatings
+    ]
     if not same:
-        runs += [(plan.config(best, s), folders["best"] / s.folder, None) for s in plan.seatings]
+        runs += [
+            (plan.config(best, s, check=True), folders["best"] / s.folder, None)
+            for s in plan.seatings
+        ]
     player.play(runs)
     by_seating = []
     pooled: dict[str, list[np.ndarray]] = {"defaults": [], "best": []}
