@@ -585,14 +585,14 @@ def tune(
 
     Optuna's TPE sampler proposes settings within the bounds the policy declares; each candidate
     plays -n games on the same game seeds, the tuned policy sitting in every seat against each
-    --against policy (a cooperative game: the crew's success rate); weak candidates stop after a
+    --against policy (a cooperative game: the success rate); weak candidates stop after a
     quarter of their games. The best setting and the defaults are then measured again on fresh
     seeds (the search flatters its winner), with 95% Wilson intervals and their paired difference.
     Every candidate is an ordinary run folder under OUT, so repeating a killed command resumes it;
     --cluster spreads candidates over Dask workers with the same result. Writes OUT/report.html.
 
-    Example: balance tune caza-tesoros --policy greedy --against cautious --players 2
-    --trials 30 -n 2000 --out tunes/greedy
+    Example: balance tune GAME --policy NAME --against OTHER --players 2
+    --trials 30 -n 2000 --out tunes/NAME
     """
     from reports.tune_report import write_tune_report
     from simulator.tuning import plan_tune

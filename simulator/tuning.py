@@ -6,7 +6,7 @@ The search
   list). The policy's own setting (its defaults, or the values given with ``--policy``) is the
   first candidate, so the search never reports something worse than where it started from.
 - The tuned policy holds every seat in turn against each policy of the field (a *seating*); a
-  candidate's measure is its win rate pooled over the seatings (the crew's success rate in a
+  candidate's measure is its win rate pooled over the seatings (the players' success rate in a
   cooperative game, where by default every seat plays the tuned policy).
 - Every candidate plays the same game seeds (common random numbers): the same run seed and the
   same chunk size, so game ``i`` deals the same in every candidate and differences are the
@@ -81,7 +81,7 @@ class Knob:
 class Seating:
     """Where the tuned policy sits and who fills the other seats.
 
-    ``seat`` is None when every seat plays the tuned policy (a cooperative crew)."""
+    ``seat`` is None when every seat plays the tuned policy (a cooperative game)."""
 
     seat: int | None
     opponent: str | None
@@ -535,7 +535,7 @@ def _play_batch(
 
 
 def seat_outcomes(plan: TunePlan, folder: Path, seating: Seating) -> pl.DataFrame:
-    """``game_index`` and ``won`` (the tuned seat won, or the crew succeeded) of one run."""
+    """``game_index`` and ``won`` (the tuned seat won, or the players succeeded) of one run."""
     frame = RunFolder.open(folder).scan()
     if plan.spec.cooperative:
         won = pl.col("success").fill_null(False)
