@@ -138,6 +138,7 @@ def history_figure(data: dict[str, Any]) -> bytes:
         label="best so far",
     )
     ax.set_xlabel("candidate")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel(f"{data['measure']} (search seeds)")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.legend(fontsize=8)
@@ -185,7 +186,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
     dom = dominance(path, data)
     measure = data["measure"]
     rules = rules_text(dict(kv.split("=", 1) for kv in plan["sets"]))
-    if plan["variant"] not in ("default", "custom"):
+    if plan.get("variant_file"):
         rules = f"variant '{plan['variant']}'" + ("" if not plan["sets"] else f", {rules}")
     field = ", ".join(plan["field"]) or "none (every seat plays the tuned policy)"
     pruned = sum(1 for t in data["trials"] if t["state"] == "pruned")

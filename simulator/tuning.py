@@ -169,6 +169,7 @@ class TunePlan:
             "seatings": [s.label for s in self.seatings],
             "n_players": self.n_players,
             "variant": self.variant_name,
+            "variant_file": self.variant,
             "sets": list(self.sets),
             "trials": self.trials,
             "games_per_seating": self.games,
