@@ -385,8 +385,9 @@ def adapted_play_section(study_path: str | Path) -> Section | None:
                 f"{points(c['difference']['hi'])}]",
             ]
         )
+        where = "the default rules" if entry["label"] == "default" else entry["rules"]
         sentences.append(
-            f"Under {entry['label']} ({entry['rules']}) the best {s['policy']} plays "
+            f"Under {where} the best {s['policy']} plays "
             f"{changed_text(s['best_params'], s['default_params'])}."
         )
         if base is None:

@@ -381,8 +381,10 @@ def tune(
     """Run (or resume) the search and the check on fresh seeds; return the results."""
     import optuna
 
-    from .cluster import cluster_session, connect
+    from .cluster import check_address, cluster_session, connect
 
+    if cluster is not None:
+        check_address(cluster)  # a bad address is refused before anything is written
     path = prepare_out(plan, out)
     started = time.perf_counter()
     optuna.logging.set_verbosity(optuna.logging.WARNING)

@@ -147,6 +147,7 @@ def test_dominance_against_the_field(tmp_path):
         (["--policy", "strong", "--against", "wizard"], "unknown policy 'wizard'"),
         (["--policy", "strong", "-n", 10], "too few"),
         (["--policy", "strong", "--param", "skill=5:20"], "within the declared bounds"),
+        (["--policy", "strong", "--cluster", "nowhere"], "--cluster must be"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, args, message):
