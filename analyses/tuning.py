@@ -73,6 +73,8 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
                 "seating": s["seating"],
                 "alternatives": len(rows),
                 "ahead": int(np.sum(diffs > 0)),
+                "tied": int(np.sum(diffs == 0)),
+                "behind": int(np.sum(diffs < 0)),
                 "significantly_ahead": sum(1 for r in rows if r["lo"] > 0),
                 "significantly_behind": sum(1 for r in rows if r["hi"] < 0),
                 "closest": min(rows, key=lambda r: r["diff"]) if rows else None,
@@ -104,10 +106,14 @@ def dominance(path: str | Path, data: dict[str, Any]) -> dict[str, Any]:
         above_fair = all(r["best"]["lo"] > fair for r in field_rows)
     beats_all = all(a["ahead"] == a["alternatives"] for a in alt)
     beats_all_sig = all(a["significantly_ahead"] == a["alternatives"] for a in alt)
+    never_beaten = all(a["behind"] == 0 for a in alt)
+    never_beaten_sig = all(a["significantly_behind"] == 0 for a in alt)
     return {
         "fair_share": fair,
         "above_fair_share_everywhere": above_fair,
         "beats_every_alternative_everywhere": beats_all,
         "significantly_everywhere": beats_all_sig,
+        "never_beaten": never_beaten,
+        "never_significantly_beaten": never_beaten_sig,
         "alternatives": alt,
     }

@@ -88,10 +88,25 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
             "seating, but not significantly against all of them: close settings are about as "
             "good (see the closest rival per seating below)."
         )
-    else:
+    elif dom["never_beaten"]:
+        tied = max(a["tied"] for a in alt)
         out.append(
-            "No setting dominates: in some seating another setting tried did better than the "
-            "best one overall (different seats favour different settings)."
+            f"No other setting tried beats the best one in any seating, but up to {tied} of the "
+            f"{n_alt} score exactly as well on the same games (the parameters they change "
+            "make no difference there), so the best setting is one of a family, not unique."
+        )
+    elif dom["never_significantly_beaten"]:
+        out.append(
+            "In some seating another setting tried scores higher than the best one overall, "
+            "never significantly: no setting is shown to dominate, and none to beat it."
+        )
+    else:
+        beaten = [a["seating"] for a in alt if a["significantly_behind"]]
+        out.append(
+            "No setting dominates: in "
+            + ", ".join(beaten)
+            + " another setting tried does significantly better than the best one overall "
+            "(different seats favour different settings)."
         )
     return out
 
@@ -312,6 +327,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 "alternatives",
                 "best ahead of",
                 "significantly",
+                "tied",
+                "behind",
                 "significantly behind",
                 "closest rival",
                 "best - rival",
@@ -322,6 +339,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                     str(a["alternatives"]),
                     str(a["ahead"]),
                     str(a["significantly_ahead"]),
+                    str(a["tied"]),
+                    str(a["behind"]),
                     str(a["significantly_behind"]),
                     setting_text(a["closest"]["params"]) if a["closest"] else "-",
                     (

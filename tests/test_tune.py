@@ -135,6 +135,10 @@ def test_dominance_against_the_field(tmp_path):
     assert [a["seating"] for a in dom["alternatives"]] == ["seat 1 vs random", "seat 2 vs random"]
     for a in dom["alternatives"]:
         assert a["alternatives"] == sum(t["state"] == "complete" for t in data["trials"]) - 1
+        assert a["ahead"] + a["tied"] + a["behind"] == a["alternatives"]
+        # every alternative has less skill, so none is significantly better in either seat
+        assert a["significantly_behind"] == 0
+    assert dom["never_significantly_beaten"] is True
 
 
 @pytest.mark.parametrize(
