@@ -72,6 +72,14 @@ def test_cli_json_has_the_issue_keys_and_finds_more_skill(capsys, tmp_path):
     assert data["default_ci"][0] <= 2 / 3 <= data["default_ci"][1]
     html = (out / "report.html").read_text()
     assert "Search history" in html and "Dominant strategy" in html and "skill" in html
+    # The same command again resumes: nothing left to play, the same verdict in words.
+    code, text, _ = call(
+        capsys, "tune", "fake", "--policy", "strong", "--against", "random", "--players", 2,
+        "--trials", 8, "-n", 320, "--seed", 5, "-j", 1, "--out", out,
+    )  # fmt: skip
+    assert code == 0
+    assert "Best setting of strong: skill=" in text and "(0 played now)" in text
+    assert f"report: {out / 'report.html'}" in text
 
 
 def test_candidates_share_seeds_and_the_check_uses_fresh_ones(tmp_path):
