@@ -383,6 +383,20 @@ def compare(
             "narrower than this width; every variant then plays as many games.",
         ),
     ] = None,
+    tune: Annotated[
+        str | None,
+        typer.Option(
+            "--tune",
+            help="Adapted play: tune this seated policy under each rule set first (balance tune "
+            "against the other seats' policies) and compare with each run's best setting.",
+        ),
+    ] = None,
+    tune_trials: Annotated[
+        int, typer.Option("--tune-trials", help="Candidates per tune (with --tune).")
+    ] = 20,
+    tune_games: Annotated[
+        int, typer.Option("--tune-games", help="Games per candidate (with --tune).")
+    ] = 2_000,
     fmt: FormatOpt = "html",
     target: TargetOpt = None,
     as_json: JsonOpt = False,
@@ -392,7 +406,8 @@ def compare(
 
     Every run uses the same seed, so game i deals the same cards in every run and each variant's
     change in win rates and length comes with a paired test, corrected for the number of
-    comparisons. Writes OUT/<run>/ folders and OUT/report.html.
+    comparisons. Writes OUT/<run>/ folders and OUT/report.html. With --tune POLICY the policy is
+    first fitted to each rule set (OUT/tunes/<run>/), so variants are compared under adapted play.
     """
     from simulator.studies import compare as run_compare
 
@@ -411,6 +426,9 @@ def compare(
         cluster=cluster,
         until_ci=until_ci,
         wait=wait,
+        tune=tune,
+        tune_trials=tune_trials,
+        tune_games=tune_games,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -561,6 +579,113 @@ def verify(
             typer.echo(verdict.summary)
         damaged = damaged or not verdict.sound
     return 1 if damaged else 0
+
+
+# -- tune ------------------------------------------------------------------------------------
+TrialsOpt = Annotated[
+    int,
+    typer.Option("--trials", "-t", help="Candidate settings to try (the first is the defaults)."),
+]
+
+
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    policy: Annotated[
+        str,
+        typer.Option(
+            "--policy",
+            "-p",
+            help="Policy to tune; name:key=value sets the starting values (and those of "
+            "parameters not searched).",
+        ),
+    ],
+    against: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--against",
+            "-a",
+            help="Opponent policy (repeatable; name:key=value). The tuned policy meets each one "
+            "in every seat. Default: every other policy of the game (a cooperative game: "
+            "every seat plays the tuned policy).",
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Parameter to search (repeatable): NAME, or NAME=LO:HI for narrower bounds than "
+            "declared. Default: every parameter the policy declares.",
+        ),
+    ] = None,
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    trials: TrialsOpt = 40,
+    n: Annotated[
+        int,
+        typer.Option("-n", "--games", help="Games per candidate, shared among its seatings."),
+    ] = 2_000,
+    check_games: Annotated[
+        int | None,
+        typer.Option(
+            "--check-games",
+            help="Fresh games on which the best setting and the defaults are measured again "
+            "(default: twice -n).",
+        ),
+    ] = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Fit a policy's parameters to the rules in force: the setting with the best win rate.
+
+    Optuna's TPE sampler proposes settings within the bounds the policy declares; each candidate
+    plays -n games on the same game seeds, the tuned policy sitting in every seat against each
+    --against policy (a cooperative game: the success rate); weak candidates stop after a
+    quarter of their games. The best setting and the defaults are then measured again on fresh
+    seeds (the search flatters its winner), with 95% Wilson intervals and their paired difference.
+    Every candidate is an ordinary run folder under OUT, so repeating a killed command resumes it;
+    --cluster spreads candidates over Dask workers with the same result. Writes OUT/report.html.
+
+    Example: balance tune GAME --policy NAME --against OTHER --players 2
+    --trials 30 -n 2000 --out tunes/NAME
+    """
+    from reports.tune_report import write_tune_report
+    from simulator.tuning import plan_tune
+    from simulator.tuning import tune as run_tune
+
+    plan = plan_tune(
+        game,
+        policy,
+        n,
+        against=against,
+        params=param,
+        players=players,
+        sets=set_,
+        variant=variant,
+        trials=trials,
+        check_games=check_games,
+        seed=seed,
+    )
+    data = run_tune(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
+    report = write_tune_report(out)
+    if as_json:
+        print_json(data["summary"])
+        return
+    if quiet:
+        return
+    from reports.tune_report import verdict
+
+    typer.echo(f"- {verdict(data)}")
+    typer.echo(
+        f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
+        f"{data['wall_seconds']:,.0f} s"
+    )
+    typer.echo(f"report: {report}")
 
 
 # -- demo ------------------------------------------------------------------------------------

@@ -46,8 +46,8 @@ POLICIES: dict[str, PolicyDef] = {
                 "VP it keeps back from every purchase (12: a few weeks of upkeep and two "
                 "attempts, so day one's draw is not a compass for half its purse)",
             ),
-            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
-            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own", integer=True),
+            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold", integer=True),
             PolicyParam("bid_margin", 0.0, 0.0, 50.0, "VP it bids above an auction's start"),
         ),
     ),
@@ -68,8 +68,8 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("move_value", 2.0, 0.0, 20.0, "VP it pays per extra movement point"),
             PolicyParam("spread", 3.0, 0.1, 50.0, "VP lead that makes a win about 3 to 1"),
             PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
-            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own"),
-            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold"),
+            PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own", integer=True),
+            PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold", integer=True),
             PolicyParam(
                 "gamble",
                 1.0,

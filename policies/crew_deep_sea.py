@@ -124,8 +124,16 @@ POLICIES = {
         "heuristic card first; without a line it plays heuristic and searches again every "
         "trick; every seat must use it",
         (
-            PolicyParam("nodes", 20000.0, 10.0, 1e8, "search budget in cards tried per attempt"),
-            PolicyParam("allocations", 4.0, 1.0, 64.0, "task allocations tried"),
+            PolicyParam(
+                "nodes",
+                20000.0,
+                10.0,
+                1e8,
+                "search budget in cards tried per attempt",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam("allocations", 4.0, 1.0, 64.0, "task allocations tried", integer=True),
         ),
     ),
 }

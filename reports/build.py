@@ -63,6 +63,10 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         data["comparison"] = rows
         headline += compare_headline(rows, runs)
         sections.append(compare_section(rows, runs))
+        adapted = _adapted_play(paths)
+        if adapted is not None:
+            headline += adapted.paragraphs[1:]
+            sections.append(adapted)
     elif kind == "sweep":
         data["sweep"] = sweep_data(runs, summaries)
         headline += sweep_headline(runs, summaries)
@@ -91,6 +95,13 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         f"generated {data['generated'][:10]}"
     )
     return Document(f"Balance report: {title}", subtitle, headline, sections), data
+
+
+def _adapted_play(paths: list[str | Path]) -> Section | None:
+    """The adapted-play section of a comparison made with ``compare --tune``."""
+    from .tune_report import adapted_play_section
+
+    return adapted_play_section(paths[0]) if len(paths) == 1 else None
 
 
 def _how_to_read(kind: str) -> Section:

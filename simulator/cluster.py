@@ -67,6 +67,14 @@ def cluster_session(cluster: str | None) -> Iterator[None]:
             del _SESSIONS[address]
 
 
+def connect(cluster: str) -> None:
+    """Open the current session's connection now, before several threads share it."""
+    address = check_address(cluster)
+    session = _SESSIONS.get(address)
+    if session is not None and session.client is None:
+        session.client = session.closing.enter_context(_client(address))
+
+
 @dataclass
 class _Session:
     closing: ExitStack

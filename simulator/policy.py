@@ -27,6 +27,12 @@ class PolicyParam:
     lo: float
     hi: float
     doc: str
+    integer: bool = False  # a count: only whole numbers are accepted (and tried by `balance tune`)
+    log: bool = False  # spans orders of magnitude: `balance tune` searches it on a log scale
+
+    @property
+    def tunable(self) -> bool:
+        return self.hi > self.lo
 
 
 @dataclass(frozen=True)
@@ -101,10 +107,11 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
             value = float(raw) if sep else float("nan")
         except ValueError:
             value = float("nan")
-        if not (param.lo <= value <= param.hi):
+        if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
+            kind = "a whole number" if param.integer else "a number"
             raise BalanceError(
                 f"policy '{name}' parameter '{param.name}' got {raw!r}; "
-                f"allowed: a number from {param.lo:g} to {param.hi:g}"
+                f"allowed: {kind} from {param.lo:g} to {param.hi:g}"
             )
         values[param.name] = value
     return SeatPolicy(pdef, tuple(values[p.name] for p in pdef.params))

@@ -71,12 +71,28 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "run"
 
 
+def _check_run_folders(p: Path, plans: list[tuple[StudyRun, RunConfig]]) -> None:
+    """Refuse before playing anything if a run folder holds another configuration."""
+    for entry, config in plans:
+        sub = p / entry.folder
+        if (sub / "manifest.json").is_file():
+            try:
+                old = RunFolder.open(sub).read_manifest().get("config")
+            except BalanceError:  # torn: the run itself rebuilds it, or refuses, when it starts
+                continue
+            if old != config.manifest()["config"]:
+                raise BalanceError(
+                    f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
+                )
+
+
 def _prepare(
     out: str | Path,
     kind: str,
     game: str,
     plans: list[tuple[StudyRun, RunConfig]],
     jobs: int | None,
+    check_runs: bool = True,
 ):
     resolve_jobs(jobs)  # refused before anything is written
     if len(plans) > MAX_STUDY_RUNS:
@@ -96,18 +112,8 @@ def _prepare(
         )
     if existing is None and p.is_dir() and any(p.iterdir()):
         raise BalanceError(f"--out {str(p)!r} is a non-empty folder; choose a new or empty folder")
-    # Refuse before playing anything if a run folder holds another configuration.
-    for entry, config in plans:
-        sub = p / entry.folder
-        if (sub / "manifest.json").is_file():
-            try:
-                old = RunFolder.open(sub).read_manifest().get("config")
-            except BalanceError:  # torn: the run itself rebuilds it, or refuses, when it starts
-                continue
-            if old != config.manifest()["config"]:
-                raise BalanceError(
-                    f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
-                )
+    if check_runs:
+        _check_run_folders(p, plans)
     p.mkdir(parents=True, exist_ok=True)
     text = json.dumps(study.to_json(), indent=2, default=str) + "\n"
     atomic_write(p / STUDY_FILE, text.encode(), durable=True)
@@ -158,12 +164,19 @@ def compare(
     cluster: str | None = None,
     until_ci: float | None = None,
     wait: bool = False,
+    tune: str | None = None,
+    tune_trials: int = 20,
+    tune_games: int = 2_000,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
     ``--set`` values form one more variant (e.g. ``--set level2_cost=2``). With ``until_ci``,
     the default run plays until its headline intervals are narrower than ``until_ci`` and every
     variant then plays exactly as many games, so games stay paired.
+
+    With ``tune`` (a policy seated in the comparison), that policy is first tuned under each rule
+    set (``balance tune`` against the comparison's other seat policies, in ``tunes/<run>/``) and
+    each run then seats it with the setting best for its own rules: adapted play.
     """
     if not variants and not sets:
         raise BalanceError("compare needs at least one --variant FILE or --set key=value")
@@ -181,7 +194,13 @@ def compare(
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
-    study = _prepare(out, "compare", game, plans, jobs)
+    if tune is not None:
+        tunes = _plan_adapted(tune, plans, specs, tune_trials, tune_games, seed)
+        study = _prepare(out, "compare", game, plans, jobs, check_runs=False)
+        plans = _adapt(study, plans, tunes, tune, jobs=jobs, cluster=cluster, progress=progress)
+        _check_run_folders(study.path, plans)
+    else:
+        study = _prepare(out, "compare", game, plans, jobs)
     untils = None
     if until_ci is not None:
         base_path = study.path / plans[0][0].folder
@@ -189,6 +208,100 @@ def compare(
     return _execute(
         study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils, wait=wait
     )
+
+
+def _plan_adapted(
+    policy: str,
+    plans: list[tuple[StudyRun, RunConfig]],
+    specs: list[tuple[str | Path | None, list[str] | None]],
+    trials: int,
+    games: int,
+    seed: int,
+) -> list[Any]:
+    """One validated tune per run of the comparison (nothing is written here)."""
+    from .tuning import plan_tune
+
+    config = plans[0][1]
+    name = policy.partition(":")[0].strip()
+    texts = [s.label for s in config.seats]
+    if name not in config.spec.policies:
+        raise BalanceError(
+            f"unknown policy '{name}' for {config.spec.id}; choose from: "
+            f"{', '.join(config.spec.policies)}"
+        )
+    mine = [t for t, s in zip(texts, config.seats, strict=True) if s.policy.name == name]
+    if not mine:
+        raise BalanceError(
+            f"--tune {name}: no seat plays {name} in this comparison; seat it with --policy"
+        )
+    start = policy if ":" in policy else mine[0]
+    field = list(
+        dict.fromkeys(t for t, s in zip(texts, config.seats, strict=True) if s.policy.name != name)
+    )
+    if not field and not config.spec.cooperative:
+        field = [mine[0]]
+    variants: list[tuple[str | Path | None, list[str] | None]] = [(None, None), *specs]
+    return [
+        plan_tune(
+            config.spec.id,
+            start,
+            games,
+            against=field,
+            players=config.n_players,
+            sets=set_values,
+            variant=variant,
+            trials=trials,
+            seed=seed,
+        )
+        for variant, set_values in variants
+    ]
+
+
+def _adapt(
+    study: Study,
+    plans: list[tuple[StudyRun, RunConfig]],
+    tunes: list[Any],
+    policy: str,
+    *,
+    jobs: int | None,
+    cluster: str | None,
+    progress: bool,
+) -> list[tuple[StudyRun, RunConfig]]:
+    """Tune under each rule set, then seat the best setting in that rule set's run."""
+    from .tuning import tune as run_tune
+
+    name = policy.partition(":")[0].strip()
+    adapted, entries = [], []
+    for (entry, config), plan in zip(plans, tunes, strict=True):
+        folder = f"tunes/{entry.folder}"
+        data = run_tune(plan, study.path / folder, jobs=jobs, cluster=cluster, progress=progress)
+        best = plan.policy_text(data["summary"]["best_params"])
+        seats = [best if s.policy.name == name else s.label for s in config.seats]
+        tuned = plan_run(
+            config.spec.id,
+            config.games,
+            players=config.n_players,
+            policies=seats,
+            seed=config.seed,
+            rules=config.rules,
+            chunk_size=config.chunk_size,
+        )
+        from dataclasses import replace
+
+        adapted.append((entry, replace(tuned, variant=config.variant)))
+        entries.append(
+            {
+                "label": entry.label,
+                "rules": ", ".join(f"{k}={v}" for k, v in config.rules.changed().items())
+                or "default rules",
+                "tune": folder,
+                "best_params": data["summary"]["best_params"],
+            }
+        )
+    (study.path / "adapted.json").write_text(
+        json.dumps({"policy": name, "variants": entries}, indent=2, default=str) + "\n"
+    )
+    return adapted
 
 
 def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:

@@ -1,0 +1,119 @@
+"""A finished tune read back: its candidates, and whether its best setting dominates.
+
+Everything here reads ``tune.json`` and the tune's run folders (see :mod:`simulator.tuning`).
+Two questions make the dominant-strategy verdict:
+- against the field: on the fresh seeds of the check, does the best setting win more than a fair
+  share (1 / players) in every seat against every policy of the field? (interval above it);
+- against the alternatives tried: on the search seeds, paired game by game, is the best setting
+  ahead of every other fully played candidate in every seating? Those seeds chose the best, so
+  they flatter it; an alternative it does not beat significantly is a close rival.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simulator.dataset import RunFolder
+from simulator.errors import BalanceError
+
+from .stats import paired_proportion
+
+TUNE_FILE = "tune.json"
+
+
+def read_tune(path: str | Path) -> dict[str, Any] | None:
+    """The finished tune in folder ``path``, or None when it is not a tune folder."""
+    f = Path(path) / TUNE_FILE
+    if not f.is_file():
+        return None
+    try:
+        data = json.loads(f.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
+    if "summary" not in data:
+        raise BalanceError(
+            f"the tune in {str(path)!r} has not finished; repeat its command to resume it"
+        )
+    return data
+
+
+def _won(folder: Path, seat: int | None, cooperative: bool) -> pl.DataFrame:
+    frame = RunFolder.open(folder).scan()
+    won = pl.col("success") if cooperative else pl.col("winner") == seat
+    return frame.select("game_index", won.fill_null(False).alias("won")).collect()
+
+
+def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each seating: the best candidate against every other complete one on the search
+    seeds (paired difference with its interval)."""
+    path = Path(path)
+    plan = data["plan"]
+    cooperative = data["measure"] == "success rate"
+    seatings = data["check"]["by_seating"]
+    best = data["best_trial"]
+    others = [t for t in data["trials"] if t["state"] == "complete" and t["number"] != best]
+    out = []
+    for k, s in enumerate(seatings):
+        folder = _seating_folder(plan, k)
+        mine = _won(path / "trials" / f"{best:03d}" / folder, s["seat"], cooperative)
+        rows = []
+        for t in others:
+            theirs = _won(path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative)
+            joined = mine.join(theirs, on="game_index", suffix="_o")
+            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy())
+            rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
+        diffs = np.array([r["diff"] for r in rows]) if rows else np.zeros(0)
+        out.append(
+            {
+                "seating": s["seating"],
+                "alternatives": len(rows),
+                "ahead": int(np.sum(diffs > 0)),
+                "tied": int(np.sum(diffs == 0)),
+                "behind": int(np.sum(diffs < 0)),
+                "significantly_ahead": sum(1 for r in rows if r["lo"] > 0),
+                "significantly_behind": sum(1 for r in rows if r["hi"] < 0),
+                "closest": min(rows, key=lambda r: r["diff"]) if rows else None,
+            }
+        )
+    return out
+
+
+def _seating_folder(plan: dict[str, Any], k: int) -> str:
+    """The folder name of seating ``k`` (the same rule as the tune used to write it)."""
+    from simulator.tuning import Seating
+
+    label = plan["seatings"][k]
+    if label == "every seat":
+        return Seating(None, None).folder
+    seat_text, _, opponent = label.partition(" vs ")
+    return Seating(int(seat_text.split()[1]) - 1, opponent).folder
+
+
+def dominance(path: str | Path, data: dict[str, Any]) -> dict[str, Any]:
+    """The dominant-strategy verdict: against the field (fresh seeds) and against the
+    alternatives tried (search seeds)."""
+    check = data["check"]
+    fair = check["fair_share"]
+    field_rows = check["by_seating"]
+    alt = alternatives(path, data)
+    above_fair = None
+    if fair is not None:
+        above_fair = all(r["best"]["lo"] > fair for r in field_rows)
+    beats_all = all(a["ahead"] == a["alternatives"] for a in alt)
+    beats_all_sig = all(a["significantly_ahead"] == a["alternatives"] for a in alt)
+    never_beaten = all(a["behind"] == 0 for a in alt)
+    never_beaten_sig = all(a["significantly_behind"] == 0 for a in alt)
+    return {
+        "fair_share": fair,
+        "above_fair_share_everywhere": above_fair,
+        "beats_every_alternative_everywhere": beats_all,
+        "significantly_everywhere": beats_all_sig,
+        "never_beaten": never_beaten,
+        "never_significantly_beaten": never_beaten_sig,
+        "alternatives": alt,
+    }

@@ -1,0 +1,446 @@
+"""The report of a tune (``report.html`` under its folder) and the adapted-play section of a
+comparison made with ``compare --tune``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+
+from analyses.tuning import dominance, read_tune
+from simulator.errors import BalanceError
+
+from .document import Document, Figure, Section, Table
+from .figures import COLORS, WIDTH, _errors, _png, interval_bars, plt
+from .text import interval, p_value, pct, points, rules_text, with_interval
+
+
+def setting_text(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v:g}" for k, v in params.items()) or "(no parameters)"
+
+
+def changed_text(best: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """Only what the best setting changed, with the default in brackets."""
+    moved = [f"{k}={v:g} (default {defaults[k]:g})" for k, v in best.items() if v != defaults[k]]
+    return ", ".join(moved) or "the defaults"
+
+
+def verdict(data: dict[str, Any]) -> str:
+    s, c = data["summary"], data["check"]
+    measure = data["measure"]
+    d = c["difference"]
+    if s["best_params"] == s["default_params"]:
+        return (
+            f"No setting tried beat the defaults of {s['policy']}: they stay best, with a "
+            f"{measure} of {with_interval(c['defaults'])} on {c['games']:,} fresh games."
+        )
+    sure = (
+        "better than the defaults"
+        if d["lo"] > 0
+        else ("worse than the defaults" if d["hi"] < 0 else "not distinguishable from the defaults")
+    )
+    return (
+        f"Best setting of {s['policy']}: {changed_text(s['best_params'], s['default_params'])}. "
+        f"On {c['games']:,} fresh games its {measure} is {with_interval(c['best'])} against "
+        f"{with_interval(c['defaults'])} for the defaults: {points(d['diff'])} (95% interval "
+        f"{points(d['lo'])} to {points(d['hi'])}, {p_value(d['p_value'])}), {sure}."
+    )
+
+
+def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
+    out = []
+    fair = dom["fair_share"]
+    policy = data["summary"]["policy"]
+    if fair is None:
+        out.append(
+            "A cooperative game has no opponents to dominate; only the settings are compared."
+        )
+    elif dom["above_fair_share_everywhere"]:
+        out.append(
+            f"Dominant against the field: the best {policy} wins more than a fair share "
+            f"({pct(fair)}) in every seat against every policy of the field (the lower end of "
+            "every 95% interval is above it, on fresh seeds). A designer should ask whether that "
+            "strategy leaves the others any reason to be played."
+        )
+    else:
+        weak = [r["seating"] for r in data["check"]["by_seating"] if not r["best"]["lo"] > fair]
+        out.append(
+            f"Not dominant against the field: in {len(weak)} of "
+            f"{len(data['check']['by_seating'])} seatings ({', '.join(weak)}) the best {policy} "
+            f"is not surely above a fair share ({pct(fair)})."
+        )
+    alt = dom["alternatives"]
+    n_alt = alt[0]["alternatives"] if alt else 0
+    if n_alt == 0:
+        out.append("No other candidate was played in full, so no alternative can be compared.")
+    elif dom["significantly_everywhere"]:
+        out.append(
+            f"Against the {n_alt} other settings played in full, the best setting is ahead in "
+            "every seating, significantly each time (paired 95% intervals above zero, search "
+            "seeds): one setting dominates every alternative tried."
+        )
+    elif dom["beats_every_alternative_everywhere"]:
+        out.append(
+            f"The best setting is ahead of all {n_alt} other settings played in full in every "
+            "seating, but not significantly against all of them: close settings are about as "
+            "good (see the closest rival per seating below)."
+        )
+    elif dom["never_beaten"]:
+        tied = max(a["tied"] for a in alt)
+        out.append(
+            f"No other setting tried beats the best one in any seating, but up to {tied} of the "
+            f"{n_alt} score exactly as well on the same games (the parameters they change "
+            "make no difference there), so the best setting is one of a family, not unique."
+        )
+    elif dom["never_significantly_beaten"]:
+        out.append(
+            "In some seating another setting tried scores higher than the best one overall, "
+            "never significantly: no setting is shown to dominate, and none to beat it."
+        )
+    else:
+        beaten = [a["seating"] for a in alt if a["significantly_behind"]]
+        out.append(
+            "No setting dominates: in "
+            + ", ".join(beaten)
+            + " another setting tried does significantly better than the best one overall "
+            "(different seats favour different settings)."
+        )
+    return out
+
+
+# -- figures ---------------------------------------------------------------------------------
+def _rate_errors(trials: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    from analyses.stats import proportion
+
+    ests = [proportion(t["wins"], t["games"]) for t in trials]
+    rates = np.array([e.value for e in ests])
+    return rates, _errors(rates, [e.lo for e in ests], [e.hi for e in ests])
+
+
+def history_figure(data: dict[str, Any]) -> bytes:
+    trials = data["trials"]
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.4))
+    for state, marker, color in (("complete", "o", COLORS[0]), ("pruned", "x", "grey")):
+        mine = [t for t in trials if t["state"] == state]
+        if not mine:
+            continue
+        rates, err = _rate_errors(mine)
+        x = [t["number"] + 1 for t in mine]
+        ax.errorbar(
+            x,
+            rates,
+            yerr=err,
+            fmt=marker,
+            color=color,
+            ecolor=color,
+            alpha=0.7,
+            capsize=2,
+            label=f"{state} ({len(mine)})",
+        )
+    best_so_far, top = [], -math.inf
+    for t in trials:
+        if t["state"] == "complete":
+            top = max(top, t["win_rate"])
+        best_so_far.append(top if math.isfinite(top) else np.nan)
+    ax.step(
+        [t["number"] + 1 for t in trials],
+        best_so_far,
+        where="post",
+        color="firebrick",
+        label="best so far",
+    )
+    ax.set_xlabel("candidate")
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set_ylabel(f"{data['measure']} (search seeds)")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def parameter_figure(data: dict[str, Any], knob: dict[str, Any]) -> bytes:
+    name = knob["name"]
+    trials = data["trials"]
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.0))
+    for state, marker, color in (("complete", "o", COLORS[0]), ("pruned", "x", "grey")):
+        mine = [t for t in trials if t["state"] == state]
+        if not mine:
+            continue
+        rates, err = _rate_errors(mine)
+        ax.errorbar(
+            [t["params"][name] for t in mine],
+            rates,
+            yerr=err,
+            fmt=marker,
+            color=color,
+            ecolor=color,
+            alpha=0.7,
+            capsize=2,
+            label=state,
+        )
+    s = data["summary"]
+    ax.axvline(s["default_params"][name], color="grey", linestyle="--", label="default")
+    ax.axvline(s["best_params"][name], color="firebrick", linestyle=":", label="best")
+    if knob["log"]:
+        ax.set_xscale("log")
+    ax.set_xlabel(f"{name} (searched {knob['lo']:g} to {knob['hi']:g})")
+    ax.set_ylabel(data["measure"])
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+# -- the document ----------------------------------------------------------------------------
+def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
+    data = read_tune(path)
+    if data is None:
+        raise BalanceError(f"{str(path)!r} is not a tune folder (no tune.json)")
+    plan, s, c = data["plan"], data["summary"], data["check"]
+    dom = dominance(path, data)
+    measure = data["measure"]
+    rules = rules_text(dict(kv.split("=", 1) for kv in plan["sets"]))
+    if plan.get("variant_file"):
+        rules = f"variant '{plan['variant']}'" + ("" if not plan["sets"] else f", {rules}")
+    field = ", ".join(plan["field"]) or "none (every seat plays the tuned policy)"
+    pruned = sum(1 for t in data["trials"] if t["state"] == "pruned")
+    what = Section(
+        "What was tuned",
+        [
+            f"Policy {s['policy']} of {s['game']} at {plan['n_players']} players under {rules}, "
+            f"starting from {plan['base']}; field: {field}. Seatings: "
+            f"{'; '.join(plan['seatings'])}.",
+            f"{s['trials']} candidates proposed by Optuna's TPE sampler (seed {plan['seed']}), "
+            f"{plan['batch']} at a time; each candidate plays {s['games_per_trial']:,} games "
+            f"({plan['games_per_seating']:,} per seating) on the same game seeds, in quarters; "
+            f"{pruned} weak candidates were stopped after a quarter or more (median rule). "
+            f"{data['games_total']:,} games in all ({data['games_played_now']:,} played by the "
+            f"last command), {data['wall_seconds']:,.0f} s of wall time on {data['backend']}.",
+        ],
+    )
+    what.add(
+        Table(
+            ["parameter", "searched from", "to", "kind", "default", "best"],
+            [
+                [
+                    k["name"],
+                    f"{k['lo']:g}",
+                    f"{k['hi']:g}",
+                    "whole number" if k["integer"] else ("log scale" if k["log"] else "number"),
+                    f"{s['default_params'][k['name']]:g}",
+                    f"{s['best_params'][k['name']]:g}",
+                ]
+                for k in plan["knobs"]
+            ],
+        )
+    )
+    verdict_section = Section(
+        "Verdict: the best setting against the defaults, on fresh seeds",
+        [
+            verdict(data),
+            f"The best candidate scored {pct(data['search_win_rate'])} on the search seeds; "
+            "seeds that chose it flatter it (the winner's curse), so both settings were played "
+            f"again on {c['games']:,} fresh games (run seed {c['seed']}), paired game by game.",
+        ],
+    )
+    verdict_section.add(
+        Figure(
+            interval_bars(
+                ["best setting", "defaults"],
+                [c["best"]["value"], c["defaults"]["value"]],
+                [c["best"]["lo"], c["defaults"]["lo"]],
+                [c["best"]["hi"], c["defaults"]["hi"]],
+                xlabel=f"{measure} on fresh seeds",
+                reference=c["fair_share"],
+                reference_label="fair share",
+            ),
+            f"{measure.capitalize()} on fresh seeds; whiskers: 95% Wilson intervals.",
+            "verdict",
+        )
+    )
+    history = Section(
+        "Search history",
+        [
+            "Each candidate's score on the search seeds (whiskers: 95% Wilson intervals); pruned "
+            "candidates are scored on the games they played."
+        ],
+    )
+    history.add(Figure(history_figure(data), "Candidates in the order proposed.", "history"))
+    ranked = sorted(data["trials"], key=lambda t: (t["state"] != "complete", -t["win_rate"]))
+    history.add(
+        Table(
+            ["candidate", "setting", "state", measure, "games"],
+            [
+                [
+                    str(t["number"] + 1),
+                    setting_text(t["params"]),
+                    t["state"],
+                    pct(t["win_rate"]),
+                    f"{t['games']:,}",
+                ]
+                for t in ranked[:15]
+            ],
+            "The 15 best candidates (complete ones first); search seeds.",
+        )
+    )
+    effects = Section(
+        "Each parameter's effect",
+        [
+            "Score against each parameter's value, all other parameters as each candidate had "
+            "them: a clear slope means the parameter matters under these rules, a flat cloud that "
+            "it hardly does."
+        ],
+    )
+    for k in plan["knobs"]:
+        effects.add(
+            Figure(
+                parameter_figure(data, k),
+                f"{k['name']}: each candidate's {measure} (95% Wilson intervals).",
+                f"param-{k['name']}",
+            )
+        )
+    dom_section = Section("Dominant strategy", dominance_sentences(data, dom))
+    dom_section.add(
+        Table(
+            ["seating", "best", "interval", "defaults", "interval", "best - defaults", "interval"],
+            [
+                [
+                    r["seating"],
+                    pct(r["best"]["value"]),
+                    interval(r["best"]),
+                    pct(r["defaults"]["value"]),
+                    interval(r["defaults"]),
+                    points(r["difference"]["diff"]),
+                    f"[{points(r['difference']['lo'])}, {points(r['difference']['hi'])}]",
+                ]
+                for r in c["by_seating"]
+            ],
+            f"{measure.capitalize()} by seating on fresh seeds"
+            + (f"; fair share {pct(c['fair_share'])}." if c["fair_share"] else "."),
+        )
+    )
+    dom_section.add(
+        Table(
+            [
+                "seating",
+                "alternatives",
+                "best ahead of",
+                "significantly",
+                "tied",
+                "behind",
+                "significantly behind",
+                "closest rival",
+                "best - rival",
+            ],
+            [
+                [
+                    a["seating"],
+                    str(a["alternatives"]),
+                    str(a["ahead"]),
+                    str(a["significantly_ahead"]),
+                    str(a["tied"]),
+                    str(a["behind"]),
+                    str(a["significantly_behind"]),
+                    setting_text(a["closest"]["params"]) if a["closest"] else "-",
+                    (
+                        f"{points(a['closest']['diff'])} [{points(a['closest']['lo'])}, "
+                        f"{points(a['closest']['hi'])}]"
+                    )
+                    if a["closest"]
+                    else "-",
+                ]
+                for a in dom["alternatives"]
+            ],
+            "The best setting against every other fully played candidate, paired on the search "
+            "seeds (which chose it, so they flatter it).",
+        )
+    )
+    headline = [verdict(data)] + dominance_sentences(data, dom)
+    doc = Document(
+        f"Tune: {s['policy']} in {s['game']}",
+        f"{s['trials']} candidates x {s['games_per_trial']:,} games; generated "
+        f"{data.get('finished', '')[:10]}",
+        headline,
+        [verdict_section, what, history, effects, dom_section],
+    )
+    return doc, data | {"dominance": dom}
+
+
+def write_tune_report(path: str | Path) -> Path:
+    from .html import render_html
+
+    doc, _ = tune_document(path)
+    out = Path(path) / "report.html"
+    out.write_text(render_html(doc), encoding="utf-8")
+    return out
+
+
+# -- compare --tune --------------------------------------------------------------------------
+ADAPTED_FILE = "adapted.json"
+
+
+def adapted_play_section(study_path: str | Path) -> Section | None:
+    """What the tuned policy's best setting became under each variant, and whether adapted play
+    changes the variant's effect on it."""
+    import json
+
+    f = Path(study_path) / ADAPTED_FILE
+    if not f.is_file():
+        return None
+    adapted = json.loads(f.read_text())
+    rows, sentences = [], []
+    base = None
+    for entry in adapted["variants"]:
+        data = read_tune(Path(study_path) / entry["tune"])
+        c, s = data["check"], data["summary"]
+        rows.append(
+            [
+                entry["label"],
+                changed_text(s["best_params"], s["default_params"]),
+                with_interval(c["defaults"]),
+                with_interval(c["best"]),
+                f"{points(c['difference']['diff'])} [{points(c['difference']['lo'])}, "
+                f"{points(c['difference']['hi'])}]",
+            ]
+        )
+        where = "the default rules" if entry["label"] == "default" else entry["rules"]
+        sentences.append(
+            f"Under {where} the best {s['policy']} plays "
+            f"{changed_text(s['best_params'], s['default_params'])}."
+        )
+        if base is None:
+            base = c
+        else:
+            fixed = c["defaults"]["value"] - base["defaults"]["value"]
+            tuned = c["best"]["value"] - base["best"]["value"]
+            flips = (fixed > 0) != (tuned > 0) and abs(tuned - fixed) > 0
+            sentences.append(
+                f"Effect of {entry['label']} on {s['policy']}'s {data['measure']}: "
+                f"{points(fixed)} with default play, {points(tuned)} with play tuned to each rule "
+                "set (fresh seeds of each tune)"
+                + ("; adapted play reverses the direction of the effect." if flips else ".")
+            )
+    section = Section(
+        f"Adapted play: {adapted['policy']} tuned under each rule set",
+        [
+            "Before comparing, the policy was tuned under each rule set (balance tune), and every "
+            "run of the comparison plays its seats of that policy with the setting best for its "
+            "own rules. The runs compared above are therefore adapted play."
+        ]
+        + sentences,
+    )
+    section.add(
+        Table(
+            [
+                "rules",
+                "best setting",
+                "defaults (fresh seeds)",
+                "best (fresh seeds)",
+                "best - defaults",
+            ],
+            rows,
+            "Each rule set's tune, measured on its own fresh seeds; 95% intervals.",
+        )
+    )
+    return section
