@@ -33,6 +33,7 @@ from .rules import RuleSet
 GAME_MODULES: dict[str, str] = {
     "caza-tesoros": "simulator.caza_tesoros",
     "crew-deep-sea": "simulator.crew_deep_sea",
+    "pirateer": "simulator.pirateer.spec",
 }
 
 

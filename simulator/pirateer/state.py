@@ -22,6 +22,7 @@ from numba import njit
 from .board import (
     ALLOWED,
     ANCHOR,
+    DIST,
     IS_ANCHORAGE,
     IS_STRAIT,
     IS_WIND,
@@ -407,3 +408,160 @@ def check_state(r, ships, owner, occ, g) -> int:
     if t >= 0 and ships[t] < 0:
         bad |= 4
     return bad
+
+
+# -- what an opponent can do next turn (exact, over the 36 rolls) ----------------------------------
+REACH = 12  # no two-dice move covers more spaces
+
+
+@njit(cache=True)
+def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
+    """Can ``q`` use both dice of the roll ``(a, b)`` (either order) in this position?"""
+    theirs = ships_of(ships, owner, q)
+    for order in range(2):
+        x = a if order == 0 else b
+        y = b if order == 0 else a
+        for i in range(theirs.shape[0]):
+            s = theirs[i]
+            for d in range(N_DIRS):
+                t = walk(r, ships, owner, occ, g, s, d, x)
+                if t < 0:
+                    continue
+                frm, cap, old = make_step(ships, occ, g, s, t, 0)
+                found = is_terminal(ships, owner, g, q)
+                stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
+                for j in range(theirs.shape[0]):
+                    if found:
+                        break
+                    if theirs[j] == s and stopped:
+                        continue
+                    for e in range(N_DIRS):
+                        if walk(r, ships, owner, occ, g, theirs[j], e, y) >= 0:
+                            found = True
+                            break
+                unmake_step(ships, occ, g, s, frm, cap, old)
+                if found:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _has_single(r, ships, owner, occ, g, q: int, pips: int) -> bool:
+    theirs = ships_of(ships, owner, q)
+    for i in range(theirs.shape[0]):
+        for d in range(N_DIRS):
+            if walk(r, ships, owner, occ, g, theirs[i], d, pips) >= 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relevant) -> int:
+    """Bit mask of ``p``'s ships that some legal move of ``q`` captures with the roll ``(a, b)``.
+
+    Exact under the rules of :func:`legal_moves`: a capture by the second die-step, or by a first
+    step that some second step can follow, or that ends the game, is legal; a first-step capture
+    nothing can follow is legal only when no move uses both dice (and, with ``must_use_larger``,
+    only with the larger die). Only ``q``'s ships in ``relevant`` (a bit per ship) can be on a
+    capture's path at all; the others matter only for whether a second step exists. Taking the
+    treasure only restricts a ship, so the treasure is never taken here.
+    """
+    theirs = ships_of(ships, owner, q)
+    got = 0
+    pend0 = 0  # first-step captures with die a that nothing can follow
+    pend1 = 0  # the same with die b
+    n_orders = 1 if a == b else 2
+    for order in range(n_orders):
+        x = a if order == 0 else b
+        y = b if order == 0 else a
+        for i in range(theirs.shape[0]):
+            s = theirs[i]
+            if (relevant >> s) & 1 == 0:
+                continue
+            for d in range(N_DIRS):
+                t = walk(r, ships, owner, occ, g, s, d, x)
+                if t < 0:
+                    continue
+                o = occ[t]
+                capbit = (1 << o) if o >= 0 and owner[o // FLEET] == p else 0
+                frm, cap, old = make_step(ships, occ, g, s, t, 0)
+                if is_terminal(ships, owner, g, q):
+                    got |= capbit
+                    unmake_step(ships, occ, g, s, frm, cap, old)
+                    continue
+                cont = False
+                stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
+                for j in range(theirs.shape[0]):
+                    s2 = theirs[j]
+                    if s2 == s and stopped:
+                        continue
+                    if (relevant >> s2) & 1 == 0 and cont:
+                        continue
+                    for e in range(N_DIRS):
+                        t2 = walk(r, ships, owner, occ, g, s2, e, y)
+                        if t2 < 0:
+                            continue
+                        cont = True
+                        o2 = occ[t2]
+                        if o2 >= 0 and owner[o2 // FLEET] == p:
+                            got |= 1 << o2
+                unmake_step(ships, occ, g, s, frm, cap, old)
+                if cont:
+                    got |= capbit
+                elif order == 0:
+                    pend0 |= capbit
+                else:
+                    pend1 |= capbit
+    if a == b:
+        pend1 = pend0
+    if (pend0 | pend1) & ~got != 0 and not _has_two_step(r, ships, owner, occ, g, q, a, b):
+        if r.must_use_larger and a != b:
+            big_first = a > b
+            big = a if big_first else b
+            if _has_single(r, ships, owner, occ, g, q, big):
+                got |= pend0 if big_first else pend1
+            else:
+                got |= pend1 if big_first else pend0
+        else:
+            got |= pend0 | pend1
+    return got
+
+
+@njit(cache=True)
+def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
+    """Set ``out[s]`` to the chance (over the 36 rolls) that ``q`` can
+    capture ``p``'s ship ``s`` on ``q``'s next turn, this position unchanged until then."""
+    out[:] = 0.0
+    relevant = 0
+    nearest = 1 << 30
+    for s in range(N_SHIPS):
+        if ships[s] < 0 or owner[s // FLEET] != q:
+            continue
+        for m in range(N_SHIPS):
+            if ships[m] >= 0 and owner[m // FLEET] == p:
+                dd = DIST[ships[s], ships[m]]
+                if dd <= REACH:
+                    relevant |= 1 << s
+                nearest = min(nearest, dd)
+    if relevant == 0:
+        return
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if a + b < nearest:
+                continue
+            mask = roll_captures(r, ships, owner, occ, g, q, p, a, b, relevant)
+            if mask == 0:
+                continue
+            w = (1.0 if a == b else 2.0) / 36.0
+            for s in range(N_SHIPS):
+                if (mask >> s) & 1:
+                    out[s] += w
+
+
+@njit(cache=True)
+def count_alive(ships, owner, p: int) -> int:
+    n = 0
+    for s in range(N_SHIPS):
+        if ships[s] >= 0 and owner[s // FLEET] == p:
+            n += 1
+    return n
