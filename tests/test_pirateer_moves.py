@@ -275,7 +275,7 @@ def test_anchorages_closed_after_taking():
     assert (8, 10) in Pos(pieces, anchorages_after_taking="closed").ends(0, 3, 6, 0)
 
 
-# -- a pure-Python reference for the whole move set -------------------------------------------------
+# -- a pure-Python reference for the whole move set ----------------------------------------------
 def ref_walk(rules, ships, occ, owner, treasure, s, d, n):
     c = ships[s]
     if d >= 4 and not rules.wind_diagonal:
