@@ -204,12 +204,16 @@ def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int
         k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
         static[i] = lookahead_static(r, prm, ships, owner, g, p)
         S.unmake_move(ships, occ, g, moves[i], undo, k)
-    order = np.argsort(-static, kind="mergesort")
-    best = order[0]
+    done = np.zeros(n, dtype=np.bool_)
+    best = 0
     best_score = -np.inf
     ties = 0
-    for j in range(n):
-        i = order[j]
+    for _ in range(n):
+        i = -1  # the best static score not tried yet (a sort costs seconds of compile time)
+        for j in range(n):
+            if not done[j] and (i < 0 or static[j] > static[i]):
+                i = j
+        done[i] = True
         if static[i] < best_score - 1e-9:
             break
         v = static[i]

@@ -332,23 +332,31 @@ def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles)
     return dedupe(out, min(n2, out.shape[0]))
 
 
+HASH_SLOTS = 8192  # a power of two above MAX_MOVES
+
+
 @njit(cache=True)
 def dedupe(out, n: int) -> int:
-    """Keep the first move of each resulting position (moves are listed in generation order)."""
-    if n <= 1:
-        return n
-    order = np.argsort(out[:n, M_KEY], kind="mergesort")
-    keep = np.zeros(n, dtype=np.bool_)
-    keep[order[0]] = True
-    for i in range(1, n):
-        if out[order[i], M_KEY] != out[order[i - 1], M_KEY]:
-            keep[order[i]] = True
+    """Keep the first move of each resulting position (moves stay in generation order).
+
+    An open-addressing hash set of the keys (a sort would cost seconds of compile time)."""
+    table = np.full(HASH_SLOTS, -1, dtype=np.int64)
     m = 0
     for i in range(n):
-        if keep[i]:
-            if m != i:
-                out[m, :] = out[i, :]
-            m += 1
+        key = out[i, M_KEY]
+        h = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (HASH_SLOTS - 1)
+        dup = False
+        while table[h] >= 0:
+            if out[table[h], M_KEY] == key:
+                dup = True
+                break
+            h = (h + 1) & (HASH_SLOTS - 1)
+        if dup:
+            continue
+        if m != i:
+            out[m, :] = out[i, :]
+        table[h] = m
+        m += 1
     return m
 
 
