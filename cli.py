@@ -5,7 +5,6 @@ Bad input ends in one line on stderr naming the problem and exit code 2 (never a
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +12,7 @@ from typing import Annotated
 import click
 import typer
 
+from simulator.cli_types import JobsOpt, SetOpt, VariantOpt, print_json
 from simulator.errors import BalanceError
 
 
@@ -57,10 +57,6 @@ app = _App(
 )
 
 
-def _print_json(obj: object) -> None:
-    typer.echo(json.dumps(obj, indent=2, default=str))
-
-
 # -- games -----------------------------------------------------------------------------------
 @app.command()
 def games(
@@ -71,7 +67,7 @@ def games(
 
     specs = [get_game(g).summary() for g in available()]
     if as_json:
-        _print_json(specs)
+        print_json(specs)
         return
     from rich.console import Console
     from rich.table import Table
@@ -92,7 +88,7 @@ def games(
 # -- rules -----------------------------------------------------------------------------------
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. caza-tesoros.")],
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Print every rule option of GAME: default, allowed values, meaning and seed passage.
@@ -109,7 +105,7 @@ def rules(
 
     options = get_game(game).rules_class.options()
     if as_json:
-        _print_json([o.as_dict() for o in options])
+        print_json([o.as_dict() for o in options])
         return
     from rich.console import Console
     from rich.table import Table
@@ -121,6 +117,47 @@ def rules(
     Console(width=200).print(table)
 
 
+# -- board ---------------------------------------------------------------------------------------
+@app.command()
+def board(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Picture to write: .png, .svg or .pdf.")
+    ] = None,
+    ids: Annotated[
+        bool, typer.Option("--ids", help="Write each cell's name on the picture.")
+    ] = False,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the cells (id, kind, x, y, neighbours) as JSON.")
+    ] = False,
+) -> None:
+    """Draw GAME's board (cells coloured by kind) or print it as JSON.
+
+    The board follows the rules in force, so `--set`/`--variant` show a variant's board.
+    Example: balance board GAME --out board.png --ids
+    """
+    from simulator.boards import save_board_picture
+    from simulator.games import get_game
+    from simulator.rules import build_rules
+
+    spec = get_game(game)
+    if spec.board is None:
+        raise BalanceError(f"{game} has no board to draw")
+    if out is None and not as_json:
+        raise BalanceError("say where to draw the board (--out board.png) or print it (--json)")
+    rules, _ = build_rules(spec.rules_class, variant, set_)
+    cells = spec.board(rules)
+    if as_json:
+        print_json(cells.as_json(spec.id))
+    if out is not None:
+        save_board_picture(cells, out, f"{spec.title}: the board", show_ids=ids)
+        if not as_json:
+            counts = ", ".join(f"{n} {kind}" for kind, n in cells.counts().items())
+            typer.echo(f"{out}: {len(cells.cells)} cells ({counts})")
+
+
 # -- simulate --------------------------------------------------------------------------------
 PolicyOpt = Annotated[
     list[str] | None,
@@ -129,18 +166,6 @@ PolicyOpt = Annotated[
         "-p",
         help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
         "colon: greedy:risk=0.3. See `balance games` for the names.",
-    ),
-]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--set", "-s", help="Change a rule: key=value (repeatable). See `balance rules GAME`."
-    ),
-]
-VariantOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'
     ),
 ]
 
@@ -214,7 +239,7 @@ def simulate(
     )
     summary = headline(folder.path)
     if as_json:
-        _print_json(summary)
+        print_json(summary)
     elif not quiet:
         _print_headline(summary)
         if until is not None:
@@ -258,9 +283,6 @@ StudyOutOpt = Annotated[
 GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Games per run.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every run.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
-JobsOpt = Annotated[
-    int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
-]
 ClusterOpt = Annotated[
     str | None,
     typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
@@ -278,7 +300,7 @@ def _report_options(fmt: str, target: list[str] | None) -> list:
 
 def _show_report(data: dict, as_json: bool, quiet: bool) -> None:
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
     if quiet:
         return
@@ -481,49 +503,6 @@ def tournament(
     _study_report(study.path, fmt, targets, as_json, quiet)
 
 
-# -- search odds (Caza-Tesoros) ----------------------------------------------------------------
-@app.command("search-odds")
-def search_odds(
-    level: Annotated[int | None, typer.Option("--level", help="Search level: 1 or 2.")] = None,
-    dice: Annotated[
-        int | None, typer.Option("--dice", help="Dice per throw (level 1: 1+, level 2: 2+).")
-    ] = None,
-    rerolls: Annotated[
-        int | None, typer.Option("--rerolls", help="Failed throws that may be thrown again.")
-    ] = None,
-    marking: Annotated[
-        str | None, typer.Option("--marking", help="all (every new value) or one.")
-    ] = None,
-    trials: Annotated[int, typer.Option("--trials", help="Simulated searches per row.")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Simulation seed.")] = 0,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    economics: Annotated[
-        bool, typer.Option("--economics", help="Also print VP per treasure by equipment.")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
-) -> None:
-    """Caza-Tesoros: exact and simulated chance that a treasure search succeeds.
-
-    Default rows: level 1 with 1-3 dice, level 2 with 2-4 dice, rerolls 0 and 1, both markings.
-    Level 2 pairs come from the rules (level2_combinations); --set and --variant change them.
-    """
-    from analyses.search_odds import run_search_odds
-
-    result = run_search_odds(
-        level, dice, rerolls, marking, trials=trials, seed=seed, sets=set_, variant=variant
-    )
-    if as_json:
-        _print_json([row.as_json() for row in result.rows])
-        return
-    from rich.console import Console
-
-    console = Console(width=160)
-    console.print(result.table())
-    if economics:
-        console.print(result.economics_table())
-
-
 # -- demo ------------------------------------------------------------------------------------
 @app.command()
 def demo(
@@ -552,52 +531,17 @@ def demo(
         typer.echo(f"  report: {data['report']}")
 
 
-@app.command("crew-audit")
-def crew_audit(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the 32 runs and tables.")],
-    players: Annotated[int, typer.Option("--players", help="Crew size, 2 to 5 (2: dummy).")] = 4,
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Crew policy.")] = "heuristic",
-    n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
+# -- the games' own commands (each game's optional `commands` module) ---------------------------
+def _add_game_commands() -> None:
+    import importlib
 
-    Writes one run folder per mission, the audit tables (CSV) and OUT/report.html.
-    """
-    from analyses.crew import run_audit
-    from reports.build import write_report
+    from simulator.games import game_commands_modules
 
-    result = run_audit(players, policy, n, out, seed=seed, jobs=jobs)
-    result["report"] = write_report(result["runs"], out / "report.html")["report"]
-    if as_json:
-        _print_json(result)
-        return
-    typer.echo(
-        f"success by mission, {players} players, {policy}, {n:,} attempts each (95% interval):"
-    )
-    for row in result["success"]:
-        typer.echo(
-            f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
-            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
-        )
-    for row in result["campaign"]:
-        never = row["missions_never_won"]
-        typer.echo(
-            f"expected attempts for the logbook: {row['logbook_expected_attempts']:,.0f}"
-            + (f" ({never} missions never won, left out)" if never else "")
-        )
-    flagged = result.get(f"flagged_tasks_{players}p", [])
-    if flagged:
-        typer.echo("task cards whose printed difficulty is most out of line:")
-    for row in flagged:
-        typer.echo(
-            f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
-            f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
-        )
-    typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
-    typer.echo(f"report: {result['report']}")
+    for module in game_commands_modules():
+        importlib.import_module(module).register(app)
+
+
+_add_game_commands()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from typing import Any
 import polars as pl
 
 from simulator.dataset import RunFolder
+from simulator.games import GameSpec, available, get_game
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,11 @@ class Run:
     def games_played(self) -> int:
         return int(self.scan().select(pl.len()).collect().item())
 
+    @property
+    def spec(self) -> GameSpec | None:
+        """The game's declaration, when the game is registered in this installation."""
+        return get_game(self.game) if self.game in available() else None
+
     def describe(self) -> dict[str, Any]:
         """What was run, in the terms a report's reader needs."""
         return {
@@ -109,6 +115,7 @@ class Run:
             "games_planned": self.planned_games,
             "cooperative": self.cooperative,
             "length_unit": self.length_unit,
+            "success_subject": self.spec.success_subject if self.spec else "the team",
             "version": self.version,
             "params": self.params,
         }

@@ -66,9 +66,12 @@ def seat_table(summary: dict[str, Any]) -> pl.DataFrame:
 
 
 def success_summary(run: Run) -> dict[str, Any]:
-    """Cooperative games: success rate with its interval, by mission and player count."""
+    """Cooperative games: success rate with its interval, by player count and by the game's
+    breakdown column (``GameSpec.breakdown``, e.g. the mission), when it has one."""
     lf = run.scan()
     columns = run.columns()
+    breakdown = run.spec.breakdown if run.spec else None
+    column, word = breakdown if breakdown and breakdown[0] in columns else (None, "")
     total = lf.select(pl.len().alias("games"), pl.col("success").sum().alias("won")).collect()
     games, won = int(total["games"][0]), int(total["won"][0] or 0)
     out: dict[str, Any] = {
@@ -76,12 +79,13 @@ def success_summary(run: Run) -> dict[str, Any]:
         "n_players": run.n_players,
         "success": {"wins": won, "games": games, **proportion(won, games).as_dict()},
         "by_players": _success_by(lf, "n_players"),
-        "by_mission": _success_by(lf, "crew_mission") if "crew_mission" in columns else [],
+        "group_word": word,
+        "by_group": _success_by(lf, column, key="group") if column else [],
     }
     return out
 
 
-def _success_by(lf: pl.LazyFrame, column: str) -> list[dict[str, Any]]:
+def _success_by(lf: pl.LazyFrame, column: str, key: str | None = None) -> list[dict[str, Any]]:
     grouped = (
         lf.group_by(column)
         .agg(pl.len().alias("games"), pl.col("success").sum().alias("wins"))
@@ -89,9 +93,11 @@ def _success_by(lf: pl.LazyFrame, column: str) -> list[dict[str, Any]]:
         .collect()
     )
     rows = []
-    for key, games, wins in grouped.iter_rows():
+    for value, games, wins in grouped.iter_rows():
         est: Estimate = proportion(int(wins or 0), int(games))
-        rows.append({column: key, "wins": int(wins or 0), "games": int(games), **est.as_dict()})
+        rows.append(
+            {key or column: value, "wins": int(wins or 0), "games": int(games), **est.as_dict()}
+        )
     return rows
 
 

@@ -12,7 +12,8 @@ from .stats import Estimate
 
 
 def run_summary(run: Run) -> dict[str, Any]:
-    """What was run, who wins (or how often the crew succeeds), length, end conditions, drama."""
+    """What was run, who wins (or how often a cooperative game succeeds), length, end
+    conditions, drama."""
     summary: dict[str, Any] = {"run": run.describe()}
     if run.cooperative:
         summary["success"] = success_summary(run)

@@ -26,9 +26,10 @@ TABLES = {
 
 def games_per_second(policies: list[str], games: int) -> float:
     import simulator  # noqa: F401  (simulator must be imported before policies)
-    from policies import engine_arrays, seat_policies
-    from simulator.caza_tesoros import SPEC, Rules
     from simulator.caza_tesoros.engine import play_chunk
+    from simulator.caza_tesoros.rules import Rules
+    from simulator.caza_tesoros.spec import SPEC
+    from simulator.policy import engine_arrays, seat_policies
 
     ids, params = engine_arrays(seat_policies(policies, SPEC.policies, SPEC.id, len(policies)))
     rules = Rules()

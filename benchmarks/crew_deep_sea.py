@@ -17,9 +17,9 @@ import numpy as np
 
 
 def measure(games: int, mission: int, players: int, policy: str) -> float:
-    from policies import engine_arrays, seat_policies
-    from simulator.crew_deep_sea import SPEC
     from simulator.crew_deep_sea.rules import Rules
+    from simulator.crew_deep_sea.spec import SPEC
+    from simulator.policy import engine_arrays, seat_policies
 
     rules = Rules().with_values({"mission": mission})
     ids, params = engine_arrays(seat_policies([policy], SPEC.policies, SPEC.id, players))

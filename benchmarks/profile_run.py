@@ -65,16 +65,17 @@ def main() -> None:
         from tests.fake_game import SPEC
 
         register(SPEC)
+    import simulator.plan as plan
     import simulator.runner as runner
     from simulator.dataset import RunFolder
 
     cold, warm = compile_seconds(args.game, args.with_fake)
-    config = runner.plan_run(args.game, args.games, players=args.players, seed=1)
-    runner.play_chunk(config, 0, 0, 1)  # load the JIT cache outside the timed run
+    config = plan.plan_run(args.game, args.games, players=args.players, seed=1)
+    plan.play_chunk(config, 0, 0, 1)  # load the JIT cache outside the timed run
     spec = dataclasses.replace(config.spec, play_chunk=timed("engine", config.spec.play_chunk))
     config = dataclasses.replace(config, spec=spec)
-    runner.chunk_table = timed("table", runner.chunk_table)
-    runner.chunk_seeds = timed("seeds", runner.chunk_seeds)
+    plan.chunk_table = timed("table", plan.chunk_table)
+    plan.chunk_seeds = timed("seeds", plan.chunk_seeds)
     RunFolder.write_part = timed("write", RunFolder.write_part)
 
     with tempfile.TemporaryDirectory(prefix="balance-profile-") as tmp:

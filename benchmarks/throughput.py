@@ -34,7 +34,7 @@ def _load(game: str, with_fake: bool):  # noqa: ANN202 (RunConfig imported lazil
         from tests.fake_game import SPEC
 
         register(SPEC)
-    from simulator.runner import plan_run
+    from simulator.plan import plan_run
 
     return lambda games, chunk_size=None: plan_run(game, games, seed=1, chunk_size=chunk_size)
 
@@ -42,7 +42,7 @@ def _load(game: str, with_fake: bool):  # noqa: ANN202 (RunConfig imported lazil
 def measure_first_call(game: str, with_fake: bool) -> dict:
     """Seconds of the first one-game chunk after imports: compiling, or loading the JIT cache."""
     plan = _load(game, with_fake)
-    from simulator.runner import play_chunk
+    from simulator.plan import play_chunk
 
     config = plan(1)
     start = time.perf_counter()
@@ -56,7 +56,8 @@ def measure_first_call(game: str, with_fake: bool) -> dict:
 def measure_throughput(game: str, with_fake: bool, seconds: float, jobs: int) -> dict:
     """Games per second of whole runs with 1 job and with ``jobs`` loky workers."""
     plan = _load(game, with_fake)
-    from simulator.runner import default_chunk_size, play_chunk, run
+    from simulator.plan import default_chunk_size, play_chunk
+    from simulator.runner import run
 
     play_chunk(plan(1), 0, 0, 1)  # compile or load the cache: timed separately
     rate = _calibrate(plan)
@@ -86,7 +87,7 @@ def measure_throughput(game: str, with_fake: bool, seconds: float, jobs: int) ->
 
 def _calibrate(plan) -> float:  # noqa: ANN001
     """Rough games per second of one process, on a growing chunk, to size the timed runs."""
-    from simulator.runner import play_chunk
+    from simulator.plan import play_chunk
 
     n = 16
     while True:
@@ -118,7 +119,7 @@ def jit_stats(config) -> tuple[int, int, int]:  # noqa: ANN001
     """(pid, cache hits, cache misses) of the compiled functions, after playing one game here."""
     from numba.core.dispatcher import Dispatcher
 
-    from simulator.runner import play_chunk
+    from simulator.plan import play_chunk
 
     play_chunk(config, 0, 0, 1)
     hits = misses = 0

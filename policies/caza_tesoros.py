@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS, hex_distance
+from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, GREEDY, CAUTIOUS, PLANNER = 0, 1, 2, 3
 PASS, SEARCH = -1, -2  # decide_ship answers besides a target cell
@@ -64,6 +64,9 @@ POLICIES: dict[str, PolicyDef] = {
         ),
     ),
 }
+# Parameter positions by name, generated from the declarations above.
+GREEDY_P = POLICIES["greedy"].slots
+PLANNER_P = POLICIES["planner"].slots
 
 
 # -- shared helpers -------------------------------------------------------------------------------
@@ -99,7 +102,7 @@ def search_here(r, cr, g, pl, p: int, cell: int) -> tuple[int, int, int]:
 @njit(cache=True)
 def _odds(r, odds, robot: int, scanner: int, divers: int, level: int) -> float:
     n = level + S.extra_dice(r, robot, scanner)
-    return odds[level, n, 1 if divers == 1 and r[S.R_DIVERS_REROLLS] > 0 else 0]
+    return odds[level, n, 1 if divers == 1 and r[S.R.divers_rerolls] > 0 else 0]
 
 
 @njit(cache=True)
@@ -122,7 +125,7 @@ def search_value(
     later level 2 in fair weather when it fails.
     """
     p2 = _odds(r, odds, robot, scanner, divers, 2)
-    card = float(r[S.R_PRICE_ARCHIVE_CARD]) if own else 0.0
+    card = float(r[S.R.price_archive_card]) if own else 0.0
     ev2_fair = p2 * tmean - S.search_cost(r, 2, S.CLOUDY) - (1.0 - p2) * card
     if level == 2:
         lost = loss_on_fail if S.bad_weather(weather) else 0.0
@@ -134,7 +137,7 @@ def search_value(
 @njit(cache=True)
 def weather_loss(r, sh, p: int, s: int) -> float:
     """Price of the card a failed level 2 in bad weather would take from this ship."""
-    if r[S.R_BAD_WEATHER_ITEM_LOSS] == 0:
+    if r[S.R.bad_weather_item_loss] == 0:
         return 0.0
     best = 0
     for k in (S.DIVERS, S.ROBOT, S.SCANNER):
@@ -183,11 +186,11 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int, budget: float 
         before = S.navigation_bonus_of(r, held[0], held[1], held[2])
         held[kind] = 1
         after = S.navigation_bonus_of(r, held[0], held[1], held[2])
-        return (after - before) * prm[2]
+        return (after - before) * prm[PLANNER_P.move_value]
     step = kind - S.DIVERS  # 0 divers, 1 robot, 2 scanner
     attempt = max(
         1,
-        S.search_cost(r, 1, S.CLOUDY) + S.search_cost(r, 2, S.CLOUDY) + r[S.R_PRICE_ARCHIVE_CARD],
+        S.search_cost(r, 1, S.CLOUDY) + S.search_cost(r, 2, S.CLOUDY) + r[S.R.price_archive_card],
     )
     with_card = -1e9
     without = -1e9
@@ -205,10 +208,10 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int, budget: float 
         miss = (1.0 - _odds(r, odds, held[1], held[2], held[0], 1)) * (
             1.0 - _odds(r, odds, held[1], held[2], held[0], 2)
         )
-        attempts = min(prm[1], max(1.0, np.floor((budget - cost) / attempt)))
+        attempts = min(prm[PLANNER_P.horizon], max(1.0, np.floor((budget - cost) / attempt)))
         if 1.0 - miss**attempts <= 0.5:
             ev = 0.0  # rarely finds within what it can pay: sitting still does better
-        value = prm[1] * max(ev, 0.0) - cost
+        value = prm[PLANNER_P.horizon] * max(ev, 0.0) - cost
         if plan > step:
             with_card = max(with_card, value)
         elif held[step] == 0:
@@ -231,16 +234,16 @@ def keep_back(r, prm, pl, g, p: int) -> float:
     """VP the planner keeps out of purchases and bids: its upkeep for the weeks the game is
     expected to last (until the richest rival can no longer pay its own upkeep, or the day cap),
     plus ``reserve``. VP buy time, and the player who outlasts the others wins."""
-    upkeep = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
-    weeks_to_cap = (r[S.R_MAX_DAYS] - g[S.G_DAY]) // r[S.R_DAYS_PER_WEEK] + 1
+    upkeep = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
+    weeks_to_cap = (r[S.R.max_days] - g[S.G_DAY]) // r[S.R.days_per_week] + 1
     weeks = 0.0
     for q in range(pl.shape[0]):
         if q == p or pl[q, S.P_ALIVE] == 0:
             continue
-        rival_upkeep = r[S.R_MAINTENANCE] * pl[q, S.P_SHIPS]
+        rival_upkeep = r[S.R.maintenance_per_ship] * pl[q, S.P_SHIPS]
         lasts = pl[q, S.P_VP] // rival_upkeep + 1 if rival_upkeep > 0 else weeks_to_cap
         weeks = max(weeks, float(min(lasts, weeks_to_cap)))
-    return upkeep * weeks + prm[0]
+    return upkeep * weeks + prm[PLANNER_P.reserve]
 
 
 @njit(cache=True)
@@ -249,10 +252,10 @@ def spending_budget(r, prm, pl, g, p: int) -> float:
     outlasts its richest rival), or, for a plan that pays, all above a floor of four weeks of
     upkeep and one fair attempt (level 1, then level 2) so it never spends itself out."""
     floor = (
-        4.0 * r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+        4.0 * r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
         + S.search_cost(r, 1, S.CLOUDY)
         + S.search_cost(r, 2, S.CLOUDY)
-        + prm[0]
+        + prm[PLANNER_P.reserve]
     )
     return pl[p, S.P_VP] - min(keep_back(r, prm, pl, g, p), floor)
 
@@ -268,8 +271,8 @@ def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
     q1 = _odds(r, odds, robot, scanner, divers, 1)
     q2 = _odds(r, odds, robot, scanner, divers, 2)
     attempt = S.search_cost(r, 1, S.CLOUDY) + S.search_cost(r, 2, S.CLOUDY)
-    attempt += r[S.R_PRICE_ARCHIVE_CARD]
-    attempts = min(prm[1], max(1.0, np.floor(budget / max(attempt, 1))))
+    attempt += r[S.R.price_archive_card]
+    attempts = min(prm[PLANNER_P.horizon], max(1.0, np.floor(budget / max(attempt, 1))))
     miss = (1.0 - q1) * (1.0 - q2)
     return 1.0 - miss**attempts > 0.5
 
@@ -296,14 +299,14 @@ def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: 
     deciding treasure, or a failed level 2 that lays the deciding Archive cross, ends the game:
     then only being ahead counts. In rain or storm, waiting keeps the option of searching on a
     fair day for ``patience`` VP. A card the weather would take counts at its price."""
-    spread = prm[3]
+    spread = prm[PLANNER_P.spread]
     lead = float(pl[p, S.P_VP] - richest_rival(pl, p))
     own = cr[c, S.C_OWNER] == p
     level = S.search_level(r, cr, g, p, c)
     weather = g[S.G_WEATHER]
-    treasure = own or r[S.R_ARCHIVE_LOOT] == 0
-    ends_find = treasure and pl[p, S.P_TREASURES] + 1 >= r[S.R_TREASURES_TO_WIN]
-    ends_fail = own and g[S.G_ARCHIVE_CROSSES] + 1 >= r[S.R_ARCHIVE_CROSSES_TO_END]
+    treasure = own or r[S.R.archive_loot] == 0
+    ends_find = treasure and pl[p, S.P_TREASURES] + 1 >= r[S.R.treasures_to_win]
+    ends_fail = own and g[S.G_ARCHIVE_CROSSES] + 1 >= r[S.R.archive_crosses_to_end]
     found = tmean if treasure else 0.0
     robot = sh[p, s, S.S_ITEMS + S.ROBOT]
     scanner = sh[p, s, S.S_ITEMS + S.SCANNER]
@@ -315,7 +318,17 @@ def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: 
     wait = win_chance(lead, spread)
     if S.bad_weather(weather):
         fair = _chance(
-            r, q1, q2, found, loss, lead - prm[4], level, S.CLOUDY, spread, ends_find, ends_fail
+            r,
+            q1,
+            q2,
+            found,
+            loss,
+            lead - prm[PLANNER_P.patience],
+            level,
+            S.CLOUDY,
+            spread,
+            ends_find,
+            ends_fail,
         )
         wait = max(wait, fair)
     return now - wait
@@ -369,7 +382,7 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
             if not S.bad_weather(g[S.G_WEATHER]):
                 return SEARCH
             fair = ship_search_value(r, odds, tmean, sh, p, s, level, S.CLOUDY, own)
-            if ev >= fair - prm[4]:
+            if ev >= fair - prm[PLANNER_P.patience]:
                 return SEARCH
         if cr[c, S.C_OWNER] == p:
             return PASS
@@ -386,7 +399,7 @@ def decide_buy(pid, prm, p, kind, price, r, odds, tmean, pl, sh, cr, g) -> bool:
     if pid == RANDOM:
         return np.random.random() < 0.5
     if pid == GREEDY:
-        return vp - price >= prm[0]
+        return vp - price >= prm[GREEDY_P.reserve]
     if pid == CAUTIOUS:
         return False
     budget = spending_budget(r, prm, pl, g, p)
@@ -402,14 +415,14 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
             return -1
         return np.random.randint(start, vp + 1)
     if pid == GREEDY:
-        if vp - start < prm[0]:
+        if vp - start < prm[GREEDY_P.reserve]:
             return -1
-        return int(min(start + prm[3], vp - prm[0]))
+        return int(min(start + prm[GREEDY_P.bid_margin], vp - prm[GREEDY_P.reserve]))
     if pid == CAUTIOUS:
         return -1
     # the seller's commission goes to a rival: a card bought at auction costs that much more
     budget = spending_budget(r, prm, pl, g, p)
-    worth = item_value(r, odds, tmean, prm, sh, p, kind, budget) - r[S.R_COMMISSION]
+    worth = item_value(r, odds, tmean, prm, sh, p, kind, budget) - r[S.R.auction_commission]
     return int(min(np.floor(worth), np.floor(budget)))
 
 
@@ -418,11 +431,11 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
     """``BUY_CARD``, ``BUY_SHIP`` or ``BUY_NOTHING`` (asked again after every purchase)."""
     vp = pl[p, S.P_VP]
     card_ok = (
-        pl[p, S.P_CARDS] < r[S.R_MAX_CARDS]
+        pl[p, S.P_CARDS] < r[S.R.max_archive_cards]
         and g[S.G_ARCHIVE_DECK] > 0
-        and vp >= r[S.R_PRICE_ARCHIVE_CARD]
+        and vp >= r[S.R.price_archive_card]
     )
-    ship_ok = pl[p, S.P_SHIPS] < r[S.R_MAX_SHIPS] and vp >= r[S.R_PRICE_SHIP]
+    ship_ok = pl[p, S.P_SHIPS] < r[S.R.max_ships] and vp >= r[S.R.price_ship]
     if pid == RANDOM:
         n = 1 + (1 if card_ok else 0) + (1 if ship_ok else 0)
         pick = np.random.randint(0, n)
@@ -434,20 +447,28 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
     if pid == CAUTIOUS:
         return BUY_NOTHING
     if pid == GREEDY:
-        if card_ok and pl[p, S.P_CARDS] < prm[2] and vp - r[S.R_PRICE_ARCHIVE_CARD] >= prm[0]:
+        if (
+            card_ok
+            and pl[p, S.P_CARDS] < prm[GREEDY_P.cards]
+            and vp - r[S.R.price_archive_card] >= prm[GREEDY_P.reserve]
+        ):
             return BUY_CARD
-        if ship_ok and pl[p, S.P_SHIPS] < prm[1] and vp - r[S.R_PRICE_SHIP] >= prm[0]:
+        if (
+            ship_ok
+            and pl[p, S.P_SHIPS] < prm[GREEDY_P.ships]
+            and vp - r[S.R.price_ship] >= prm[GREEDY_P.reserve]
+        ):
             return BUY_SHIP
         return BUY_NOTHING
     # planner: a card when the best ship's search chain is worth its price, within its budget
     budget = spending_budget(r, prm, pl, g, p)
-    if card_ok and pl[p, S.P_CARDS] < prm[6] and r[S.R_PRICE_ARCHIVE_CARD] <= budget:
+    if card_ok and pl[p, S.P_CARDS] < prm[PLANNER_P.cards] and r[S.R.price_archive_card] <= budget:
         best = -1e9
         for s in range(sh.shape[1]):
             if sh[p, s, S.S_CELL] >= 0:
                 best = max(best, ship_search_value(r, odds, tmean, sh, p, s, 1, S.CLOUDY, True))
-        if best >= r[S.R_PRICE_ARCHIVE_CARD]:
+        if best >= r[S.R.price_archive_card]:
             return BUY_CARD
-    if ship_ok and pl[p, S.P_SHIPS] < prm[5] and r[S.R_PRICE_SHIP] <= budget:
+    if ship_ok and pl[p, S.P_SHIPS] < prm[PLANNER_P.ships] and r[S.R.price_ship] <= budget:
         return BUY_SHIP
     return BUY_NOTHING

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
 from simulator.crew_deep_sea.state import (
     C_COMPARE_TRICKS,
     C_NEVER_LEAD_SUITS,
@@ -90,6 +89,7 @@ from simulator.crew_deep_sea.state import (
     suit_of,
     trick_winner_card,
 )
+from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, HEURISTIC, OMNISCIENT = 0, 1, 2
 
@@ -129,6 +129,10 @@ POLICIES = {
         ),
     ),
 }
+# Parameter positions by name, generated from the declarations above.
+RANDOM_P = POLICIES["random"].slots
+HEURISTIC_P = POLICIES["heuristic"].slots
+OMNISCIENT_P = POLICIES["omniscient"].slots
 
 W_FAIL = 20.0
 W_PROGRESS = 1.5
@@ -376,7 +380,7 @@ def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
         if f > best_fit:
             best_fit = f
             best = i
-    if may_pass and best_fit < prm[4]:
+    if may_pass and best_fit < prm[HEURISTIC_P.pass_below]:
         return -1
     return best
 
@@ -398,7 +402,7 @@ def decide_volunteer(s, p, pid, prm, ttype, tparams):
     total = 0.0
     for k in range(n):
         total += task_fit(s, p, s[O_TASK + k], ttype, tparams)
-    return total / max(n, 1) >= prm[3]
+    return total / max(n, 1) >= prm[HEURISTIC_P.volunteer]
 
 
 @njit(cache=True)
@@ -424,7 +428,10 @@ def decide_distress(s, p, pid, prm, ttype, tparams):
     if pid != HEURISTIC:
         return False
     for k in range(s[S_NTASKS]):
-        if s[O_HOLDER + k] == p and task_fit(s, p, s[O_TASK + k], ttype, tparams) < prm[2]:
+        if (
+            s[O_HOLDER + k] == p
+            and task_fit(s, p, s[O_TASK + k], ttype, tparams) < prm[HEURISTIC_P.distress_below]
+        ):
             return True
     return False
 
@@ -466,7 +473,7 @@ def decide_pass(s, p, to, pid, prm, ttype, tparams):
 def decide_comm(s, p, pid, prm, ttype, tparams):
     """(card, claim) ``p`` shows now, or (-1, -1) to keep the sonar token."""
     if pid == RANDOM:
-        if np.random.random() >= prm[0]:
+        if np.random.random() >= prm[RANDOM_P.communicate]:
             return -1, -1
         n = 0
         cards = np.empty(NC, np.int64)
@@ -528,7 +535,7 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
         if rel > best_rel:
             best_rel = rel
             best = c
-    if best < 0 or best_rel < prm[1]:
+    if best < 0 or best_rel < prm[HEURISTIC_P.comm_threshold]:
         return -1, -1
     return best, _claim(comm_claims(s, p, best))
 
@@ -870,7 +877,7 @@ def _later_hold(s, p, x, later, nl):
 
 @njit(cache=True)
 def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
-    caution = prm[0]
+    caution = prm[HEURISTIC_P.caution]
     nt = s[S_NTASKS]
     base = np.empty(2 * nt + 1, np.int64)
     mine = np.int64(0)
@@ -894,7 +901,9 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
     aim = np.zeros(MAXP)
     trick_aims(s, p, ttype, tparams, aim)
     # a task done late is worth more than one done early: waiting only adds risk
-    w_done = prm[5] + (prm[6] - prm[5]) * s[S_DONE] / max(s[S_NTRICKS] - 1, 1)
+    w_done = prm[HEURISTIC_P.done_early] + (
+        prm[HEURISTIC_P.done_late] - prm[HEURISTIC_P.done_early]
+    ) * s[S_DONE] / max(s[S_NTRICKS] - 1, 1)
     vals = np.empty(MAXP)
     prob = np.empty(MAXP)
     pos = s[S_NIN]

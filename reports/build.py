@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from analyses.boards import heatmaps
 from analyses.policies import policy_summary
 from analyses.runs import Run
 from analyses.seats import seat_counts
@@ -34,7 +35,6 @@ from .document import Document, Figure, Section, Table
 from .text import interval, num, p_value, pct, points, rules_text, signed, with_interval
 
 MAX_GROUPED_RUNS = 6  # runs drawn side by side in one figure
-MAX_EXTRA_RULE_SETS = 3  # game-specific sections (search odds) drawn for at most this many rules
 
 
 def open_runs(paths: list[str | Path]) -> tuple[str, list[Run]]:
@@ -122,6 +122,7 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         data["targets"] = rows
         headline += _targets_headline(rows)
         sections.insert(1, _targets_section(rows))
+    sections += _board_sections(runs)
     sections += _extra_sections(runs)
     sections.append(_how_to_read(kind))
     data["headline"] = headline
@@ -225,14 +226,19 @@ def _run_headline(summary: dict[str, Any], label: bool) -> list[str]:
             out.append(f"{prefix}Nobody wins {with_interval(s['draw_rate'])} of games.")
     else:
         succ = summary["success"]
-        out.append(f"{prefix}The crew succeeds in {with_interval(succ['success'])} of games.")
-        missions = [m for m in succ["by_mission"] if m["games"] > 0]
-        if len(missions) > 1:
-            hard = min(missions, key=lambda m: m["value"])
-            easy = max(missions, key=lambda m: m["value"])
+        who = summary["run"]["success_subject"]
+        out.append(
+            f"{prefix}{who[:1].upper() + who[1:]} succeeds in {with_interval(succ['success'])} "
+            "of games."
+        )
+        groups = [m for m in succ["by_group"] if m["games"] > 0]
+        if len(groups) > 1:
+            word = succ["group_word"]
+            hard = min(groups, key=lambda m: m["value"])
+            easy = max(groups, key=lambda m: m["value"])
             out.append(
-                f"{prefix}Hardest mission: {hard['crew_mission']}, succeeding "
-                f"{with_interval(hard)}; easiest: {easy['crew_mission']}, {with_interval(easy)}."
+                f"{prefix}Hardest {word}: {hard['group']}, succeeding "
+                f"{with_interval(hard)}; easiest: {easy['group']}, {with_interval(easy)}."
             )
     length = summary["length"]
     p = length["percentiles"]
@@ -338,9 +344,14 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
 
 
 def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    who = summaries[0]["run"]["success_subject"]
+    word = summaries[0]["success"]["group_word"]
     section = Section(
-        "How often the crew succeeds",
-        ["Success rate with its 95% interval, overall, by player count and by mission."],
+        f"How often {who} succeeds",
+        [
+            "Success rate with its 95% interval, overall, by player count"
+            + (f" and by {word}." if word else ".")
+        ],
     )
     rows, fig_labels, fig_est = [], [], []
     for s in summaries:
@@ -357,17 +368,17 @@ def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) 
         )
         fig_labels.append(f"{label}: all")
         fig_est.append(succ["success"])
-        for m in succ["by_mission"]:
+        for m in succ["by_group"]:
             rows.append(
                 [
                     label,
-                    f"mission {m['crew_mission']}",
+                    f"{succ['group_word']} {m['group']}",
                     f"{m['games']:,}",
                     pct(m["value"]),
                     interval(m),
                 ]
             )
-            fig_labels.append(f"{label}: mission {m['crew_mission']}")
+            fig_labels.append(f"{label}: {succ['group_word']} {m['group']}")
             fig_est.append(m)
         if len(summaries) > 1:
             for row in succ["by_players"]:
@@ -1026,30 +1037,74 @@ def _targets_section(rows: list[dict[str, Any]]) -> Section:
 
 
 # -- sections written elsewhere --------------------------------------------------------------
-def _extra_sections(runs: list[Run]) -> list[Section]:
-    """Game-specific sections other modules provide (Caza-Tesoros search odds).
+MAX_BOARD_RUNS = 3  # heatmaps drawn for at most this many runs of a report
 
-    One section for the first run's rules and one for each other distinct rule set, up to
-    MAX_EXTRA_RULE_SETS (a sweep would otherwise repeat it for every point).
-    """
-    if runs[0].game != "caza-tesoros" or importlib.util.find_spec("reports.search_odds") is None:
+
+def _board_sections(runs: list[Run]) -> list[Section]:
+    """The game's heatmaps (``GameSpec.heatmaps``) on its board, one section per column."""
+    by_column: dict[str, Section] = {}
+    for run in runs[:MAX_BOARD_RUNS]:
+        games = run.games_played()
+        for hm in heatmaps(run):
+            total = int(hm["totals"].sum())
+            section = by_column.setdefault(
+                hm["column"],
+                Section(
+                    f"On the board: {hm['caption']}",
+                    [
+                        f"Each cell's colour is its mean count per game (column "
+                        f"`{hm['column']}`); grey cells never saw one. A cell's count over n "
+                        "games is a sum of per-game counts, so its relative error is about "
+                        "1/sqrt(count): the table gives the busiest cells with their counts."
+                    ],
+                ),
+            )
+            per_game = hm["totals"] / max(games, 1)
+            label = f"{run.label}: " if len(runs) > 1 else ""
+            section.add(
+                Figure(
+                    figures.board_heatmap(hm["board"], per_game, hm["caption"]),
+                    f"{label}{hm['caption']}, {total:,} in {games:,} games.",
+                    f"board-{hm['column']}",
+                )
+            )
+            top = np.argsort(-hm["totals"])[:8]
+            cells = hm["board"].cells
+            section.add(
+                Table(
+                    ["run", "cell", "kind", "count", "per game"],
+                    [
+                        [
+                            run.label,
+                            cells[i].label or str(i),
+                            cells[i].kind,
+                            f"{int(hm['totals'][i]):,}",
+                            num(float(per_game[i]), 3),
+                        ]
+                        for i in top
+                        if hm["totals"][i] > 0
+                    ],
+                )
+            )
+    return list(by_column.values())
+
+
+def _extra_sections(runs: list[Run]) -> list[Section]:
+    """The game's own sections (``GameSpec.report_sections``, "module:function" taking the
+    report's runs). A hook that fails says so in the report instead of vanishing."""
+    spec = runs[0].spec
+    if spec is None or spec.report_sections is None:
         return []
-    make = getattr(importlib.import_module("reports.search_odds"), "search_odds_section", None)
-    if make is None:
-        return []
-    rules_class = get_game(runs[0].game).rules_class
-    distinct: list[Run] = []
-    for run in runs:
-        if all(run.rules != r.rules for r in distinct):
-            distinct.append(run)
-    sections = []
-    for run in distinct[:MAX_EXTRA_RULE_SETS]:
-        rules = rules_class().with_values(run.rules, source=f"run {str(run.path)!r}")
-        for section in _as_sections(make(rules)):
-            if len(distinct) > 1:
-                section.title = f"{section.title} ({run.label})"
-            sections.append(section)
-    return sections
+    module, _, name = spec.report_sections.partition(":")
+    try:
+        return _as_sections(getattr(importlib.import_module(module), name)(runs))
+    except Exception as exc:  # noqa: BLE001 - a broken game section must not lose the report
+        return [
+            Section(
+                f"{spec.title}: game-specific sections",
+                [f"These sections could not be built ({type(exc).__name__}: {exc})."],
+            )
+        ]
 
 
 def _as_sections(result: Any) -> list[Section]:

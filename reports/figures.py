@@ -209,3 +209,15 @@ def heatmap(
     ax.set_xlabel(col_title)
     ax.set_ylabel(row_title)
     return _png(fig)
+
+
+def board_heatmap(board: object, per_game: np.ndarray, caption: str) -> bytes:
+    """The board with each cell coloured by its mean count per game (grey: never)."""
+    from simulator.boards import draw_board
+
+    fig, ax = plt.subplots(figsize=(WIDTH + 1.5, WIDTH))
+    values = np.where(per_game > 0, per_game, np.nan)
+    mappable = draw_board(board, ax, values=values)
+    if mappable is not None:
+        fig.colorbar(mappable, ax=ax, shrink=0.7, label=f"{caption}: per game")
+    return _png(fig)

@@ -1,6 +1,6 @@
 """Running a run's chunks on a Dask distributed cluster.
 
-The chunk function is the very one loky runs (``runner._indexed_chunk``) and a chunk's games depend
+The chunk function is the very one loky runs (``plan.indexed_chunk``) and a chunk's games depend
 only on the run seed and the chunk's index, so a cluster run is identical, game for game, to the
 same run with loky. Results come back as chunks finish and the caller writes each as a part, so a
 run interrupted on a cluster resumes like any other. Dask recomputes the work of a worker that dies.
@@ -26,7 +26,7 @@ from .errors import BalanceError
 if TYPE_CHECKING:
     from distributed import Client
 
-    from .runner import RunConfig
+    from .plan import RunConfig
 
 CONNECT_TIMEOUT_S = 5
 WORKERS_TIMEOUT_S = 30
@@ -96,7 +96,7 @@ def _execute(
 ) -> Iterator[tuple[int, pl.DataFrame]]:
     from distributed import as_completed
 
-    from .runner import _indexed_chunk, play_chunk
+    from .plan import indexed_chunk, play_chunk
 
     # Compile (or load) the JIT cache once here: workers sharing this file system load it.
     play_chunk(config, 0, 0, 1)
@@ -111,7 +111,7 @@ def _execute(
     # it is the unit a lost worker costs, and workers that join during the run get work too.
     run_id = uuid.uuid4().hex[:8]
     pending = {
-        chunk[0]: client.submit(_indexed_chunk, config, chunk, key=f"chunk-{chunk[0]:05d}-{run_id}")
+        chunk[0]: client.submit(indexed_chunk, config, chunk, key=f"chunk-{chunk[0]:05d}-{run_id}")
         for chunk in todo
     }
     try:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from .errors import BalanceError
 
@@ -168,9 +169,22 @@ def chunk_table(
     for name, values in columns.items():
         if name in data:
             continue
+        if isinstance(values, pl.Series):  # already a column (see events_column)
+            data[name] = values.alias(name)
+            continue
         arr = np.asarray(values)
         data[name] = _list_column(arr) if arr.ndim == 2 else pl.Series(arr)
     return pl.DataFrame(data)
+
+
+def events_column(cells: np.ndarray, counts: np.ndarray) -> pl.Series:
+    """A list column from a flat array of events and the number of events of each game (engines
+    return ragged data this way: numba has no list of arrays worth returning)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    values = pa.array(np.asarray(cells, dtype=np.int64)[: offsets[-1]])
+    return pl.Series(pa.ListArray.from_arrays(pa.array(offsets), values))
 
 
 def _repeat(value: Any, dtype: pl.DataType, n: int) -> pl.Series:

@@ -5,5 +5,5 @@ class BalanceError(Exception):
     """Bad input from a designer: the CLI prints the message on one line and exits with code 2.
 
     The message must name the problem and what is allowed, e.g.
-    ``unknown rule 'foo' for caza-tesoros; known rules: a, b, c``.
+    ``unknown rule 'foo' for GAME; known rules: a, b, c``.
     """

@@ -1,12 +1,18 @@
 """The game registry: what every game package tells the toolkit about itself.
 
-Each game package exports ``SPEC`` (a :class:`GameSpec`). The engine contract is
+A game is a package ``simulator/<game>/`` whose ``spec`` module builds ``SPEC`` (a
+:class:`GameSpec`), plus one line in ``GAME_MODULES``. Shared code (cli, runner, analyses,
+reports) finds everything game-specific through the spec: its board, heatmap columns, a
+breakdown column, report sections (``report_sections``, "module:function"), its own checks, and
+extra commands (an optional ``commands`` module beside ``spec`` with ``register(app)``).
+
+The engine contract is
 ``play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]``:
 
 - ``rules`` is the game's ``Rules`` instance; ``policy_ids`` int64[P] and ``policy_params``
-  float64[P, MAX_PARAMS] come from :func:`policies.engine_arrays`; ``seeds`` uint32[G] holds one
-  seed per game (the engine seeds numba's generator with it at the start of that game, so any game
-  can be replayed alone).
+  float64[P, MAX_PARAMS] come from :func:`simulator.policy.engine_arrays`; ``seeds`` uint32[G]
+  holds one seed per game (the engine seeds numba's generator with it at the start of that
+  game, so any game can be replayed alone).
 - The returned columns have one entry per game: ``winner`` (int, -1 when nobody wins alone),
   ``length`` (int, in ``length_unit``), ``end_reason`` (int index into ``end_reasons``),
   ``scores`` (float or int, games x P), ``success`` (bool, cooperative games only),
@@ -24,15 +30,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from policies import PolicyDef
-
+from .boards import Board
 from .errors import BalanceError
+from .policy import PolicyDef, SeatPolicy
 from .rules import RuleSet
 
 # Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
 GAME_MODULES: dict[str, str] = {
-    "caza-tesoros": "simulator.caza_tesoros",
-    "crew-deep-sea": "simulator.crew_deep_sea",
+    "caza-tesoros": "simulator.caza_tesoros.spec",
+    "crew-deep-sea": "simulator.crew_deep_sea.spec",
     "pirateer": "simulator.pirateer.spec",
 }
 
@@ -52,6 +58,19 @@ class GameSpec:
     default_policy: str
     play_chunk: Callable[..., dict[str, Any]]
     columns: dict[str, str] = field(default_factory=dict)  # game-specific column -> meaning
+    # The rules in force -> the board as cells (None: the game has no board to draw).
+    board: Callable[[RuleSet], Board] | None = None
+    # Columns of per-cell counts (games x cells, cell i = board cell i) -> caption of the heatmap.
+    heatmaps: dict[str, str] = field(default_factory=dict)
+    # (rules, players, seats) -> one line naming an impossible combination, or None.
+    check: Callable[[RuleSet, int, list[SeatPolicy]], str | None] | None = None
+    # Who succeeds in a cooperative game, singular ("the crew"), for report sentences.
+    success_subject: str = "the team"
+    # A column that splits success or wins into rows (one value per run, e.g. a mission number)
+    # and the word for its values.
+    breakdown: tuple[str, str] | None = None
+    # "module:function" building extra report sections from a report's runs, or None.
+    report_sections: str | None = None
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:
@@ -59,6 +78,14 @@ class GameSpec:
                 f"{self.id} is played by {self.min_players} to {self.max_players} players, "
                 f"not {n_players}"
             )
+
+    def check_run(self, rules: RuleSet, n_players: int, seats: list[SeatPolicy]) -> None:
+        """Every check a run must pass before anything is written."""
+        self.check_players(n_players)
+        if self.check is not None:
+            problem = self.check(rules, n_players, seats)
+            if problem:
+                raise BalanceError(problem)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -97,3 +124,14 @@ def get_game(game_id: str) -> GameSpec:
     if game_id not in GAME_MODULES or not _importable(game_id):
         raise BalanceError(f"unknown game '{game_id}'; choose from: {', '.join(available())}")
     return importlib.import_module(GAME_MODULES[game_id]).SPEC
+
+
+def game_commands_modules() -> list[str]:
+    """Modules of the registered games that add commands to the CLI (``<package>.commands``)."""
+    out = []
+    for module in GAME_MODULES.values():
+        name = module.rpartition(".")[0] + ".commands"
+        found = importlib.util.find_spec(name)
+        if found is not None and found.origin is not None:
+            out.append(name)
+    return out

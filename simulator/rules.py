@@ -8,6 +8,7 @@ checked) and with TOML variant files (``name = "..."`` plus a ``[rules]`` table)
 from __future__ import annotations
 
 import dataclasses
+import sys
 import tomllib
 import typing
 from collections import namedtuple
@@ -136,6 +137,32 @@ class RuleSet:
             raise BalanceError(f"{source}: {problem}")
         return new
 
+    @classmethod
+    def choice_index(cls, key: str, value: str) -> int:
+        """The engine value of one choice of option ``key`` (its index), for module constants."""
+        choices = cls.option_info(key).choices
+        if not choices or value not in choices:
+            raise ValueError(f"{value!r} is not a choice of {cls.__name__}.{key}")
+        return choices.index(value)
+
+    @classmethod
+    def scalar_names(cls) -> tuple[str, ...]:
+        """Options that are one number or choice (not tuples), in declaration order."""
+        return tuple(o.name for o in cls.options() if not o.type.startswith("tuple"))
+
+    def scalar_array(self) -> Any:
+        """The scalar options as int64, in ``scalar_names()`` order (choices as their index,
+        booleans as 0/1), for engines whose rules travel as one integer array."""
+        import numpy as np
+
+        row = []
+        for info in self.options():
+            if info.type.startswith("tuple"):
+                continue
+            v = getattr(self, info.name)
+            row.append(info.choices.index(v) if info.choices else v)
+        return np.array(row, dtype=np.int64)
+
     def check(self) -> str | None:
         """Cross-option validation; return a one-line problem or None. Override per game."""
         return None
@@ -160,11 +187,35 @@ _ENGINE_TUPLES: dict[type, type] = {}
 
 
 def _engine_tuple_class(rules_cls: type) -> type:
-    # One namedtuple class per rule set, reused so numba compiles (and caches) once.
+    # One namedtuple class per rule set, reused so numba compiles once. numba's cache keys the
+    # compiled engine on this type and finds it again in a new process by module and name, so the
+    # class is published as an attribute of the rules' own module.
     if rules_cls not in _ENGINE_TUPLES:
         names = [f.name for f in dataclasses.fields(rules_cls)]
-        _ENGINE_TUPLES[rules_cls] = namedtuple(rules_cls.__name__ + "Engine", names)
+        name = rules_cls.__name__ + "Engine"
+        cls = namedtuple(name, names, module=rules_cls.__module__)
+        setattr(sys.modules[rules_cls.__module__], name, cls)
+        _ENGINE_TUPLES[rules_cls] = cls
     return _ENGINE_TUPLES[rules_cls]
+
+
+def slot_array(slots: Any, **values: int) -> Any:
+    """An int64 vector laid out by ``slots`` (from :func:`index_slots`), filled by name; a
+    missing or unknown name fails at once instead of shifting every value after it."""
+    import numpy as np
+
+    if set(values) != set(slots._fields):
+        missing = set(slots._fields) - set(values)
+        extra = set(values) - set(slots._fields)
+        name = type(slots).__name__
+        raise ValueError(f"{name}: missing {sorted(missing)}, unknown {sorted(extra)}")
+    return np.array([values[name] for name in slots._fields], dtype=np.int64)
+
+
+def index_slots(typename: str, names: typing.Sequence[str]) -> Any:
+    """A namedtuple of the positions of ``names``: compiled code indexes an array by name
+    (``r[R.max_ships]``) and numba folds the module-level tuple into constants."""
+    return namedtuple(typename, names)(*range(len(names)))
 
 
 def _type_name(tp: Any) -> str:

@@ -13,148 +13,25 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import polars as pl
 from joblib import Parallel, delayed
 
-from policies import SeatPolicy, engine_arrays, seat_policies
-
-from .cluster import cluster_session
-from .dataset import RunFolder, chunk_table, now
+from .cluster import cluster_session, execute_on_cluster
+from .dataset import RunFolder, now
 from .errors import BalanceError
-from .games import GameSpec, get_game
-from .jit import engine_source
-from .rules import RuleSet, build_rules
+from .plan import (
+    RunConfig,
+    indexed_chunk,
+    plan_run,
+    play_chunk,
+)
 
-MAX_CHUNK = 10_000
-MIN_CHUNK = 250
 # With an `until` rule, chunks run in fixed batches of this many (in index order) and the rule is
 # checked between batches: fixed, so where a run stops never depends on --jobs or the backend.
 UNTIL_BATCH = 4
-
-
-def default_chunk_size(games: int) -> int:
-    """About 32 chunks per run, between 250 and 10,000 games each (depends on games only)."""
-    return min(MAX_CHUNK, max(MIN_CHUNK, -(-games // 32)))
-
-
-def chunk_seeds(seed: int, chunk_index: int, n: int) -> np.ndarray:
-    """One uint32 seed per game of chunk ``chunk_index`` (child ``chunk_index`` of the run seed)."""
-    child = np.random.SeedSequence(seed, spawn_key=(chunk_index,))
-    return child.generate_state(n, dtype=np.uint32)
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """Everything that decides a run's results, validated."""
-
-    spec: GameSpec
-    rules: RuleSet
-    variant: str
-    seats: tuple[SeatPolicy, ...]
-    seed: int
-    games: int
-    chunk_size: int
-
-    @property
-    def n_players(self) -> int:
-        return len(self.seats)
-
-    @property
-    def policy_labels(self) -> list[str]:
-        return [s.label for s in self.seats]
-
-    def chunks(self) -> list[tuple[int, int, int]]:
-        """(chunk index, first game index, games in chunk) for every chunk."""
-        return [
-            (i, first, min(self.chunk_size, self.games - first))
-            for i, first in enumerate(range(0, self.games, self.chunk_size))
-        ]
-
-    def manifest(self) -> dict[str, Any]:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            pkg_version = version("balance")
-        except PackageNotFoundError:
-            pkg_version = "unknown"
-        return {
-            "format": 1,
-            "config": {
-                "game": self.spec.id,
-                "variant": self.variant,
-                "rules": self.rules.to_dict(),
-                "n_players": self.n_players,
-                "policies": self.policy_labels,
-                "seed": self.seed,
-                "games": self.games,
-                "chunk_size": self.chunk_size,
-                # Games played by other engine code must not be mixed into this run on resume.
-                "engine_source": engine_source(),
-            },
-            "rules_changed": self.rules.changed(),
-            "cooperative": self.spec.cooperative,
-            "length_unit": self.spec.length_unit,
-            "end_reasons": list(self.spec.end_reasons),
-            "columns": self.spec.columns,
-            "version": pkg_version,
-        }
-
-
-def plan_run(
-    game: str,
-    games: int,
-    *,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    seed: int = 0,
-    sets: dict[str, Any] | list[str] | None = None,
-    variant: str | Path | None = None,
-    rules: RuleSet | None = None,
-    chunk_size: int | None = None,
-) -> RunConfig:
-    """Validate a run request (raises BalanceError naming the problem)."""
-    spec = get_game(game)
-    if games < 1:
-        raise BalanceError(f"-n must be at least 1 game, not {games}")
-    if seed < 0:
-        raise BalanceError(f"--seed must be a non-negative integer, not {seed}")
-    n_players = players if players is not None else spec.default_players
-    spec.check_players(n_players)
-    seats = seat_policies(policies or [spec.default_policy], spec.policies, spec.id, n_players)
-    if rules is None:
-        rules, name = build_rules(spec.rules_class, variant, sets)
-    else:
-        name = "default" if not rules.changed() else "custom"
-    size = chunk_size or default_chunk_size(games)
-    if size < 1:
-        raise BalanceError(f"--chunk-size must be at least 1, not {size}")
-    return RunConfig(spec, rules, name, tuple(seats), seed, games, size)
-
-
-def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.DataFrame:
-    """Play one chunk and return its table (runs in a worker process)."""
-    seeds = chunk_seeds(config.seed, chunk_index, n)
-    ids, params = engine_arrays(list(config.seats))
-    columns = config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds)
-    return chunk_table(
-        columns,
-        game=config.spec.id,
-        variant=config.variant,
-        seeds=seeds,
-        first_index=first,
-        policies=config.policy_labels,
-        cooperative=config.spec.cooperative,
-        end_reasons=config.spec.end_reasons,
-    )
-
-
-def _indexed_chunk(config: RunConfig, chunk: tuple[int, int, int]) -> tuple[int, pl.DataFrame]:
-    return chunk[0], play_chunk(config, *chunk)
 
 
 def run(
@@ -245,20 +122,18 @@ def _execute(
     if not todo:
         return
     if cluster is not None:
-        from .cluster import execute_on_cluster
-
         yield from execute_on_cluster(config, todo, cluster)
         return
     if jobs == 1 or len(todo) == 1:
         for chunk in todo:
-            yield _indexed_chunk(config, chunk)
+            yield indexed_chunk(config, chunk)
         return
     # Compile (or load the JIT cache) once here so workers load it instead of all compiling.
     play_chunk(config, 0, 0, 1)
     parallel = Parallel(
         n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
     )
-    yield from parallel(delayed(_indexed_chunk)(config, chunk) for chunk in todo)
+    yield from parallel(delayed(indexed_chunk)(config, chunk) for chunk in todo)
 
 
 class _Progress:

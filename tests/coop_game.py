@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policies import PolicyDef
 from simulator.games import GameSpec, register
+from simulator.policy import PolicyDef
 from simulator.rules import RuleSet, option
 
 SUCCESS = (0.8, 0.5, 0.2)
@@ -35,7 +35,7 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         "length": (5 + seeds % 7).astype(np.int64),
         "end_reason": np.where(success, 0, 1),
         "scores": np.zeros((n, n_players), np.int64),
-        "crew_mission": mission + 1,
+        "fake_coop_mission": mission + 1,
     }
 
 
@@ -52,6 +52,8 @@ SPEC = GameSpec(
     policies={"random": PolicyDef("random", 0, "no decisions")},
     default_policy="random",
     play_chunk=play_chunk,
-    columns={"crew_mission": "mission number (1-3)"},
+    columns={"fake_coop_mission": "mission number (1-3)"},
+    success_subject="the crew",
+    breakdown=("fake_coop_mission", "mission"),
 )
 register(SPEC)

@@ -7,6 +7,9 @@ rounds with mean ``extra_length``.
 Drama columns (drawn after the outcome, so they never change it): the half-time leader is the
 winner except with probability ``COMEBACK`` (then another seat, uniformly), and -1 in drawn
 games; ``lead_changes`` is a Poisson(1) count plus one when the half-time leader lost.
+
+It also shows a board from its own files only: a 3 x 3 square board, and ``fake_win_cells``
+(the winner's home cell, cell = seat) as a heatmap.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
+from simulator.boards import Board, Cell
+from simulator.dataset import events_column
 from simulator.games import GameSpec
+from simulator.policy import PolicyDef, PolicyParam
 from simulator.rules import RuleSet, option
 
 COMEBACK = 0.25  # known answer of the comeback rate among decided games
@@ -87,7 +92,9 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         policy_params,
         seeds,
     )
+    won = winner >= 0
     return {
+        "fake_win_cells": events_column(winner[won], won.astype(np.int64)),
         "winner": winner,
         "length": length,
         "end_reason": reason,
@@ -96,6 +103,17 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         "lead_changes": lead_changes,
         "half_leader": half_leader,
     }
+
+
+def board(rules: FakeRules) -> Board:
+    """3 x 3 squares; seat s's home is cell s."""
+    cells = []
+    for i in range(9):
+        x, y = i % 3, i // 3
+        near = [j for j in range(9) if abs(j % 3 - x) + abs(j // 3 - y) == 1]
+        kind = "home" if i < 6 else "sea"
+        cells.append(Cell(i, kind, float(x), float(y), tuple(near), f"({x},{y})"))
+    return Board(tuple(cells), "square")
 
 
 SPEC = GameSpec(
@@ -111,5 +129,10 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policy="random",
     play_chunk=play_chunk,
-    columns={"fake_total": "number of winners (0 or 1)"},
+    columns={
+        "fake_total": "number of winners (0 or 1)",
+        "fake_win_cells": "home cell of the winner (none in a drawn game)",
+    },
+    board=board,
+    heatmaps={"fake_win_cells": "where winners start"},
 )

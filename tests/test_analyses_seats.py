@@ -88,8 +88,8 @@ def test_cooperative_success_by_mission_and_players(tmp_path):
     s = success_summary(run)
     overall = sum(coop.SUCCESS) / 3
     assert s["success"]["lo"] < overall < s["success"]["hi"]
-    assert [m["crew_mission"] for m in s["by_mission"]] == [1, 2, 3]
-    for m, p in zip(s["by_mission"], coop.SUCCESS, strict=True):
+    assert [m["group"] for m in s["by_group"]] == [1, 2, 3]
+    for m, p in zip(s["by_group"], coop.SUCCESS, strict=True):
         assert m["lo"] < p < m["hi"]
     assert s["by_players"] == [{"n_players": 4, **{k: s["success"][k] for k in s["success"]}}]
     summary = run_summary(run)

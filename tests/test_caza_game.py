@@ -10,8 +10,6 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from policies import engine_arrays, seat_policies
-from simulator.caza_tesoros import SPEC, Rules
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import hex_distance
 from simulator.caza_tesoros.engine import (
@@ -26,8 +24,12 @@ from simulator.caza_tesoros.engine import (
     play_chunk,
     play_one,
 )
+from simulator.caza_tesoros.rules import Rules
+from simulator.caza_tesoros.spec import SPEC
 from simulator.games import get_game
-from simulator.runner import plan_run, run
+from simulator.plan import plan_run
+from simulator.policy import engine_arrays, seat_policies
+from simulator.runner import run
 
 POLICY_NAMES = ("random", "greedy", "cautious", "planner")
 
@@ -213,13 +215,15 @@ def test_interpreted_engine_plays_the_same_games(tmp_path):
         "import json\n"
         "import numpy as np\n"
         "import simulator\n"
-        "from policies import engine_arrays, seat_policies\n"
-        "from simulator.caza_tesoros import SPEC, Rules\n"
+        "from simulator.policy import engine_arrays, seat_policies\n"
+        "from simulator.caza_tesoros.rules import Rules\n"
+        "from simulator.caza_tesoros.spec import SPEC\n"
         "from simulator.caza_tesoros.engine import play_chunk\n"
         "names = ['greedy', 'planner', 'random', 'cautious']\n"
         "ids, prm = engine_arrays(seat_policies(names, SPEC.policies, SPEC.id, 4))\n"
         "out = play_chunk(Rules(), 4, ids, prm, np.arange(4, dtype=np.uint32))\n"
-        "print(json.dumps({k: v.tolist() for k, v in out.items()}))\n"
+        "print(json.dumps({k: v.to_list() if hasattr(v, 'to_list') else v.tolist()\n"
+        "                  for k, v in out.items()}))\n"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     done = subprocess.run(
@@ -228,4 +232,6 @@ def test_interpreted_engine_plays_the_same_games(tmp_path):
     slow = json.loads(done.stdout)
     ids, prm = seats(["greedy", "planner", "random", "cautious"], 4)
     fast = play_chunk(Rules(), 4, ids, prm, np.arange(4, dtype=np.uint32))
-    assert slow == {k: v.tolist() for k, v in fast.items()}
+    assert slow == {
+        k: v.to_list() if hasattr(v, "to_list") else v.tolist() for k, v in fast.items()
+    }

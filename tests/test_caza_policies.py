@@ -5,7 +5,6 @@ import math
 import numpy as np
 import pytest
 
-from policies import parse_policy
 from policies.caza_tesoros import (
     CAUTIOUS,
     GREEDY,
@@ -19,13 +18,14 @@ from policies.caza_tesoros import (
     decide_ship,
     item_value,
 )
-from simulator.caza_tesoros import Rules
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import cell_of
 from simulator.caza_tesoros.engine import engine_inputs, play_chunk, play_one, seed_rng
 from simulator.caza_tesoros.odds import success_probability
+from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
+from simulator.policy import parse_policy
 
 
 def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from policies.caza_tesoros import CAUTIOUS, GREEDY, POLICIES
-from simulator.caza_tesoros import SPEC, Rules
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import cell_of
 from simulator.caza_tesoros.engine import (
@@ -19,11 +18,14 @@ from simulator.caza_tesoros.engine import (
     seed_rng,
     weekly_draw,
 )
+from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
+from simulator.caza_tesoros.spec import SPEC
 from simulator.errors import BalanceError
 from simulator.rules import build_rules
 
 NO_LOG = np.zeros((0, 7), dtype=np.int64)
+NO_HITS = np.zeros((2, 324), dtype=np.int64)
 
 
 def inputs(**values):
@@ -174,7 +176,7 @@ def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **value
                 sh[0, 0, S.S_ITEMS + kind] = 1
         before = pl.copy()
         seed_rng(k)
-        if search(r, tv, pl, sh, cr, g, NO_LOG, 0, 0, c) == want:
+        if search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c) == want:
             return before, pl, sh, cr, g, c, cell
     raise AssertionError("outcome never came up")
 
@@ -208,7 +210,7 @@ def test_each_search_level_reads_its_own_marking(level):
                 cr[c, S.C_L2_DAY] = g[S.G_DAY] - 1
             sh[0, 0, S.S_ITEMS + S.DIVERS] = sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
             seed_rng(k)
-            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, 0, 0, c)
+            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c)
             seed_rng(k)
             played = resolve_search(level, level + 1, 1, mine, PAIRS_ANY)[0]
             seed_rng(k)

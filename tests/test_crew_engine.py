@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies import engine_arrays, seat_policies
 from policies.crew_deep_sea import decide_comm, decide_pick, decide_play
-from simulator.crew_deep_sea import SPEC
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
+from simulator.crew_deep_sea.spec import SPEC
 from simulator.errors import BalanceError
+from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
 
 
@@ -126,7 +126,7 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
     s, _ = E.setup_attempt(
         players, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, rows
     )
-    alloc = inp.mcfg[E.M_ALLOC]
+    alloc = inp.mcfg[E.M.allocation]
     E.allocate(s, alloc, ids, prm, t.ctype, t.params, inp.values, t.captain_barred, 0)
     E.predict(s, ids, prm, t.ctype, t.params)
     legal = np.empty(40, np.int64)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies import engine_arrays, seat_policies
 from policies.crew_deep_sea import decide_play, search_line, take_probs, task_fit, trick_aims
-from simulator.crew_deep_sea import SPEC
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
+from simulator.crew_deep_sea.spec import SPEC
+from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, make_state, play_trick
 
 T = task_table()

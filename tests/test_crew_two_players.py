@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies import engine_arrays, seat_policies
 from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
-from simulator.crew_deep_sea import SPEC
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
+from simulator.crew_deep_sea.spec import SPEC
 from simulator.errors import BalanceError
+from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, seed_rng
 
 DUMMY = E.DUMMY_SEAT
@@ -174,7 +174,7 @@ def test_random_play_every_card_once_and_13_tricks(seed):
 def test_three_player_task_values_and_thresholds():
     inp = E.engine_inputs(Rules(), 2)
     np.testing.assert_array_equal(inp.values, task_table().difficulty[:, 0])
-    assert inp.rcfg[E.R_SUM_ABOVE] == 23 and inp.rcfg[E.R_SUM_BELOW] == 8
+    assert inp.rcfg[E.RC.sum_above] == 23 and inp.rcfg[E.RC.sum_below] == 8
     out = run(9, n=25, policy="random")
     values = task_table().difficulty[:, 0]
     for row, holders in zip(out["crew_tasks"], out["crew_task_holders"], strict=True):

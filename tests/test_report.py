@@ -87,7 +87,7 @@ def test_cooperative_report_gives_success_by_mission(tmp_path):
     html = (tmp_path / "coop.html").read_text()
     assert_self_contained(html)
     assert "How often the crew succeeds" in html and "mission 3" in html
-    assert data["runs"][0]["success"]["by_mission"][2]["crew_mission"] == 3
+    assert data["runs"][0]["success"]["by_group"][2]["group"] == 3
     assert "Who wins: seats" not in html and "Drama" not in html
 
 

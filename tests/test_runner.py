@@ -8,7 +8,8 @@ import pytest
 
 from simulator.dataset import RunFolder, load_run
 from simulator.errors import BalanceError
-from simulator.runner import chunk_seeds, default_chunk_size, plan_run, run, simulate
+from simulator.plan import chunk_seeds, default_chunk_size, plan_run
+from simulator.runner import run, simulate
 
 
 def games(path) -> pl.DataFrame:
@@ -80,7 +81,7 @@ def test_game_replays_alone_from_its_seed(tmp_path, fake_game):
     path = simulate("fake", 300, tmp_path / "r", seed=9, jobs=1)
     row = games(path).row(123, named=True)
     config = plan_run("fake", 1)
-    from policies import engine_arrays
+    from simulator.policy import engine_arrays
 
     ids, params = engine_arrays(list(config.seats))
     cols = fake_game.play_chunk(config.rules, 3, ids, params, np.array([row["seed"]], np.uint32))

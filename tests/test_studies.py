@@ -14,7 +14,8 @@ from analyses.summary import headline_rate_widths
 from simulator import studies
 from simulator.dataset import read_manifest
 from simulator.errors import BalanceError
-from simulator.runner import UNTIL_BATCH, plan_run, run
+from simulator.plan import plan_run
+from simulator.runner import UNTIL_BATCH, run
 
 
 def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):

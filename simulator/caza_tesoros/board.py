@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.boards import Board, Cell
+
 SIZE = 18
 CELLS = SIZE * SIZE
 SIDES = 6
@@ -217,3 +219,24 @@ def closest_reachable(start: int, target: int, points: int, max_straight: int) -
                     best = min(best, int(hex_distance(nxt, target)))
         frontier = nxt_frontier
     return best
+
+
+def board_cells(rules: object = None) -> Board:
+    """The sea as cells for pictures: pointy-topped hexes, odd rows half a hex to the right.
+    Labels are the printed coordinates "x,y" (column, row)."""
+    height = np.sqrt(3.0) / 2.0
+    cells = []
+    for cell in range(CELLS):
+        col, row = cell % SIZE, cell // SIZE
+        x, y = coords_of(cell)
+        cells.append(
+            Cell(
+                id=cell,
+                kind="sea",
+                x=col + 0.5 * (row & 1),
+                y=row * height,
+                neighbours=tuple(int(n) for n in NEIGHBOUR[cell] if n >= 0),
+                label=f"{x},{y}",
+            )
+        )
+    return Board(tuple(cells), "hex", {"sea": "#8ecae6"})

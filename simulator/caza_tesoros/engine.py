@@ -25,6 +25,7 @@ from policies.caza_tesoros import (
     decide_purchase,
     decide_ship,
 )
+from simulator.dataset import events_column
 
 from . import state as S
 from .board import CELLS, end_of_path, roll_cell, sail_toward, step_in_line
@@ -73,7 +74,7 @@ def log_event(log, g, event, p, s, a, b, c):
 @njit(cache=True)
 def add_ship(r, pl, sh, g, log, p) -> int:
     """Place a new ship of ``p`` by 3D6 x 3D6; its slot, or -1 when the player has no room."""
-    if pl[p, S.P_SHIPS] >= r[S.R_MAX_SHIPS]:
+    if pl[p, S.P_SHIPS] >= r[S.R.max_ships]:
         return -1
     for s in range(sh.shape[1]):
         if sh[p, s, S.S_CELL] < 0:
@@ -89,7 +90,7 @@ def add_ship(r, pl, sh, g, log, p) -> int:
 @njit(cache=True)
 def draw_archive_card(r, pl, cr, g, log, p) -> int:
     """``p`` takes the top Archive card and places its cross by 3D6; the cross, or -1."""
-    if g[S.G_ARCHIVE_DECK] <= 0 or pl[p, S.P_CARDS] >= r[S.R_MAX_CARDS]:
+    if g[S.G_ARCHIVE_DECK] <= 0 or pl[p, S.P_CARDS] >= r[S.R.max_archive_cards]:
         return -1
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == S.FREE:
@@ -114,17 +115,17 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
     g[:] = 0
     g[S.G_DAY] = 1
     g[S.G_WEEKDAY] = 1
-    g[S.G_ARCHIVE_DECK] = r[S.R_ARCHIVE_DECK_SIZE]
+    g[S.G_ARCHIVE_DECK] = r[S.R.archive_deck_size]
     g[S.G_LIVE] = n_players
     for k in range(S.N_KINDS):
         g[S.G_DECK + k] = deck0[k]
     for p in range(n_players):
-        pl[p, S.P_VP] = r[S.R_STARTING_VP]
+        pl[p, S.P_VP] = r[S.R.starting_vp]
         pl[p, S.P_ALIVE] = 1
-        for _ in range(r[S.R_STARTING_SHIPS]):
+        for _ in range(r[S.R.starting_ships]):
             add_ship(r, pl, sh, g, log, p)
     for p in range(n_players):
-        for _ in range(r[S.R_STARTING_CARDS]):
+        for _ in range(r[S.R.starting_archive_cards]):
             draw_archive_card(r, pl, cr, g, log, p)
 
 
@@ -150,7 +151,7 @@ def deviate(r, sh, g, log, p, s):
         return
     side, distance = deviation_roll()
     start = sh[p, s, S.S_CELL]
-    sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R_DEVIATION_EDGE] == 0)
+    sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R.deviation_edge] == 0)
     log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], 10 * side + distance)
 
 
@@ -159,7 +160,7 @@ def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
     """Move a ship towards ``target`` with today's movement points; returns steps sailed."""
     mp = S.movement_points(r, wmove, g[S.G_WEATHER], sh, p, s)
     start = sh[p, s, S.S_CELL]
-    n = sail_toward(start, target, mp, r[S.R_MAX_STRAIGHT], dirs)
+    n = sail_toward(start, target, mp, r[S.R.max_straight], dirs)
     sh[p, s, S.S_CELL] = end_of_path(start, dirs, n)
     log_event(log, g, EV_MOVE, p, s, start, sh[p, s, S.S_CELL], mp)
     return n
@@ -168,14 +169,14 @@ def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
 # -- items ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def return_to_deck(r, g, kind):
-    if r[S.R_OBJECT_DRAW] == 0:
+    if r[S.R.object_draw] == 0:
         g[S.G_DECK + kind] += 1
 
 
 @njit(cache=True)
 def draw_object(r, g) -> int:
     """The kind of the object card drawn (deck: returned cards are shuffled in), -1 if none."""
-    if r[S.R_OBJECT_DRAW] == 1:
+    if r[S.R.object_draw] == 1:
         return np.random.randint(0, S.N_KINDS)
     total = 0
     for k in range(S.N_KINDS):
@@ -280,7 +281,7 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
         return
     pl[buyer, S.P_VP] -= paid
     give_item(sh, buyer, kind)
-    pl[p, S.P_VP] += r[S.R_COMMISSION]
+    pl[p, S.P_VP] += r[S.R.auction_commission]
 
 
 # -- maintenance, forced sales, retirement --------------------------------------------------------
@@ -316,7 +317,7 @@ def retire_ship(r, pl, sh, g, log, p) -> int:
             worst = s
     if worst < 0:
         return -1
-    log_event(log, g, EV_RETIRE, p, worst, sh[p, worst, S.S_CELL], r[S.R_RETIRE_PAYOUT], 0)
+    log_event(log, g, EV_RETIRE, p, worst, sh[p, worst, S.S_CELL], r[S.R.retire_ship_payout], 0)
     for k in range(S.N_KINDS):
         if sh[p, worst, S.S_ITEMS + k] == 1:
             sh[p, worst, S.S_ITEMS + k] = 0
@@ -324,7 +325,7 @@ def retire_ship(r, pl, sh, g, log, p) -> int:
     sh[p, worst, S.S_CELL] = -1
     pl[p, S.P_SHIPS] -= 1
     pl[p, S.P_RETIRED] += 1
-    pl[p, S.P_VP] += r[S.R_RETIRE_PAYOUT]
+    pl[p, S.P_VP] += r[S.R.retire_ship_payout]
     return worst
 
 
@@ -356,7 +357,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     """Start of the week: ``p`` pays maintenance per ship. A player short of VP first auctions its
     cards at the forced-sale price (it receives the price), then retires ships (the Archive pays
     for each) until it can pay; with no ship left it is out of the game."""
-    owed = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+    owed = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
     if pl[p, S.P_VP] < owed:
         offered = np.zeros((sh.shape[1], S.N_KINDS), dtype=np.bool_)
         while pl[p, S.P_VP] < owed:
@@ -364,7 +365,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
             if s < 0:
                 break
             offered[s, kind] = True
-            start = S.item_price(r, kind) // r[S.R_FORCED_SALE_DIVISOR]
+            start = S.item_price(r, kind) // r[S.R.forced_sale_divisor]
             buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, p)
             log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid)
             if buyer >= 0:
@@ -375,7 +376,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
                 g[S.G_FORCED_SALES] += 1
         while pl[p, S.P_VP] < owed and pl[p, S.P_SHIPS] > 0:
             retire_ship(r, pl, sh, g, log, p)
-            owed = r[S.R_MAINTENANCE] * pl[p, S.P_SHIPS]
+            owed = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
     pl[p, S.P_VP] -= owed
     log_event(log, g, EV_MAINTENANCE, p, -1, owed, 0, 0)
     if pl[p, S.P_SHIPS] == 0:
@@ -388,14 +389,14 @@ def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     """Archive cards and ships, as long as the policy asks for something it can have."""
     for _ in range(2 * (S.MAX_SHIPS + S.MAX_CARDS)):
         choice = decide_purchase(pids[p], prm[p], p, r, odds, tmean, pl, sh, cr, g)
-        if choice == BUY_CARD and pl[p, S.P_VP] >= r[S.R_PRICE_ARCHIVE_CARD]:
+        if choice == BUY_CARD and pl[p, S.P_VP] >= r[S.R.price_archive_card]:
             if draw_archive_card(r, pl, cr, g, log, p) < 0:
                 return
-            pl[p, S.P_VP] -= r[S.R_PRICE_ARCHIVE_CARD]
-        elif choice == BUY_SHIP and pl[p, S.P_VP] >= r[S.R_PRICE_SHIP]:
+            pl[p, S.P_VP] -= r[S.R.price_archive_card]
+        elif choice == BUY_SHIP and pl[p, S.P_VP] >= r[S.R.price_ship]:
             if add_ship(r, pl, sh, g, log, p) < 0:
                 return
-            pl[p, S.P_VP] -= r[S.R_PRICE_SHIP]
+            pl[p, S.P_VP] -= r[S.R.price_ship]
         else:
             return
 
@@ -413,8 +414,9 @@ def free_cross(cr, c):
 
 
 @njit(cache=True)
-def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
+def search(r, tv, pl, sh, cr, g, log, hits, p, s, c) -> bool:
     """Ship ``s`` of ``p`` searches cross ``c`` (it stands on it and can pay). Returns success.
+    ``hits[0, cell]`` counts the game's searches by cell, ``hits[1, cell]`` its finds.
 
     Success on an own cross pays the card's treasure and returns the card; on an Archive cross it
     takes the top Archive card as loot. A failed level 1 makes the next search level 2. A failed
@@ -431,11 +433,13 @@ def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
         g[S.G_LEVEL2_SEARCHES] += 1
     n_dice = S.search_dice(r, sh, p, s, level)
     rerolls = S.search_rerolls(r, sh, p, s)
-    marking = r[S.R_LEVEL1_MARKING] if level == 1 else r[S.R_LEVEL2_MARKING]
-    found, _ = resolve_search(level, n_dice, rerolls, marking, r[S.R_LEVEL2_COMBINATIONS])
+    marking = r[S.R.level1_marking] if level == 1 else r[S.R.level2_marking]
+    found, _ = resolve_search(level, n_dice, rerolls, marking, r[S.R.level2_combinations])
     log_event(log, g, EV_SEARCH, p, s, level, 1 if found else 0, cost)
     own = cr[c, S.C_OWNER] == p
+    hits[0, cr[c, S.C_CELL]] += 1
     if found:
+        hits[1, cr[c, S.C_CELL]] += 1
         if own:
             value = treasure_value(tv)
             pl[p, S.P_VP] += value
@@ -445,13 +449,13 @@ def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
             log_event(log, g, EV_TREASURE, p, s, value, 1, 0)
         else:
             g[S.G_ARCHIVE_CROSSES] -= 1
-            if r[S.R_ARCHIVE_LOOT] == 0:
+            if r[S.R.archive_loot] == 0:
                 value = treasure_value(tv)
                 pl[p, S.P_VP] += value
                 pl[p, S.P_TREASURES] += 1
                 log_event(log, g, EV_TREASURE, p, s, value, 0, 0)
         free_cross(cr, c)
-        if not own and r[S.R_ARCHIVE_LOOT] == 1:
+        if not own and r[S.R.archive_loot] == 1:
             draw_archive_card(r, pl, cr, g, log, p)
         return True
     if level == 1:
@@ -466,11 +470,11 @@ def search(r, tv, pl, sh, cr, g, log, p, s, c) -> bool:
         cr[c, S.C_OWNER] = S.ARCHIVE
         g[S.G_ARCHIVE_CROSSES] += 1
     else:
-        relocate = r[S.R_ARCHIVE_FAIL_RELOCATES] == 1
+        relocate = r[S.R.archive_fail_relocates] == 1
     if relocate:
         sh[p, s, S.S_CELL] = roll_cell()
     log_event(log, g, EV_LEVEL2_FAIL, p, s, cr[c, S.C_CELL], sh[p, s, S.S_CELL], 1 if own else 0)
-    if S.bad_weather(weather) and r[S.R_BAD_WEATHER_ITEM_LOSS] == 1:
+    if S.bad_weather(weather) and r[S.R.bad_weather_item_loss] == 1:
         lose_best_item(r, sh, g, log, p, s)
     return False
 
@@ -482,9 +486,9 @@ def check_end(r, pl, g) -> int:
     if g[S.G_LIVE] <= 1:
         return S.END_LAST_PLAYER
     for p in range(pl.shape[0]):
-        if pl[p, S.P_TREASURES] >= r[S.R_TREASURES_TO_WIN]:
+        if pl[p, S.P_TREASURES] >= r[S.R.treasures_to_win]:
             return S.END_TREASURES
-    if g[S.G_ARCHIVE_CROSSES] >= r[S.R_ARCHIVE_CROSSES_TO_END]:
+    if g[S.G_ARCHIVE_CROSSES] >= r[S.R.archive_crosses_to_end]:
         return S.END_ARCHIVE
     return -1
 
@@ -499,7 +503,7 @@ def decide_winner(r, pl, sh, day) -> int:
     """
     best = -1
     tied = False
-    by_count = r[S.R_TIE_EQUIPMENT] == 1
+    by_count = r[S.R.tie_equipment] == 1
     anyone_in = False
     for p in range(pl.shape[0]):
         if pl[p, S.P_ALIVE] == 1:
@@ -556,12 +560,12 @@ def state_problems(r, pl, sh, cr, g) -> int:
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == S.ARCHIVE:
             archive += 1
-    if archive > r[S.R_ARCHIVE_CROSSES_TO_END] or archive != g[S.G_ARCHIVE_CROSSES]:
+    if archive > r[S.R.archive_crosses_to_end] or archive != g[S.G_ARCHIVE_CROSSES]:
         bits |= S.PROBLEM_TOO_MANY_ARCHIVE_CROSSES
     for p in range(pl.shape[0]):
         if pl[p, S.P_VP] < 0:
             bits |= S.PROBLEM_NEGATIVE_VP
-        if pl[p, S.P_CARDS] > r[S.R_MAX_CARDS]:
+        if pl[p, S.P_CARDS] > r[S.R.max_archive_cards]:
             bits |= S.PROBLEM_TOO_MANY_CARDS
         own = 0
         for c in range(cr.shape[0]):
@@ -582,7 +586,7 @@ def state_problems(r, pl, sh, cr, g) -> int:
                 held = sh[p, s, S.S_ITEMS + k]
                 if held < 0 or held > 1 or (held == 1 and cell < 0):
                     bits |= S.PROBLEM_ITEM_COUNT
-        if ships != pl[p, S.P_SHIPS] or ships > r[S.R_MAX_SHIPS]:
+        if ships != pl[p, S.P_SHIPS] or ships > r[S.R.max_ships]:
             bits |= S.PROBLEM_SHIP_COUNT
         if pl[p, S.P_ALIVE] == 1 and ships == 0:
             bits |= S.PROBLEM_SHIP_COUNT
@@ -606,12 +610,12 @@ def finish(g, log, reason):
 def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
     """Day 1 of a week: maintenance, then object draws, then Archive cards and ships."""
     n = pl.shape[0]
-    if g[S.G_DAY] > 1 or r[S.R_MAINTENANCE_FIRST_WEEK] == 1:
+    if g[S.G_DAY] > 1 or r[S.R.maintenance_first_week] == 1:
         for i in range(n):
             p = order[i]
             if pl[p, S.P_ALIVE] == 1:
                 pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
-                if g[S.G_LIVE] <= 1 and r[S.R_MAINTENANCE_ORDER] == 1:
+                if g[S.G_LIVE] <= 1 and r[S.R.maintenance_order] == 1:
                     finish(g, log, S.END_LAST_PLAYER)
                     return
         if g[S.G_LIVE] <= 1:
@@ -628,10 +632,10 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
 
 
 @njit(cache=True)
-def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, dirs):
+def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs):
     """One ship's turn: storm deviation, then sail OR search (never both), or pass."""
     storm = g[S.G_WEATHER] == S.STORM
-    if storm and r[S.R_DEVIATION_TIMING] == 0:
+    if storm and r[S.R.deviation_timing] == 0:
         deviate(r, sh, g, log, p, s)
     action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
     if action == SEARCH:
@@ -639,16 +643,33 @@ def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, di
         if c >= 0:
             cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
             if pl[p, S.P_VP] >= cost:
-                search(r, tv, pl, sh, cr, g, log, p, s, c)
+                search(r, tv, pl, sh, cr, g, log, hits, p, s, c)
     elif action >= 0:
         sail(r, wmove, sh, g, log, p, s, action, dirs)
-    if storm and r[S.R_DEVIATION_TIMING] == 1:
+    if storm and r[S.R.deviation_timing] == 1:
         deviate(r, sh, g, log, p, s)
 
 
 @njit(cache=True)
 def play_game(
-    r, tv, wface, wmove, deck0, odds, tmean, pids, prm, seed, pl, sh, cr, g, log, lead, checking
+    r,
+    tv,
+    wface,
+    wmove,
+    deck0,
+    odds,
+    tmean,
+    pids,
+    prm,
+    seed,
+    pl,
+    sh,
+    cr,
+    g,
+    log,
+    hits,
+    lead,
+    checking,
 ) -> tuple[int, int, int]:
     """Play one game from ``seed`` on the given state arrays.
 
@@ -657,6 +678,7 @@ def play_game(
     """
     np.random.seed(seed)
     n = pl.shape[0]
+    hits[:] = 0
     setup_game(r, deck0, n, pl, sh, cr, g, log)
     dirs = np.zeros(64, dtype=np.int64)
     order = np.arange(n)
@@ -676,12 +698,14 @@ def play_game(
                 p = order[i]
                 if pl[p, S.P_ALIVE] == 0:
                     continue
-                if g[S.G_WEEKDAY] != 1 and r[S.R_PURCHASE_DAYS] == 1:
+                if g[S.G_WEEKDAY] != 1 and r[S.R.purchase_days] == 1:
                     purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
                 for s in range(sh.shape[1]):
                     if sh[p, s, S.S_CELL] < 0:
                         continue
-                    ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, p, s, dirs)
+                    ship_turn(
+                        r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs
+                    )
                     if checking:
                         g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
                     reason = check_end(r, pl, g)
@@ -696,13 +720,13 @@ def play_game(
             if last_leader >= 0 and leader != last_leader:
                 changes += 1
             last_leader = leader
-        if g[S.G_ENDED] == 0 and g[S.G_DAY] >= r[S.R_MAX_DAYS]:
+        if g[S.G_ENDED] == 0 and g[S.G_DAY] >= r[S.R.max_days]:
             finish(g, log, S.END_DAY_CAP)
         if g[S.G_ENDED] == 1:
             break
         g[S.G_DAY] += 1
-        g[S.G_WEEKDAY] = g[S.G_WEEKDAY] % r[S.R_DAYS_PER_WEEK] + 1
-        if g[S.G_WEEKDAY] == 1 and r[S.R_TURN_ORDER] == 1:
+        g[S.G_WEEKDAY] = g[S.G_WEEKDAY] % r[S.R.days_per_week] + 1
+        if g[S.G_WEEKDAY] == 1 and r[S.R.turn_order] == 1:
             g[S.G_FIRST_SEAT] = (g[S.G_FIRST_SEAT] + 1) % n
     winner = decide_winner(r, pl, sh, g[S.G_DAY])
     log_event(log, g, EV_END, -1, -1, g[S.G_END_REASON], winner, 0)
@@ -732,7 +756,15 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
     cr = np.zeros((cross_slots(r, n_players), S.N_CROSS_FIELDS), dtype=np.int64)
     g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
     log = np.zeros((0, 7), dtype=np.int64)
-    lead = np.zeros(r[S.R_MAX_DAYS] + 1, dtype=np.int64)
+    lead = np.zeros(r[S.R.max_days] + 1, dtype=np.int64)
+    hits = np.zeros((2, CELLS), dtype=np.int64)
+    # Cells of every search and every find, game after game (events_column splits them).
+    search_cells = np.zeros(max(n, 16), dtype=np.int64)
+    find_cells = np.zeros(max(n, 16), dtype=np.int64)
+    n_search = np.zeros(n, dtype=np.int64)
+    n_find = np.zeros(n, dtype=np.int64)
+    used_search = 0
+    used_find = 0
     for i in range(n):
         w, changes, half = play_game(
             r,
@@ -750,9 +782,12 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
             cr,
             g,
             log,
+            hits,
             lead,
             False,
         )
+        search_cells, used_search, n_search[i] = _append_cells(search_cells, used_search, hits[0])
+        find_cells, used_find, n_find[i] = _append_cells(find_cells, used_find, hits[1])
         winner[i] = w
         length[i] = g[S.G_DAY]
         reason[i] = g[S.G_END_REASON]
@@ -770,14 +805,30 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, n_players, pids, prm, se
         forced[i] = g[S.G_FORCED_SALES]
     return (
         winner, length, reason, scores, lead_changes, half_leader, treasures, ships, searches,
-        level2, archive, auctions, forced, retired,
+        level2, archive, auctions, forced, retired, search_cells[:used_search], n_search,
+        find_cells[:used_find], n_find,
     )  # fmt: skip
+
+
+@njit(cache=True)
+def _append_cells(buf, used, counts):
+    """Append each cell ``counts[cell]`` times to ``buf`` (grown by doubling)."""
+    total = counts.sum()
+    if used + total > buf.shape[0]:
+        bigger = np.zeros(max(2 * buf.shape[0], used + total), dtype=np.int64)
+        bigger[:used] = buf[:used]
+        buf = bigger
+    for cell in range(counts.shape[0]):
+        for _ in range(counts[cell]):
+            buf[used] = cell
+            used += 1
+    return buf, used, total
 
 
 @njit(cache=True)
 def cross_slots(r, n_players) -> int:
     """Own crosses (cards held) plus the Archive crosses that end the game."""
-    return n_players * r[S.R_MAX_CARDS] + r[S.R_ARCHIVE_CROSSES_TO_END]
+    return n_players * r[S.R.max_archive_cards] + r[S.R.archive_crosses_to_end]
 
 
 # -- Python entry points --------------------------------------------------------------------------
@@ -792,8 +843,8 @@ def engine_inputs(rules) -> tuple:
     """Everything a compiled game needs from the rules: arrays, search odds, mean treasure."""
     r, tv, wface, wmove, deck0 = rules.engine_arrays()
     extras = (0, rules.robot_dice, rules.scanner_dice, rules.robot_dice + rules.scanner_dice)
-    markings = (int(r[S.R_LEVEL1_MARKING]), int(r[S.R_LEVEL2_MARKING]))
-    odds = odds_table(extras, rules.divers_rerolls, markings, int(r[S.R_LEVEL2_COMBINATIONS]))
+    markings = (int(r[S.R.level1_marking]), int(r[S.R.level2_marking]))
+    odds = odds_table(extras, rules.divers_rerolls, markings, int(r[S.R.level2_combinations]))
     return r, tv, wface, wmove, deck0, odds, float(np.mean(tv))
 
 
@@ -805,7 +856,11 @@ def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
         np.asarray(seeds, dtype=np.int64),
     )  # fmt: skip
-    return dict(zip(COLUMNS, out, strict=True))
+    columns = dict(zip(COLUMNS, out[: len(COLUMNS)], strict=True))
+    search_cells, n_search, find_cells, n_find = out[len(COLUMNS) :]
+    columns["caza_search_cells"] = events_column(search_cells, n_search)
+    columns["caza_find_cells"] = events_column(find_cells, n_find)
+    return columns
 
 
 def play_one(
@@ -824,11 +879,12 @@ def play_one(
     r, tv, wface, wmove, deck0, odds, tmean = engine_inputs(rules)
     pl, sh, cr, g = S.new_state(n_players, int(cross_slots(r, n_players)))
     log = np.zeros((trace_rows, 7), dtype=np.int64)
-    lead = np.zeros(int(r[S.R_MAX_DAYS]) + 1, dtype=np.int64)
+    lead = np.zeros(int(r[S.R.max_days]) + 1, dtype=np.int64)
+    hits = np.zeros((2, CELLS), dtype=np.int64)
     winner, changes, half = play_game(
         r, tv, wface, wmove, deck0, odds, tmean,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
-        np.int64(seed), pl, sh, cr, g, log, lead, checking,
+        np.int64(seed), pl, sh, cr, g, log, hits, lead, checking,
     )  # fmt: skip
     length = int(g[S.G_DAY])
     return {
@@ -844,4 +900,5 @@ def play_one(
         "g": g,
         "trace": log[: g[S.G_LOG_N]].copy(),
         "problems": int(g[S.G_PROBLEMS]),
+        "hits": hits,
     }

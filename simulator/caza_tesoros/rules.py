@@ -11,7 +11,8 @@ import numpy as np
 
 from simulator.rules import RuleSet, option
 
-from . import state as S
+MAX_SHIPS = 6  # ship slots per player (upper bound of the max_ships option)
+MAX_CARDS = 6  # Archive cards per player (upper bound of max_archive_cards)
 
 WEATHER_NAMES = ("sunny", "partly cloudy", "cloudy", "very cloudy", "rain", "storm")
 
@@ -293,14 +294,14 @@ class Rules(RuleSet):
         "most ships a player may own",
         "Contenido: '3 x 6 Fichas de barco por jugador'",
         lo=1,
-        hi=S.MAX_SHIPS,
+        hi=MAX_SHIPS,
     )
     max_archive_cards: int = option(
         3,
         "most Archive cards (own crosses) a player may hold",
         "Archivo de Indias: 'Ningún jugador puede estar en posesión de más de tres cartas'",
         lo=1,
-        hi=S.MAX_CARDS,
+        hi=MAX_CARDS,
     )
     # -- end --------------------------------------------------------------------------------------
     treasures_to_win: int = option(
@@ -341,14 +342,10 @@ class Rules(RuleSet):
         return None
 
     def engine_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The rules as numba-friendly arrays: (scalars by ``state.R_*`` index, treasure values,
-        weather by die face, movement by weather state, object deck counts)."""
-        engine = self.to_engine()
-        r = np.zeros(S.N_RULES, dtype=np.int64)
-        for index, name in enumerate(S.RULE_SLOTS):
-            r[index] = int(getattr(engine, name))
+        """The rules as numba-friendly arrays: (scalars, read by name as ``r[state.R.name]``,
+        treasure values, weather by die face, movement by weather state, object deck counts)."""
         return (
-            r,
+            self.scalar_array(),
             np.asarray(self.treasure_values, dtype=np.int64),
             np.asarray(self.weather_faces, dtype=np.int64),
             np.asarray(self.weather_movement, dtype=np.int64),

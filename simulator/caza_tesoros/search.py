@@ -13,8 +13,9 @@ give one per turn, and a search takes one turn), otherwise the search fails. All
 success.
 
 Values travel as bit masks: bit ``v - 1`` set means value ``v`` is shown (or marked). The exact
-analysis (:mod:`analyses.search_odds`) counts throws with the same :func:`throw_mask`, so the
-simulation and the exact figures cannot disagree about what a throw shows.
+analysis (:mod:`analyses.caza_tesoros_search_odds`) counts throws with the same
+:func:`throw_mask`, so the simulation and the exact figures cannot disagree about what a throw
+shows.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ The compiled engine and the policies share the state as four int64 arrays:
   ``ARCHIVE`` for an Archive of the Indies cross, else the owning player);
 - ``g[G_*]``: the game's scalars.
 
-Rules reach compiled code as an int64 array indexed by ``R_*`` (see ``Rules.engine_arrays``).
+Rules reach compiled code as an int64 array read by name, ``r[R.level2_cost]`` (``R`` is
+generated from the option declarations; see ``Rules.engine_arrays``).
 Small helpers every decision needs (movement points, dice of a search, costs) live here too.
 """
 
@@ -17,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-MAX_SHIPS = 6  # ship slots per player (upper bound of the max_ships option)
-MAX_CARDS = 6  # Archive cards per player (upper bound of max_archive_cards)
+from simulator.rules import index_slots
+
+from .rules import MAX_CARDS, MAX_SHIPS, Rules  # noqa: F401 (re-exported: the state layout)
 
 # -- item kinds (object cards), in deck order -----------------------------------------------------
 COMPASS, GPS, SATELLITE, DIVERS, ROBOT, SCANNER = range(6)
@@ -86,108 +88,10 @@ END_TREASURES, END_ARCHIVE, END_LAST_PLAYER, END_DAY_CAP = range(4)
 END_REASONS = ("treasures", "archive_crosses", "last_player", "day_cap")
 
 # -- rules: scalar options by index (tuples travel as their own arrays) ---------------------------
-RULE_SLOTS = (
-    "starting_vp",
-    "starting_ships",
-    "starting_archive_cards",
-    "archive_deck_size",
-    "days_per_week",
-    "max_days",
-    "base_movement",
-    "max_straight",
-    "deviation_edge",
-    "deviation_timing",
-    "turn_order",
-    "level1_cost",
-    "level2_cost",
-    "bad_weather_surcharge",
-    "level1_marking",
-    "level2_marking",
-    "level2_combinations",
-    "level2_window",
-    "bad_weather_item_loss",
-    "archive_loot",
-    "archive_fail_relocates",
-    "upgrade_bonus",
-    "compass_movement",
-    "gps_movement",
-    "satellite_movement",
-    "divers_rerolls",
-    "robot_dice",
-    "scanner_dice",
-    "price_compass",
-    "price_gps",
-    "price_satellite",
-    "price_divers",
-    "price_robot",
-    "price_scanner",
-    "price_ship",
-    "price_archive_card",
-    "object_draw",
-    "maintenance_per_ship",
-    "maintenance_order",
-    "maintenance_first_week",
-    "auction_commission",
-    "forced_sale_divisor",
-    "retire_ship_payout",
-    "purchase_days",
-    "max_ships",
-    "max_archive_cards",
-    "treasures_to_win",
-    "archive_crosses_to_end",
-    "tie_equipment",
-)
-(
-    R_STARTING_VP,
-    R_STARTING_SHIPS,
-    R_STARTING_CARDS,
-    R_ARCHIVE_DECK_SIZE,
-    R_DAYS_PER_WEEK,
-    R_MAX_DAYS,
-    R_BASE_MOVEMENT,
-    R_MAX_STRAIGHT,
-    R_DEVIATION_EDGE,  # 0 stop, 1 stay
-    R_DEVIATION_TIMING,  # 0 before the action, 1 after
-    R_TURN_ORDER,  # 0 fixed, 1 rotate weekly
-    R_LEVEL1_COST,
-    R_LEVEL2_COST,
-    R_BAD_WEATHER_SURCHARGE,
-    R_LEVEL1_MARKING,  # search.MARK_ALL / MARK_ONE
-    R_LEVEL2_MARKING,
-    R_LEVEL2_COMBINATIONS,  # search.PAIRS_ANY / PAIRS_BASE
-    R_LEVEL2_WINDOW,  # 0 any later turn, 1 next turn only
-    R_BAD_WEATHER_ITEM_LOSS,
-    R_ARCHIVE_LOOT,  # 0 treasure, 1 card
-    R_ARCHIVE_FAIL_RELOCATES,
-    R_UPGRADE_BONUS,  # 0 replace, 1 add
-    R_COMPASS_MOVEMENT,
-    R_GPS_MOVEMENT,
-    R_SATELLITE_MOVEMENT,
-    R_DIVERS_REROLLS,
-    R_ROBOT_DICE,
-    R_SCANNER_DICE,
-    R_PRICE_COMPASS,  # R_PRICE_COMPASS + kind is the price of that kind
-    R_PRICE_GPS,
-    R_PRICE_SATELLITE,
-    R_PRICE_DIVERS,
-    R_PRICE_ROBOT,
-    R_PRICE_SCANNER,
-    R_PRICE_SHIP,
-    R_PRICE_ARCHIVE_CARD,
-    R_OBJECT_DRAW,  # 0 deck, 1 die
-    R_MAINTENANCE,
-    R_MAINTENANCE_ORDER,  # 0 simultaneous, 1 seat
-    R_MAINTENANCE_FIRST_WEEK,
-    R_COMMISSION,
-    R_FORCED_SALE_DIVISOR,
-    R_RETIRE_PAYOUT,
-    R_PURCHASE_DAYS,  # 0 week start, 1 any day
-    R_MAX_SHIPS,
-    R_MAX_CARDS,
-    R_TREASURES_TO_WIN,
-    R_ARCHIVE_CROSSES_TO_END,
-    R_TIE_EQUIPMENT,  # 0 value, 1 count
-) = range(len(RULE_SLOTS))
+# Scalar options in declaration order (`Rules.scalar_names()`, built by `Rules.scalar_array()`);
+# compiled code reads them by name: `r[R.level2_cost]`.
+RULE_SLOTS = Rules.scalar_names()
+R = index_slots("RuleSlot", RULE_SLOTS)
 N_RULES = len(RULE_SLOTS)
 
 
@@ -213,17 +117,17 @@ def bad_weather(weather: int) -> bool:
 @njit(cache=True)
 def navigation_bonus_of(r: np.ndarray, compass: int, gps: int, satellite: int) -> int:
     """Movement points from a set of navigation cards (1 = held)."""
-    if r[R_UPGRADE_BONUS] == 1:
+    if r[R.upgrade_bonus] == 1:
         return (
-            compass * r[R_COMPASS_MOVEMENT]
-            + gps * r[R_GPS_MOVEMENT]
-            + satellite * r[R_SATELLITE_MOVEMENT]
+            compass * r[R.compass_movement]
+            + gps * r[R.gps_movement]
+            + satellite * r[R.satellite_movement]
         )
     if satellite == 1:
-        return r[R_SATELLITE_MOVEMENT]
+        return r[R.satellite_movement]
     if gps == 1:
-        return r[R_GPS_MOVEMENT]
-    return compass * r[R_COMPASS_MOVEMENT]
+        return r[R.gps_movement]
+    return compass * r[R.compass_movement]
 
 
 @njit(cache=True)
@@ -237,18 +141,18 @@ def navigation_bonus(r: np.ndarray, sh: np.ndarray, p: int, s: int) -> int:
 @njit(cache=True)
 def movement_points(r: np.ndarray, wmove: np.ndarray, weather: int, sh, p: int, s: int) -> int:
     """A ship's movement points today: base + weather + navigation cards, never below zero."""
-    mp = r[R_BASE_MOVEMENT] + wmove[weather] + navigation_bonus(r, sh, p, s)
+    mp = r[R.base_movement] + wmove[weather] + navigation_bonus(r, sh, p, s)
     return mp if mp > 0 else 0
 
 
 @njit(cache=True)
 def extra_dice(r: np.ndarray, robot: int, scanner: int) -> int:
     """Search dice a ship's robot and scanner add."""
-    if r[R_UPGRADE_BONUS] == 1:
-        return robot * r[R_ROBOT_DICE] + scanner * r[R_SCANNER_DICE]
+    if r[R.upgrade_bonus] == 1:
+        return robot * r[R.robot_dice] + scanner * r[R.scanner_dice]
     if scanner == 1:
-        return r[R_SCANNER_DICE]
-    return robot * r[R_ROBOT_DICE]
+        return r[R.scanner_dice]
+    return robot * r[R.robot_dice]
 
 
 @njit(cache=True)
@@ -259,20 +163,20 @@ def search_dice(r: np.ndarray, sh: np.ndarray, p: int, s: int, level: int) -> in
 
 @njit(cache=True)
 def search_rerolls(r: np.ndarray, sh: np.ndarray, p: int, s: int) -> int:
-    return sh[p, s, S_ITEMS + DIVERS] * r[R_DIVERS_REROLLS]
+    return sh[p, s, S_ITEMS + DIVERS] * r[R.divers_rerolls]
 
 
 @njit(cache=True)
 def search_cost(r: np.ndarray, level: int, weather: int) -> int:
-    cost = r[R_LEVEL1_COST] if level == 1 else r[R_LEVEL2_COST]
+    cost = r[R.level1_cost] if level == 1 else r[R.level2_cost]
     if bad_weather(weather):
-        cost += r[R_BAD_WEATHER_SURCHARGE]
+        cost += r[R.bad_weather_surcharge]
     return cost
 
 
 @njit(cache=True)
 def item_price(r: np.ndarray, kind: int) -> int:
-    return r[R_PRICE_COMPASS + kind]
+    return r[R.price_compass + kind]
 
 
 @njit(cache=True)
@@ -313,7 +217,7 @@ def search_level(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -
     """Level of the next search of player ``p`` at cross ``c``: 2 after its failed level 1."""
     if cr[c, C_L2] != p:
         return 1
-    if r[R_LEVEL2_WINDOW] == 1 and g[G_DAY] != cr[c, C_L2_DAY] + 1:
+    if r[R.level2_window] == 1 and g[G_DAY] != cr[c, C_L2_DAY] + 1:
         return 1
     return 2
 
@@ -326,5 +230,5 @@ def equipment_value(r: np.ndarray, sh: np.ndarray, p: int, by_count: bool) -> in
             continue
         for k in range(N_KINDS):
             if sh[p, s, S_ITEMS + k] == 1:
-                total += 1 if by_count else r[R_PRICE_COMPASS + k]
+                total += 1 if by_count else r[R.price_compass + k]
     return total

@@ -16,6 +16,7 @@ from numba import njit
 from policies.crew_deep_sea import (
     HEURISTIC,
     OMNISCIENT,
+    OMNISCIENT_P,
     RANDOM,
     decide_comm,
     decide_distress,
@@ -28,6 +29,7 @@ from policies.crew_deep_sea import (
     heuristic_params,
     search_line,
 )
+from simulator.rules import index_slots, slot_array
 
 from .board import (
     ALLOCATIONS,
@@ -38,6 +40,7 @@ from .board import (
     missions,
     task_table,
 )
+from .rules import Rules
 from .state import (
     C_WIN_EXACT_TRICKS_PREDICTED,
     COMM_RAPTURE,
@@ -91,11 +94,25 @@ END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED = 0, 1, 2, 3
 # allocation codes (board.ALLOCATIONS)
 A_NORMAL, A_ONE_TAKES_ALL, A_CAPTAIN_ALL_OR_ONE, A_ONE_VOLUNTEER, A_TWO_VOLUNTEERS = range(5)
 A_HARDEST_TO_CAPTAIN, A_CAPTAIN_NONE, A_FREE, A_NONE = 5, 6, 7, 8
-# mission config vector
-M_TARGET, M_ALLOC, M_COMM, M_OBJECTIVE, M_BALANCE1, M_COMM_FROM, M_NFIXED = range(7)
-# rule config vector
-R_LEAD_ILLEGAL, R_SINGLE_ANY, R_REDRAW, R_FORCED, R_DISTRESS, R_HARDEST_TIE = range(6)
-R_SUM_ABOVE, R_SUM_BELOW = 6, 7
+# The mission and the rules in force reach compiled code as two int64 vectors read by name
+# (`mcfg[M.allocation]`); `engine_inputs` fills them with `slot_array`, which checks every name.
+M = index_slots(
+    "MissionSlot",
+    ("target", "allocation", "communication", "objective", "balance1", "comm_from", "n_fixed"),
+)
+RC = index_slots(
+    "RuleSlot",
+    (
+        "lead_illegal",
+        "single_any",
+        "redraw",
+        "forced",
+        "distress",
+        "hardest_tie",
+        "sum_above",
+        "sum_below",
+    ),
+)
 REDRAW_REDEAL, REDRAW_TASKS, REDRAW_NONE = 0, 1, 2
 DISTRESS_POLICY, DISTRESS_NEVER, DISTRESS_ALWAYS = 0, 1, 2
 MAX_REDRAWS = 200
@@ -180,15 +197,15 @@ def _replace_conflicts(rows, n, values, forced, order):
 @njit(cache=True)
 def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows):
     """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty)."""
-    if mcfg[M_NFIXED] > 0:
-        for i in range(mcfg[M_NFIXED]):
+    if mcfg[M.n_fixed] > 0:
+        for i in range(mcfg[M.n_fixed]):
             rows[i] = fixed[i]
-        return mcfg[M_NFIXED]
-    if mcfg[M_TARGET] <= 0:
+        return mcfg[M.n_fixed]
+    if mcfg[M.target] <= 0:
         return 0
     order = np.random.permutation(values.shape[0])
-    n = draw_tasks(order, values, mcfg[M_TARGET], rows)
-    alloc = mcfg[M_ALLOC]
+    n = draw_tasks(order, values, mcfg[M.target], rows)
+    alloc = mcfg[M.allocation]
     turn_based = alloc == A_NORMAL or alloc == A_HARDEST_TO_CAPTAIN or alloc == A_CAPTAIN_NONE
     if replace_conflicts and turn_based and n <= n_players:
         _replace_conflicts(rows, n, values, forced, order)
@@ -387,30 +404,30 @@ def distress_pass(s, cards):
 @njit(cache=True)
 def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows):
     """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
-    mode = mcfg[M_COMM]
+    mode = mcfg[M.communication]
     if mode == COMM_TERRAIN:
         mode = terrain_mode(np.random.randint(36) % 9 + 1)
     s = deal_state(n_players)
-    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows)
+    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows)
     redraws = 0
-    if rcfg[R_REDRAW] != REDRAW_NONE:
+    if rcfg[RC.redraw] != REDRAW_NONE:
         while redraws < MAX_REDRAWS and deal_impossible(s, rows, n, redeal):
             redraws += 1
-            if rcfg[R_REDRAW] == REDRAW_REDEAL:
+            if rcfg[RC.redraw] == REDRAW_REDEAL:
                 s = deal_state(n_players)
             else:
                 n = draw_mission_tasks(
-                    mcfg, fixed, values, forced, rcfg[R_FORCED] == 1, n_players, rows
+                    mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows
                 )
     s[S_COMM_MODE] = mode
     s[S_POOL] = s[S_NP] - 2 if mode == COMM_RAPTURE else 0  # the dummy counts as a member
-    s[S_OBJECTIVE] = mcfg[M_OBJECTIVE]
-    s[S_BALANCE1] = mcfg[M_BALANCE1]
-    s[S_COMM_FROM] = mcfg[M_COMM_FROM]
-    s[S_LEAD_ILLEGAL] = rcfg[R_LEAD_ILLEGAL]
-    s[S_SINGLE_ANY] = rcfg[R_SINGLE_ANY]
-    s[S_SUM_ABOVE] = rcfg[R_SUM_ABOVE]
-    s[S_SUM_BELOW] = rcfg[R_SUM_BELOW]
+    s[S_OBJECTIVE] = mcfg[M.objective]
+    s[S_BALANCE1] = mcfg[M.balance1]
+    s[S_COMM_FROM] = mcfg[M.comm_from]
+    s[S_LEAD_ILLEGAL] = rcfg[RC.lead_illegal]
+    s[S_SINGLE_ANY] = rcfg[RC.single_any]
+    s[S_SUM_ABOVE] = rcfg[RC.sum_above]
+    s[S_SUM_BELOW] = rcfg[RC.sum_below]
     s[S_NTASKS] = n
     for k in range(n):
         s[O_TASK + k] = rows[k]
@@ -570,16 +587,16 @@ def play_attempts(
         line_len = -1
         search_budget = 0
         if omniscient:
-            budget = int(policy_params[0, 0])
-            tries = int(policy_params[0, 1])
+            budget = int(policy_params[0, OMNISCIENT_P.nodes])
+            tries = int(policy_params[0, OMNISCIENT_P.allocations])
             search_budget = budget // tries
             first = s.copy()
             for a in range(tries):
                 trial = first.copy()
                 ids = play_ids if a == 0 else random_ids
                 allocate(
-                    trial, mcfg[M_ALLOC], ids, play_params, ttype, tparams, values, barred,
-                    rcfg[R_HARDEST_TIE],
+                    trial, mcfg[M.allocation], ids, play_params, ttype, tparams, values, barred,
+                    rcfg[RC.hardest_tie],
                 )  # fmt: skip
                 if a == 0:
                     s = trial.copy()
@@ -595,12 +612,12 @@ def play_attempts(
                 predict(s, play_ids, play_params, ttype, tparams)
         else:
             allocate(
-                s, mcfg[M_ALLOC], play_ids, play_params, ttype, tparams, values, barred,
-                rcfg[R_HARDEST_TIE],
+                s, mcfg[M.allocation], play_ids, play_params, ttype, tparams, values, barred,
+                rcfg[RC.hardest_tie],
             )  # fmt: skip
             predict(s, play_ids, play_params, ttype, tparams)
-            call = rcfg[R_DISTRESS] == DISTRESS_ALWAYS
-            if rcfg[R_DISTRESS] == DISTRESS_POLICY:
+            call = rcfg[RC.distress] == DISTRESS_ALWAYS
+            if rcfg[RC.distress] == DISTRESS_POLICY:
                 for p in range(n_players):
                     if p == s[S_DUMMY]:
                         continue
@@ -680,31 +697,27 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
     values = table.difficulty[:, min(max(n_players, 3), 5) - 3].copy()
     if n_players == 4:
         values[table.row("win_pink9_yellow8")] = rules.pink9_yellow8_4p
-    mcfg = np.array(
-        [
-            target if not n_fixed else 0,
-            ALLOCATIONS.index(mission.allocation),
-            COMMUNICATIONS.index(comm),
-            OBJECTIVES.index(mission.objective),
-            int(number == 20 and rules.mission20_ones_rule),
-            1 if mission.objective == "first_winner_leads" else 0,
-            n_fixed,
-        ],
-        np.int64,
+    mcfg = slot_array(
+        M,
+        target=target if not n_fixed else 0,
+        allocation=ALLOCATIONS.index(mission.allocation),
+        communication=COMMUNICATIONS.index(comm),
+        objective=OBJECTIVES.index(mission.objective),
+        balance1=int(number == 20 and rules.mission20_ones_rule),
+        comm_from=1 if mission.objective == "first_winner_leads" else 0,
+        n_fixed=n_fixed,
     )
     idx = min(max(n_players, 3), 5) - 3
-    rcfg = np.array(
-        [
-            int(rules.mission12_forbidden_lead == "illegal"),
-            int(rules.single_card_claim == "any"),
-            ("redeal", "redraw_tasks", "none").index(rules.redraw_policy),
-            int(rules.forced_conflicts),
-            ("policy", "never", "always").index(rules.distress),
-            int(rules.hardest_tie == "captain_chooses"),
-            rules.trick_sum_above[idx],
-            rules.trick_sum_below[idx],
-        ],
-        np.int64,
+    rcfg = slot_array(
+        RC,
+        lead_illegal=int(rules.mission12_forbidden_lead == "illegal"),
+        single_any=int(rules.single_card_claim == "any"),
+        redraw=Rules.choice_index("redraw_policy", rules.redraw_policy),
+        forced=int(rules.forced_conflicts),
+        distress=Rules.choice_index("distress", rules.distress),
+        hardest_tie=int(rules.hardest_tie == "captain_chooses"),
+        sum_above=rules.trick_sum_above[idx],
+        sum_below=rules.trick_sum_below[idx],
     )
     width = max(1, min(MAX_TASKS, n_fixed or target))
     return EngineInputs(mcfg, fixed, rcfg, values, width)
@@ -712,16 +725,7 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
 
 def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
     """The engine contract of simulator/games.py."""
-    from simulator.errors import BalanceError
-
     ids = np.asarray(policy_ids, np.int64)
-    if n_players == 2 and not rules.two_player_dummy:
-        raise BalanceError(
-            "crew-deep-sea has no 2-player game without the dummy crew member: "
-            "keep rule 'two_player_dummy' on"
-        )
-    if (ids == OMNISCIENT).any() and not (ids == OMNISCIENT).all():
-        raise BalanceError("policy 'omniscient' plays the whole crew: give it to every seat")
     table = task_table()
     inp = engine_inputs(rules, n_players)
     out = play_attempts(

@@ -10,7 +10,7 @@ from functools import cache, reduce
 import pytest
 
 import cli
-from analyses.search_odds import (
+from analyses.caza_tesoros_search_odds import (
     JSON_KEYS,
     equipment_sets,
     exact_probability,
@@ -308,7 +308,7 @@ def test_api_refuses_bad_search():
 
 # -- report section ------------------------------------------------------------------------------
 def test_report_section_has_table_figure_and_economics():
-    from reports.search_odds import search_odds_rows, search_odds_section
+    from reports.caza_tesoros_search_odds import search_odds_rows, search_odds_section
 
     rules = Rules()
     section = search_odds_section(rules, trials=2000)

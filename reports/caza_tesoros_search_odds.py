@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from analyses.search_odds import (  # noqa: E402
+from analyses.caza_tesoros_search_odds import (  # noqa: E402
     equipment_sets,
     search_economics,
     search_row,

@@ -1,0 +1,47 @@
+"""Caza-Tesoros as the toolkit sees it. Score for the drama analysis: victory points."""
+
+from __future__ import annotations
+
+from policies.caza_tesoros import POLICIES
+from simulator.games import GameSpec
+
+from .board import board_cells
+from .engine import play_chunk
+from .rules import Rules
+from .state import END_REASONS
+
+COLUMNS = {
+    "caza_treasures": "treasures each seat rescued (own and Archive crosses)",
+    "caza_ships": "ships each seat has on the board at the end",
+    "caza_searches": "searches made in the game (both levels)",
+    "caza_level2_searches": "level 2 searches made in the game",
+    "caza_archive_crosses": "Archive of the Indies crosses on the board at the end",
+    "caza_auctions": "auctions held (weekly object cards not bought, and forced sales)",
+    "caza_forced_sales": "forced sales (maintenance shortfall) that found a buyer",
+    "caza_retired_ships": "ships retired to pay maintenance, all seats together",
+    "caza_search_cells": "board cell (hex index) of every search made, in order",
+    "caza_find_cells": "board cell of every search that found its treasure",
+}
+HEATMAPS = {
+    "caza_search_cells": "where ships search",
+    "caza_find_cells": "where treasures are found",
+}
+
+SPEC = GameSpec(
+    id="caza-tesoros",
+    title="Caza-Tesoros",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    cooperative=False,
+    length_unit="days",
+    end_reasons=END_REASONS,
+    rules_class=Rules,
+    policies=POLICIES,
+    default_policy="greedy",
+    play_chunk=play_chunk,
+    columns=COLUMNS,
+    board=board_cells,
+    heatmaps=HEATMAPS,
+    report_sections="reports.caza_tesoros:sections",
+)

@@ -1,0 +1,63 @@
+"""The Crew's own command: `balance crew-audit`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simulator.cli_types import print_json
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("crew-audit")
+    def crew_audit(
+        out: Annotated[
+            Path, typer.Option("--out", "-o", help="Folder for the 32 runs and tables.")
+        ],
+        players: Annotated[
+            int, typer.Option("--players", help="Crew size, 2 to 5 (2: dummy).")
+        ] = 4,
+        policy: Annotated[str, typer.Option("--policy", "-p", help="Crew policy.")] = "heuristic",
+        n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
+        seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+        jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
+
+        Writes one run folder per mission, the audit tables (CSV) and OUT/report.html.
+        """
+        from analyses.crew import run_audit
+        from reports.build import write_report
+
+        result = run_audit(players, policy, n, out, seed=seed, jobs=jobs)
+        result["report"] = write_report(result["runs"], out / "report.html")["report"]
+        if as_json:
+            print_json(result)
+            return
+        typer.echo(
+            f"success by mission, {players} players, {policy}, {n:,} attempts each (95% interval):"
+        )
+        for row in result["success"]:
+            typer.echo(
+                f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
+                f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
+            )
+        for row in result["campaign"]:
+            never = row["missions_never_won"]
+            typer.echo(
+                f"expected attempts for the logbook: {row['logbook_expected_attempts']:,.0f}"
+                + (f" ({never} missions never won, left out)" if never else "")
+            )
+        flagged = result.get(f"flagged_tasks_{players}p", [])
+        if flagged:
+            typer.echo("task cards whose printed difficulty is most out of line:")
+        for row in flagged:
+            typer.echo(
+                f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+                f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
+            )
+        typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
+        typer.echo(f"report: {result['report']}")

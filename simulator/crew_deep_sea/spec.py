@@ -1,0 +1,42 @@
+"""The Crew: Mission Deep Sea as the toolkit sees it."""
+
+from __future__ import annotations
+
+from policies.crew_deep_sea import OMNISCIENT, POLICIES
+from simulator.games import GameSpec
+from simulator.policy import SeatPolicy
+
+from .engine import COLUMNS, END_REASONS, play_chunk
+from .rules import Rules
+
+
+def check(rules: Rules, n_players: int, seats: list[SeatPolicy]) -> str | None:
+    if n_players == 2 and not rules.two_player_dummy:
+        return (
+            "crew-deep-sea has no 2-player game without the dummy crew member: "
+            "keep rule 'two_player_dummy' on"
+        )
+    omniscient = [s.policy.id == OMNISCIENT for s in seats]
+    if any(omniscient) and not all(omniscient):
+        return "policy 'omniscient' plays the whole crew: give it to every seat"
+    return None
+
+
+SPEC = GameSpec(
+    id="crew-deep-sea",
+    title="The Crew: Mission Deep Sea",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    cooperative=True,
+    length_unit="tricks",
+    end_reasons=END_REASONS,
+    rules_class=Rules,
+    policies=POLICIES,
+    default_policy="heuristic",
+    play_chunk=play_chunk,
+    columns=COLUMNS,
+    check=check,
+    success_subject="the crew",
+    breakdown=("crew_mission", "mission"),
+)

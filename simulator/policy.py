@@ -1,0 +1,131 @@
+"""Policy declarations: named, parameterised heuristics that make a game's decisions.
+
+Each game's module (``policies/<game>.py``) declares its policies as :class:`PolicyDef` objects
+and compiled decision functions that dispatch on the policy's integer id. A seat's policy reaches
+the engine as that id plus a row of float parameters (``greedy:risk=0.3`` fills the ``risk``
+slot; omitted parameters take their defaults). Compiled code reads a parameter by name through
+``PolicyDef.slots`` (``prm[GREEDY_P.risk]``), so the declaration is the only list of positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import BalanceError
+from .rules import index_slots
+
+MAX_PARAMS = 8
+
+
+@dataclass(frozen=True)
+class PolicyParam:
+    name: str
+    default: float
+    lo: float
+    hi: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class PolicyDef:
+    name: str
+    id: int
+    doc: str
+    params: tuple[PolicyParam, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PARAMS:
+            raise ValueError(f"policy {self.name!r} declares more than {MAX_PARAMS} parameters")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"policy {self.name!r} declares a parameter twice")
+
+    @property
+    def slots(self) -> Any:
+        """Column of each parameter in the seat's row, by name (a namedtuple of ints)."""
+        return index_slots(
+            self.name.title().replace("_", "") + "Params", [p.name for p in self.params]
+        )
+
+    def defaults(self) -> np.ndarray:
+        row = np.zeros(MAX_PARAMS, dtype=np.float64)
+        for i, p in enumerate(self.params):
+            row[i] = p.default
+        return row
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    """A policy as chosen for one seat: its definition and its parameter values."""
+
+    policy: PolicyDef
+    values: tuple[float, ...]
+
+    @property
+    def label(self) -> str:
+        """Canonical text: the name, then every parameter that differs from its default."""
+        changed = [
+            f"{p.name}={v:g}"
+            for p, v in zip(self.policy.params, self.values, strict=True)
+            if v != p.default
+        ]
+        return self.policy.name + (":" + ",".join(changed) if changed else "")
+
+    def row(self) -> np.ndarray:
+        row = np.zeros(MAX_PARAMS, dtype=np.float64)
+        row[: len(self.values)] = self.values
+        return row
+
+
+def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> SeatPolicy:
+    """Parse ``name`` or ``name:key=value,key=value`` against a game's registry."""
+    name, _, rest = text.strip().partition(":")
+    if name not in registry:
+        raise BalanceError(
+            f"unknown policy '{name}' for {game_id}; choose from: {', '.join(registry)}"
+        )
+    pdef = registry[name]
+    values = {p.name: p.default for p in pdef.params}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, sep, raw = item.partition("=")
+        param = next((p for p in pdef.params if p.name == key.strip()), None)
+        if param is None:
+            allowed = ", ".join(p.name for p in pdef.params) or "none"
+            raise BalanceError(
+                f"unknown parameter '{key.strip()}' for policy '{name}'; parameters: {allowed}"
+            )
+        try:
+            value = float(raw) if sep else float("nan")
+        except ValueError:
+            value = float("nan")
+        if not (param.lo <= value <= param.hi):
+            raise BalanceError(
+                f"policy '{name}' parameter '{param.name}' got {raw!r}; "
+                f"allowed: a number from {param.lo:g} to {param.hi:g}"
+            )
+        values[param.name] = value
+    return SeatPolicy(pdef, tuple(values[p.name] for p in pdef.params))
+
+
+def seat_policies(
+    texts: list[str], registry: dict[str, PolicyDef], game_id: str, n_players: int
+) -> list[SeatPolicy]:
+    """One policy for every seat, or one per seat in seat order."""
+    if not texts:
+        raise BalanceError("no policy given; use --policy NAME")
+    if len(texts) not in (1, n_players):
+        raise BalanceError(
+            f"{len(texts)} policies for {n_players} players; give one for every seat or one each"
+        )
+    parsed = [parse_policy(t, registry, game_id) for t in texts]
+    return parsed * n_players if len(parsed) == 1 else parsed
+
+
+def engine_arrays(seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
+    """Policy ids (int64, one per seat) and parameters (float64, seats x MAX_PARAMS)."""
+    ids = np.array([s.policy.id for s in seats], dtype=np.int64)
+    params = np.stack([s.row() for s in seats]) if seats else np.zeros((0, MAX_PARAMS))
+    return ids, params

@@ -1,0 +1,190 @@
+"""The engine contract (simulator/games.py), checked for every registered game.
+
+A game gets all of these by registering: its columns and dtypes, the prefix rule for its own
+columns, end reasons in range, one game replayed alone from its seed, compiled equal to
+interpreted, every rule default accepted by `--set`, every policy playing, the board export,
+and a report built from a small run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import tests.coop_game  # noqa: F401  (registers the cooperative test game)
+from reports.build import write_report
+from simulator.boards import Board
+from simulator.games import available, get_game
+from simulator.plan import chunk_seeds, plan_run
+from simulator.policy import engine_arrays
+from simulator.runner import run
+
+GAMES = sorted(available())
+ROOT = Path(__file__).resolve().parents[1]
+COMMON = {
+    "game": pl.String,
+    "variant": pl.String,
+    "seed": pl.Int64,
+    "game_index": pl.Int64,
+    "n_players": pl.Int8,
+    "policies": pl.List(pl.String),
+    "winner": pl.Int8,
+    "success": pl.Boolean,
+    "length": pl.Int64,
+    "end_reason": pl.String,
+    "scores": pl.List,
+}
+N = 6  # games per check: enough to cover a few end reasons, cheap for the slowest engine
+
+
+def _prefix(game: str) -> str:
+    return game.replace("-", "_") + "_"
+
+
+def _raw(game: str, seeds: np.ndarray, players: int | None = None) -> dict[str, np.ndarray]:
+    config = plan_run(game, len(seeds), players=players)
+    ids, params = engine_arrays(list(config.seats))
+    return config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds)
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def played(request, tmp_path_factory):
+    """A small run of each game with its defaults, and the engine's raw columns."""
+    game = request.param
+    folder = run(plan_run(game, N, seed=3), tmp_path_factory.mktemp(game) / "run", jobs=1)
+    return game, folder, folder.scan().collect()
+
+
+def test_common_columns_and_dtypes(played):
+    game, _, table = played
+    spec = get_game(game)
+    assert table.height == N
+    for name, dtype in COMMON.items():
+        assert name in table.columns, f"{game}: column {name} missing"
+        if dtype is pl.List:
+            assert isinstance(table.schema[name], pl.List)
+        else:
+            assert table.schema[name] == dtype, f"{game}: {name} is {table.schema[name]}"
+    assert table["end_reason"].is_in(list(spec.end_reasons)).all()
+    assert (table["length"] >= 0).all()
+    assert table["scores"].list.len().eq(table["n_players"].cast(pl.UInt32)).all()
+    if spec.cooperative:
+        assert table["success"].null_count() == 0
+    else:
+        assert table["winner"].drop_nulls().is_between(0, table["n_players"].max() - 1).all()
+
+
+def test_own_columns_carry_the_game_prefix_and_are_declared(played):
+    game, _, table = played
+    spec = get_game(game)
+    own = [c for c in table.columns if c not in COMMON]
+    drama = {"lead_changes", "half_leader"}
+    for name in own:
+        assert name in drama or name.startswith(_prefix(game)), f"{game}: column {name}"
+    for name in spec.columns:
+        assert name in table.columns, f"{game}: declared column {name} not returned"
+    for name in spec.heatmaps:
+        assert name in table.columns, f"{game}: heatmap column {name} not returned"
+
+
+def test_raw_columns_have_one_entry_per_game(played):
+    game, _, _ = played
+    spec = get_game(game)
+    seeds = chunk_seeds(5, 0, N)
+    raw = _raw(game, seeds)
+    for name, values in raw.items():
+        if isinstance(values, pl.Series):
+            assert len(values) == N, name
+        else:
+            assert np.asarray(values).shape[0] == N, name
+    reasons = np.asarray(raw["end_reason"])
+    assert reasons.dtype.kind == "i" and ((reasons >= 0) & (reasons < len(spec.end_reasons))).all()
+    assert np.asarray(raw["length"]).dtype.kind == "i"
+    assert np.asarray(raw["winner"]).dtype.kind == "i"
+
+
+def test_one_game_replays_alone_from_its_seed(played):
+    game, _, _ = played
+    seeds = chunk_seeds(11, 0, N)
+    whole = _raw(game, seeds)
+    alone = _raw(game, seeds[3:4])
+    for name in ("winner", "length", "end_reason", "scores"):
+        assert np.array_equal(np.asarray(whole[name])[3], np.asarray(alone[name])[0]), name
+
+
+def test_compiled_equals_interpreted(played, tmp_path):
+    """The same few games under NUMBA_DISABLE_JIT=1 (a separate process) give the same rows."""
+    game, _, _ = played
+    seeds = chunk_seeds(17, 0, 3)
+    compiled = _raw(game, seeds)
+    out = tmp_path / "interpreted.pkl"
+    code = (
+        "import pickle, sys, numpy as np\n"
+        "import tests.conftest, tests.coop_game\n"
+        "from tests.test_game_contract import _raw\n"
+        f"cols = _raw({game!r}, np.array({seeds.tolist()}, dtype=np.uint32))\n"
+        "keep = {k: np.asarray(v) for k, v in cols.items() if not hasattr(v, 'to_list')}\n"
+        f"pickle.dump(keep, open({str(out)!r}, 'wb'))\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT, timeout=600)
+    interpreted = pickle.loads(out.read_bytes())
+    for name, values in interpreted.items():
+        assert np.array_equal(np.asarray(compiled[name]), values), name
+
+
+def test_every_rule_default_is_accepted_by_set(played):
+    game, _, _ = played
+    rules_class = get_game(game).rules_class
+    defaults = rules_class()
+    for info in rules_class.options():
+        value = info.default
+        text = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+        assert defaults.with_values({info.name: text}) == defaults, info.name
+
+
+def test_every_policy_plays(played):
+    game, _, _ = played
+    spec = get_game(game)
+    for name in spec.policies:
+        config = plan_run(game, 2, policies=[name])
+        ids, params = engine_arrays(list(config.seats))
+        out = spec.play_chunk(config.rules, config.n_players, ids, params, chunk_seeds(2, 0, 2))
+        assert np.asarray(out["length"]).shape == (2,), name
+
+
+def test_board_export(played):
+    game, _, table = played
+    spec = get_game(game)
+    if spec.board is None:
+        assert not spec.heatmaps, f"{game} declares heatmaps but no board"
+        return
+    board = spec.board(spec.rules_class())
+    assert isinstance(board, Board) and board.cells
+    data = json.loads(json.dumps(board.as_json(game)))
+    assert data["game"] == game and len(data["cells"]) == len(board.cells)
+    assert all({"id", "kind", "x", "y", "neighbours"} <= set(c) for c in data["cells"])
+    for name in spec.heatmaps:
+        column = table[name]
+        if name.endswith("_by_cell"):  # counts: one entry per cell
+            assert column.list.len().eq(len(board.cells)).all(), name
+        else:  # events: the cell of each event
+            cells = column.explode().drop_nulls()
+            assert cells.is_between(0, len(board.cells) - 1).all(), name
+
+
+def test_a_report_is_built(played, tmp_path):
+    game, folder, _ = played
+    data = write_report([folder.path], tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert get_game(game).title in html
+    assert data["headline"]
+    assert "could not be built" not in html

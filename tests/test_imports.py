@@ -1,0 +1,133 @@
+"""The project's modules form no import cycle, and shared code names no game.
+
+Every import statement counts, at the top of a module or inside a function: a lazy import that
+only hides a cycle is still a cycle. Importing ``a.b.c`` runs ``a`` and ``a.b`` first, so a module
+depends on every package above what it imports (except its own packages, already running).
+The registry's ``importlib.import_module`` of a game's spec is the one dynamic edge, and it
+points from shared code to games only.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("simulator", "policies", "analyses", "reports")
+GAME_WORDS = re.compile(r"caza|tesoros|crew|deep.sea|pirateer|pedruscos|cape.horn|cape_horn", re.I)
+
+
+def _modules() -> dict[str, Path]:
+    out = {"cli": ROOT / "cli.py"}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text())
+    is_package = path.name == "__init__.py"
+    here = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = here.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        for target in targets:
+            parts = target.split(".")
+            for i in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:i])
+                # A module's own packages ran before it: importing a sibling adds no edge to them.
+                if prefix in known and prefix != name and not name.startswith(prefix + "."):
+                    found.add(prefix)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(name, path, known) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles():
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_getattr_to_defer_imports():
+    for name, path in _modules().items():
+        tree = ast.parse(path.read_text())
+        top = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+        assert "__getattr__" not in top, name
+
+
+def _shared(name: str) -> bool:
+    """Shared code: not a game's package or policies, not a module named after a game, not the
+    registry (whose one line per game is the point)."""
+    parts = name.split(".")
+    if name == "simulator.games":
+        return False
+    if len(parts) >= 2 and parts[0] == "simulator" and GAME_WORDS.search(parts[1]):
+        return False
+    return not GAME_WORDS.search(parts[-1])
+
+
+def test_shared_code_names_no_game():
+    offenders = []
+    for name, path in _modules().items():
+        if not _shared(name):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if GAME_WORDS.search(code):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert offenders == []
