@@ -15,14 +15,12 @@ and answers an index into it; ties are broken uniformly at random.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from policies import PolicyDef, PolicyParam
 from simulator.pirateer import state as S
 from simulator.pirateer.board import DIST, HOME, TO_ANCHORAGE
+from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, RUNNER, HUNTER, LOOKAHEAD = 0, 1, 2, 3
 WIN = 1.0e6
@@ -60,15 +58,7 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
-def _slots(pdef: PolicyDef):
-    """Parameter name -> column of the parameter row (``PolicyDef.slots`` of the contract)."""
-    if hasattr(pdef, "slots"):
-        return pdef.slots
-    names = [p.name for p in pdef.params]
-    return namedtuple(pdef.name.capitalize() + "Slots", names)(*range(len(names)))
-
-
-LOOK_P = _slots(POLICIES["lookahead"])
+LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
 
 
 # -- position features ----------------------------------------------------------------------------

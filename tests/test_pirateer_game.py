@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simulator  # noqa: F401  (configures the JIT cache)
-from policies import engine_arrays, seat_policies
 from simulator.pirateer import state as S
 from simulator.pirateer.engine import play_chunk, play_one
 from simulator.pirateer.rules import Rules
 from simulator.pirateer.spec import SPEC
+from simulator.policy import engine_arrays, seat_policies
 
 POLICY_NAMES = ("random", "runner", "hunter", "lookahead")
 
@@ -86,7 +86,7 @@ def test_every_policy_plays_every_player_count():
     for n in (2, 3, 4):
         ids, prm = seats([POLICY_NAMES[i % 4] for i in range(n)])
         out = play_chunk(Rules(), n, ids, prm, np.arange(6, dtype=np.uint32))
-        assert out["scores"].shape == (6, n) and out["pirateer_captures_by_cell"].shape == (6, 232)
+        assert out["scores"].shape == (6, n) and out["pirateer_captures_by_cell"].shape == (6, 236)
         assert (out["end_reason"] != S.END_TURN_CAP).all()
         assert (out["pirateer_captures_by_cell"].sum(axis=1) == out["pirateer_captures"]).all()
         lost = out["pirateer_treasure_lost_by_cell"].sum(axis=1)
@@ -131,10 +131,4 @@ def test_two_players_with_two_flags_each():
     ids, prm = seats(["runner", "hunter"])
     out = play_chunk(rules, 2, ids, prm, np.arange(20, dtype=np.uint32))
     assert (out["pirateer_ships_left"].sum(axis=1) == 12 - out["pirateer_captures"]).all()
-    assert SPEC_check(rules, 3) is not None and SPEC_check(rules, 2) is None
-
-
-def SPEC_check(rules, n):  # noqa: N802
-    from simulator.pirateer.spec import check
-
-    return check(rules, n)
+    assert SPEC.check(rules, 3, []) is not None and SPEC.check(rules, 2, []) is None

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import simulator  # noqa: F401  (configures the JIT cache)
 from simulator.pirateer import board as B
 from simulator.pirateer import state as S
-from simulator.pirateer.rules import Rules, engine_rules
+from simulator.pirateer.rules import Rules
 
 DIRS = {"+x": B.PX, "-x": B.MX, "+y": B.PY, "-y": B.MY, "d+x": B.DIAG_PX, "d-x": B.DIAG_MX}
 
@@ -20,7 +20,7 @@ class Pos:
 
     def __init__(self, pieces, n_players=2, treasure=S.ON_ISLAND, rules=None, **sets):
         self.rules = (rules or Rules()).with_values(sets) if sets else (rules or Rules())
-        self.r = engine_rules(self.rules)
+        self.r = self.rules.to_engine()
         self.ships = np.full(S.N_SHIPS, -1, dtype=np.int64)
         self.owner = S.fleets_of(self.r, n_players)
         self.occ = np.full(B.N_CELLS, -1, dtype=np.int64)
@@ -367,7 +367,7 @@ def ref_outcomes(rules, ships0, owner, treasure0, p, d1, d2):
 def test_move_set_equals_the_reference(data, sets):
     n_players = data.draw(st.integers(2, 4))
     rules = Rules().with_values(sets)
-    owner = S.fleets_of(engine_rules(rules), n_players)
+    owner = S.fleets_of(rules.to_engine(), n_players)
     slots = [s for s in range(12) if owner[s // 3] >= 0]
     # ships crowded round the island, where the rules interact most
     near = [c for c in range(B.N_CELLS) if B.DIST[c, B.ANCHORAGE_CELLS[0]] <= 7]

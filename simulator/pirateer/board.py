@@ -68,7 +68,7 @@ AWAY = (PX, PY, MX, MY)
 KIND_NAMES = (
     "sea", "trade_wind", "strait", "anchorage", "harbour", "anchor", "start", "island",
 )  # fmt: skip
-SEA, WIND, STRAIT, ANCHORAGE, HARBOUR, ANCHOR, START, ISLAND_KIND = range(8)
+K_SEA, K_WIND, K_STRAIT, K_ANCHORAGE, K_HARBOUR, K_ANCHOR, K_START, K_ISLAND = range(8)
 
 
 def _water() -> list[tuple[int, int]]:
@@ -115,6 +115,9 @@ _B = _build()
 CELLS: tuple[tuple[int, int], ...] = tuple(_B["cells"])  # space id -> (x, y) grid cell
 INDEX: dict[tuple[int, int], int] = _B["index"]  # grid cell (both strait halves) -> space id
 N_CELLS = len(CELLS)
+# Cells of the board picture: the spaces, then Skull Island's 4 land cells (heatmap columns are
+# this long so cell i lines up with the picture's cell i; the island's entries stay 0).
+N_PICTURE = N_CELLS + len(ISLAND)
 STEP = _B["step"]  # STEP[space, dir]: the next space, -1 off the water
 
 IS_WIND = np.zeros(N_CELLS, dtype=np.bool_)
@@ -149,18 +152,18 @@ for _k, _away in enumerate(AWAY):
 def kind_of(space: int) -> int:
     """The picture kind of a space (start squares as in option A)."""
     if IS_WIND[space]:
-        return WIND
+        return K_WIND
     if IS_STRAIT[space]:
-        return STRAIT
+        return K_STRAIT
     if IS_ANCHORAGE[space]:
-        return ANCHORAGE
+        return K_ANCHORAGE
     if space in ANCHOR:
-        return ANCHOR
+        return K_ANCHOR
     if space in START[0]:
-        return START
+        return K_START
     if space in HARBOUR:
-        return HARBOUR
-    return SEA
+        return K_HARBOUR
+    return K_SEA
 
 
 def _bfs(sources: list[int], allowed: np.ndarray | None = None) -> np.ndarray:

@@ -17,8 +17,7 @@ from numba import njit
 from policies.pirateer import decide_move
 
 from . import state as S
-from .board import N_CELLS
-from .rules import engine_rules
+from .board import N_CELLS, N_PICTURE
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
@@ -162,9 +161,9 @@ def play_games(r, n_players, pids, prm, seeds):
     taken_turn = np.full(n, -1, dtype=np.int64)
     passes = np.zeros(n, dtype=np.int64)
     ships_left = np.zeros((n, n_players), dtype=np.int64)
-    cap_cell = np.zeros((n, N_CELLS), dtype=np.int64)
-    taken_cell = np.zeros((n, N_CELLS), dtype=np.int64)
-    lost_cell = np.zeros((n, N_CELLS), dtype=np.int64)
+    cap_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
+    taken_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
+    lost_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
     ships = np.zeros(S.N_SHIPS, dtype=np.int64)
     owner = np.zeros(S.N_FLEETS, dtype=np.int64)
     occ = np.zeros(N_CELLS, dtype=np.int64)
@@ -199,7 +198,7 @@ def play_games(r, n_players, pids, prm, seeds):
 def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns."""
     out = play_games(
-        engine_rules(rules), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
+        rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
@@ -210,14 +209,14 @@ def play_one(
 ) -> dict[str, Any]:
     """Play one game from ``seed`` with every invariant checked after every turn: the outcome,
     the final position and the trace of die-steps (``TRACE_FIELDS``)."""
-    r = engine_rules(rules)
+    r = rules.to_engine()
     ships = np.zeros(S.N_SHIPS, dtype=np.int64)
     owner = np.zeros(S.N_FLEETS, dtype=np.int64)
     occ = np.zeros(N_CELLS, dtype=np.int64)
     g = np.zeros(S.N_G, dtype=np.int64)
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
     scratch = np.zeros_like(moves)
-    cells = np.zeros((3, N_CELLS), dtype=np.int64)
+    cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     lead = np.zeros(r.max_turns + 1, dtype=np.int64)
     # the last row of the trace holds the number of rows written
     trace = np.zeros((trace_rows + 1, len(TRACE_FIELDS)), dtype=np.int64)

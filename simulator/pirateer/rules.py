@@ -6,8 +6,6 @@ Spanish text leaves open cite the board reference (boards.md section 1) where it
 
 from __future__ import annotations
 
-import dataclasses
-from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
@@ -103,30 +101,9 @@ class Rules(RuleSet):
         hi=1_000_000,
     )
 
-    if not hasattr(RuleSet, "choice_index"):
-
-        @classmethod
-        def choice_index(cls, name: str, value: str) -> int:
-            """The engine value of choice ``value`` of option ``name``."""
-            for f in dataclasses.fields(cls):
-                if f.name == name:
-                    return f.metadata["choices"].index(value)
-            raise KeyError(name)
-
 
 def check_players(rules: Rules, n_players: int) -> str | None:
     """A one-line problem with these rules at this player count, or None."""
     if rules.two_player_fleets == 2 and n_players != 2:
         return f"two_player_fleets=2 is a 2-player rule; this game has {n_players} players"
     return None
-
-
-# The rules as compiled code receives them. A module-level class (rather than the one
-# ``RuleSet.to_engine`` makes on the fly) can be pickled by reference, which numba's on-disk cache
-# needs to recognise the argument type in a new process.
-EngineRules = namedtuple("EngineRules", [f.name for f in dataclasses.fields(Rules)])
-
-
-def engine_rules(rules: Rules) -> EngineRules:
-    """``rules.to_engine()`` (choices as their index) as an :data:`EngineRules`."""
-    return EngineRules(*rules.to_engine())

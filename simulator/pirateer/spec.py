@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 from policies.pirateer import POLICIES
+from simulator.boards import Board, Cell
 from simulator.games import GameSpec
+from simulator.policy import SeatPolicy
 
 from . import board as B
 from .engine import play_chunk
@@ -20,7 +19,14 @@ COLUMNS = {
     "pirateer_treasure_taken_turn": "turn the treasure left Skull Island (-1: never taken)",
     "pirateer_passes": "turns in which the roll allowed no move",
     "pirateer_ships_left": "ships each seat has on the board at the end",
+    "pirateer_captures_by_cell": "captures on each board cell (games x 236 cells)",
+    "pirateer_treasure_taken_by_cell": "treasure taken on each cell (games x cells)",
+    "pirateer_treasure_lost_by_cell": "treasure ship captured on each cell (games x cells)",
 }
+COLOURS = {
+    "sea": "#8ecae6", "trade_wind": "#023047", "strait": "#6d597a", "anchorage": "#ffb703",
+    "harbour": "#90be6d", "anchor": "#f94144", "start": "#43aa8b", "island": "#8d6e63",
+}  # fmt: skip
 HEATMAPS = {
     "pirateer_captures_by_cell": "where ships are captured",
     "pirateer_treasure_taken_by_cell": "where the treasure is taken (from Skull Island or by "
@@ -29,47 +35,30 @@ HEATMAPS = {
 }
 
 
-def board(rules: Rules | None = None) -> Any:
-    """The 232 spaces (and the 4 cells of Skull Island, for the picture) as declared cells.
+def board(rules: Rules | None = None) -> Board:
+    """The 232 spaces, then the 4 cells of Skull Island (for the picture; no neighbours).
 
-    ``x, y`` follow the physical board: right is grid x - y, up is -(x + y), so the picture has
-    the real board's landscape orientation with the flags in the corners.
+    ``x, y`` follow the physical board (boards.md 1.3): right is grid x - y, down is grid x + y,
+    so the drawing has the real board's landscape view with a flag in each corner; labels are
+    the grid cells "(x, y)" (a strait: its top half-cell).
     """
-    from simulator.boards import Board, Cell
-
     rules = rules or Rules()
-    starts = set(B.START[1 if rules.start_squares == "harbour_end" else 0].ravel().tolist())
+    starts = set(B.START[Rules.choice_index("start_squares", rules.start_squares)].ravel().tolist())
     cells = []
     for c, (x, y) in enumerate(B.CELLS):
         kind = B.KIND_NAMES[B.kind_of(c)]
-        if kind in ("start", "harbour", "anchor") and c not in B.ANCHOR:
+        if kind in ("start", "harbour"):
             kind = "start" if c in starts else "harbour"
         nb = tuple(sorted({int(t) for t in B.STEP[c] if t >= 0}))
-        label = ""
-        if B.IS_STRAIT[c]:
-            label = "S1" if (x, y) == (3, 4) else "S2"
-        elif c in B.ANCHOR:
-            label = B.CORNER_NAMES[int(list(B.ANCHOR).index(c))]
-        cells.append(Cell(c, kind, float(x - y), float(-(x + y)), nb, label))
+        cells.append(Cell(c, kind, float(x - y), float(x + y), nb, f"({x}, {y})"))
     for k, (x, y) in enumerate(B.ISLAND):
-        cells.append(
-            Cell(B.N_CELLS + k, "island", float(x - y), float(-(x + y)), (), "Skull Island")
-        )
-    return Board(tuple(cells), "square")
+        cells.append(Cell(B.N_CELLS + k, "island", float(x - y), float(x + y), (), f"({x}, {y})"))
+    return Board(tuple(cells), "square", colours=COLOURS)
 
 
-def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
+def check(rules: Rules, n_players: int, seats: list[SeatPolicy]) -> str | None:
     return check_players(rules, n_players)
 
-
-_fields = {f.name for f in dataclasses.fields(GameSpec)}
-_extra: dict[str, Any] = {}
-if "board" in _fields:
-    _extra["board"] = board
-if "heatmaps" in _fields:
-    _extra["heatmaps"] = HEATMAPS
-if "check" in _fields:
-    _extra["check"] = check
 
 SPEC = GameSpec(
     id="pirateer",
@@ -84,6 +73,8 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policy="runner",
     play_chunk=play_chunk,
-    columns=COLUMNS if "heatmaps" in _fields else {**COLUMNS, **HEATMAPS},
-    **_extra,
+    columns=COLUMNS,
+    board=board,
+    heatmaps=HEATMAPS,
+    check=check,
 )
