@@ -45,14 +45,22 @@ POLICIES: dict[str, PolicyDef] = {
         "captures each of its ships next turn",
         (
             PolicyParam("ship", 1.0, 0.0, 50.0, "value of one own ship on the board"),
-            PolicyParam("capture", 1.0, 0.0, 50.0, "value of one opponent ship removed"),
+            PolicyParam("capture", 2.0, 0.0, 50.0, "value of one opponent ship removed"),
             PolicyParam("treasure", 8.0, 0.0, 200.0, "value of carrying the treasure"),
             PolicyParam("home", 0.3, 0.0, 10.0, "cost per space between a treasure ship and home"),
             PolicyParam(
-                "near", 0.3, 0.0, 10.0, "cost per space to an anchorage (treasure on the island)"
+                "near", 0.6, 0.0, 10.0, "cost per space to an anchorage (treasure on the island)"
             ),
             PolicyParam("chase", 0.1, 0.0, 10.0, "cost per space to an opponent's treasure ship"),
             PolicyParam("risk", 1.0, 0.0, 5.0, "weight of the chance of being captured"),
+            PolicyParam(
+                "threat",
+                0.0,
+                0.0,
+                5.0,
+                "weight of its own chance (36 rolls) to capture an opponent's treasure ship next "
+                "turn",
+            ),
         ),
     ),
 }
@@ -172,6 +180,11 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
     w_risk = prm[LOOK_P.risk]
     loss = 0.0
     t = g[S.G_TREASURE]
+    if t >= 0 and owner[t // S.FLEET] != p and prm[LOOK_P.threat] > 0.0:
+        # offence: the chance of NOT being able to capture the treasure ship on its own next turn
+        # (kept a loss, never a gain, so the static score stays an upper bound)
+        S.capture_odds(r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
+        loss += prm[LOOK_P.threat] * prm[LOOK_P.treasure] * (1.0 - odds[t])
     for s in range(S.N_SHIPS):
         if ships[s] >= 0 and owner[s // S.FLEET] == p:
             lost = min(1.0, w_risk * risk[s])
