@@ -262,3 +262,9 @@ def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int) -
             if np.random.randint(0, ties) == 0:
                 best = i
     return best
+
+
+@njit(cache=True)
+def seed_numba(seed: int):
+    """Seed numba's generator (the one the policies draw their tie-breaks from), for tests."""
+    np.random.seed(seed)
