@@ -332,25 +332,25 @@ def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles)
     return dedupe(out, min(n2, out.shape[0]))
 
 
-HASH_SLOTS = 8192  # a power of two above MAX_MOVES
-
-
 @njit(cache=True)
 def dedupe(out, n: int) -> int:
     """Keep the first move of each resulting position (moves stay in generation order).
 
     An open-addressing hash set of the keys (a sort would cost seconds of compile time)."""
-    table = np.full(HASH_SLOTS, -1, dtype=np.int64)
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)
     m = 0
     for i in range(n):
         key = out[i, M_KEY]
-        h = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (HASH_SLOTS - 1)
+        h = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (size - 1)
         dup = False
         while table[h] >= 0:
             if out[table[h], M_KEY] == key:
                 dup = True
                 break
-            h = (h + 1) & (HASH_SLOTS - 1)
+            h = (h + 1) & (size - 1)
         if dup:
             continue
         if m != i:
