@@ -1,6 +1,6 @@
 """Pirateer throughput: games per second compiled and interpreted, and their ratio.
 
-Run: ``.venv/bin/python benchmarks/pirateer.py [--games N] [--interpreted-games M]``.
+Run: ``.venv/bin/python benchmarks/pirateer.py [--scale X]`` (X multiplies every game count).
 The interpreted figure comes from the same engine source run in a subprocess with
 ``NUMBA_DISABLE_JIT=1``; both play the same seeds with the same policies.
 """
