@@ -12,7 +12,7 @@ from typing import Annotated
 import click
 import typer
 
-from simulator.cli_types import JobsOpt, SetOpt, VariantOpt, print_json
+from simulator.cli_types import JobsOpt, SetOpt, VariantOpt, WaitOpt, print_json
 from simulator.errors import BalanceError
 
 
@@ -184,9 +184,7 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
     set_: SetOpt = None,
     variant: VariantOpt = None,
-    jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
-    ] = None,
+    jobs: JobsOpt = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -211,13 +209,17 @@ def simulate(
             "width, e.g. 0.02; -n is then the most games played.",
         ),
     ] = None,
+    wait: WaitOpt = False,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
-    A killed run keeps its finished parts: the same command finishes only what is missing.
+    A killed run keeps its finished parts: the same command finishes only what is missing, and
+    replays any part found damaged (`balance verify` checks a folder). One command writes a
+    folder at a time: a second one stops at once, or waits with --wait.
     """
     from analyses.overview import headline
-    from simulator.runner import plan_run, run
+    from simulator.plan import plan_run
+    from simulator.runner import run
 
     config = plan_run(
         game,
@@ -235,7 +237,13 @@ def simulate(
 
         until = until_ci_rule(until_ci)
     folder = run(
-        config, out, jobs=jobs, progress=not quiet and not as_json, cluster=cluster, until=until
+        config,
+        out,
+        jobs=jobs,
+        progress=not quiet and not as_json,
+        cluster=cluster,
+        until=until,
+        wait=wait,
     )
     summary = headline(folder.path)
     if as_json:
@@ -366,6 +374,7 @@ def compare(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    wait: WaitOpt = False,
     until_ci: Annotated[
         float | None,
         typer.Option(
@@ -401,6 +410,7 @@ def compare(
         progress=not quiet and not as_json,
         cluster=cluster,
         until_ci=until_ci,
+        wait=wait,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -426,6 +436,7 @@ def sweep(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    wait: WaitOpt = False,
     fmt: FormatOpt = "html",
     target: TargetOpt = None,
     as_json: JsonOpt = False,
@@ -452,6 +463,7 @@ def sweep(
         jobs=jobs,
         progress=not quiet and not as_json,
         cluster=cluster,
+        wait=wait,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -473,6 +485,7 @@ def tournament(
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    wait: WaitOpt = False,
     fmt: FormatOpt = "html",
     target: TargetOpt = None,
     as_json: JsonOpt = False,
@@ -499,8 +512,55 @@ def tournament(
         jobs=jobs,
         progress=not quiet and not as_json,
         cluster=cluster,
+        wait=wait,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
+
+
+# -- verify ----------------------------------------------------------------------------------
+@app.command()
+def verify(
+    runs: Annotated[
+        list[Path],
+        typer.Argument(help="Run folders, or the folder of a compare, sweep or tournament."),
+    ],
+    repair: Annotated[
+        bool,
+        typer.Option(
+            "--repair",
+            help="Replay every damaged or missing part (and finish an unfinished run) from the "
+            "folder's own manifest; bad files are moved to RUN/damaged/, never deleted.",
+        ),
+    ] = False,
+    jobs: JobsOpt = None,
+    wait: WaitOpt = False,
+) -> int:
+    """Check run folders: the manifest, every part against the size, row count and SHA-256
+    recorded when it was written, and the number of games.
+
+    Prints one line per problem with the command that repairs it. Exit code 0 when every folder
+    is sound, 1 when one is damaged or unfinished, 2 on bad input (a path that is not a run).
+    Example: balance verify runs/base runs/cheap-level2
+    """
+    from simulator.verify import repair as repair_run
+    from simulator.verify import run_folders
+    from simulator.verify import verify as verify_run
+
+    folders = run_folders(runs)
+    damaged = False
+    for path in folders:
+        verdict = verify_run(path)
+        if not verdict.sound and repair and verdict.repairable:
+            repair_run(path, jobs=jobs, wait=wait)
+            verdict = verify_run(path)
+            if verdict.sound:
+                verdict.summary = verdict.summary.replace(": sound", ": repaired, sound", 1)
+        for line in verdict.problems:
+            typer.echo(line)
+        if verdict.sound:
+            typer.echo(verdict.summary)
+        damaged = damaged or not verdict.sound
+    return 1 if damaged else 0
 
 
 # -- demo ------------------------------------------------------------------------------------
@@ -517,11 +577,19 @@ def demo(
 
     Writes OUT/<game>/ (the run folder) and OUT/<game>.html; run again to reuse finished runs.
     """
+    import time
+
     from reports.build import write_report
     from simulator.games import available
-    from simulator.runner import plan_run, run
+    from simulator.plan import plan_run
+    from simulator.runner import resolve_jobs, run
+    from simulator.warmup import compile_engines
 
-    for game in available():
+    games = available()
+    start = time.perf_counter()
+    compile_engines(games, resolve_jobs(jobs))
+    typer.echo(f"engines ready in {time.perf_counter() - start:.0f} s (compiled once, then cached)")
+    for game in games:
         config = plan_run(game, n, seed=seed)
         typer.echo(f"{game}: {n:,} games, {config.n_players} players, {config.policy_labels[0]}")
         folder = run(config, out / game, jobs=jobs, progress=True)

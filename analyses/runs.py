@@ -23,15 +23,23 @@ class Run:
 
     @classmethod
     def open(
-        cls, path: str | Path, label: str | None = None, params: dict[str, Any] | None = None
+        cls,
+        path: str | Path,
+        label: str | None = None,
+        params: dict[str, Any] | None = None,
+        *,
+        deep: bool = True,
     ) -> Run:
+        """Open a run folder, refusing a damaged one in one line (not a Polars traceback later).
+        ``deep=False`` skips hashing the parts (for a writer reading the parts it just wrote)."""
         folder = RunFolder.open(path)
         manifest = folder.read_manifest()
+        folder.ensure_sound(deep)
         variant = manifest["config"].get("variant", "default")
         return cls(folder.path, manifest, label or variant, dict(params or {}))
 
     def scan(self) -> pl.LazyFrame:
-        return RunFolder(self.path).scan()
+        return RunFolder(self.path).scan(check=False)  # checked by open
 
     @property
     def config(self) -> dict[str, Any]:

@@ -21,8 +21,15 @@ VariantOpt = Annotated[
         "--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'
     ),
 ]
-JobsOpt = Annotated[
-    int | None, typer.Option("--jobs", "-j", help="Worker processes (default: all cores).")
+JOBS_HELP = "Worker processes (default: every core); -1 is every core, -2 all but one, and so on."
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help=JOBS_HELP)]
+WaitOpt = Annotated[
+    bool,
+    typer.Option(
+        "--wait",
+        help="If another balance command is writing the same folder, wait for it to finish "
+        "instead of stopping at once.",
+    ),
 ]
 
 

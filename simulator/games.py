@@ -40,6 +40,7 @@ GAME_MODULES: dict[str, str] = {
     "caza-tesoros": "simulator.caza_tesoros.spec",
     "crew-deep-sea": "simulator.crew_deep_sea.spec",
     "pirateer": "simulator.pirateer.spec",
+    "cape-horn": "simulator.cape_horn.spec",
 }
 
 

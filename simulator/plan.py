@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .dataset import chunk_table
+from .dataset import FORMAT, chunk_table
 from .errors import BalanceError
 from .games import GameSpec, get_game
 from .jit import engine_source
@@ -72,7 +72,7 @@ class RunConfig:
         except PackageNotFoundError:
             pkg_version = "unknown"
         return {
-            "format": 1,
+            "format": FORMAT,
             "config": {
                 "game": self.spec.id,
                 "variant": self.variant,

@@ -42,18 +42,33 @@ def run(
     progress: bool = False,
     cluster: str | None = None,
     until: Callable[[RunFolder], bool] | None = None,
+    wait: bool = False,
 ) -> RunFolder:
-    """Play every chunk not yet on disk and write it as a part; returns the finished folder.
+    """Play every chunk not yet soundly on disk and write it as a part; returns the folder.
+
+    Damaged parts (and, in a finished run, missing ones) are replayed, the bad files moved to
+    ``damaged/``, and a line on stderr says how many. One writer per folder: a folder another
+    process is writing is refused at once (BalanceError), or waited for with ``wait``.
 
     ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks whether the
     games so far are enough; the run then stops early and the manifest records ``games_played``
     and ``stopped_early``. Repeating the command resumes it to the same stopping point.
     """
     jobs = resolve_jobs(jobs)
+    out = Path(out)
+    RunFolder.check_out(out)  # before the lock file is made in a folder that is not a run
+    fresh = not out.exists()
     # One cluster connection for the whole run, however many batches it is played in.
-    fresh = not Path(out).exists()
-    with cluster_session(cluster), _removed_if_refused(Path(out), fresh):
+    with (
+        _removed_if_refused(out, fresh),
+        RunFolder(out).lock(wait),
+        cluster_session(cluster),
+    ):
         folder = RunFolder.prepare(out, config.manifest())
+        if folder.rebuilt:
+            say(f"{out}: manifest.json was unreadable; rebuilt from this command")
+        folder.remove_temporaries()
+        _set_aside_bad_parts(folder, config)
         done = folder.done_parts()
         todo = [c for c in config.chunks() if c[0] not in done]
         already = sum(c[2] for c in config.chunks() if c[0] in done)
@@ -64,16 +79,37 @@ def run(
                     bar.advance(table.height)
             else:
                 _run_until(config, folder, jobs, cluster, until, bar)
-    extra = {}
-    if until is not None or "stopped_early" in folder.read_manifest():
-        done = folder.done_parts()
-        stopped = len(done) < len(config.chunks())
-        extra = {
-            "games_played": sum(c[2] for c in config.chunks() if c[0] in done),
-            "stopped_early": stopped,
-        }
-    folder.update_manifest(finished=now(), **extra)
+        extra = {}
+        if until is not None or "stopped_early" in folder.read_manifest():
+            done = folder.done_parts()
+            stopped = len(done) < len(config.chunks())
+            extra = {
+                "games_played": sum(c[2] for c in config.chunks() if c[0] in done),
+                "stopped_early": stopped,
+            }
+        folder.update_manifest(finished=now(), **extra)
     return folder
+
+
+def say(message: str) -> None:
+    """A line for the person at the terminal (stderr, so --json output stays clean)."""
+    print(f"balance: {message}", file=sys.stderr, flush=True)
+
+
+def _set_aside_bad_parts(folder: RunFolder, config: RunConfig) -> None:
+    """Move damaged and foreign parts aside so they are replayed; say how many parts will be."""
+    bad = [p for p in folder.check() if p.kind in ("damaged", "missing")]
+    if not bad:
+        return
+    planned = {c[0] for c in config.chunks()}
+    for problem in bad:
+        if problem.kind == "damaged":
+            folder.set_aside(problem.part)
+    replay = [p for p in bad if p.part in planned]
+    details = "; ".join(f"{p.where()} {p.what}" for p in bad[:3])
+    details += f"; and {len(bad) - 3} more" if len(bad) > 3 else ""
+    kept = " (bad files kept in damaged/)" if any(p.kind == "damaged" for p in bad) else ""
+    say(f"{folder.path}: replaying {len(replay)} damaged or missing part(s){kept}: {details}")
 
 
 @contextmanager
@@ -108,11 +144,18 @@ def _run_until(
 
 
 def resolve_jobs(jobs: int | None) -> int:
+    """Worker processes for ``--jobs``: None means every core; negative counts are joblib's
+    (-1 every core, -2 all but one, ...). Anything that leaves no worker is refused."""
     cores = os.cpu_count() or 1
-    if jobs is None or jobs == 0:
+    if jobs is None:
         return cores
-    if jobs < 0:
-        return max(1, cores + 1 + jobs)
+    if jobs < 0 and cores + 1 + jobs >= 1:
+        return cores + 1 + jobs
+    if jobs < 1:
+        raise BalanceError(
+            f"--jobs must be at least 1 (or -1 for every core, -2 for all but one, down to "
+            f"-{cores} on this machine), not {jobs}"
+        )
     return jobs
 
 

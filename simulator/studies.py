@@ -20,11 +20,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .dataset import RunFolder
+from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
 from .games import get_game
 from .rules import parse_sets
-from .runner import RunConfig, plan_run, run
+from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
@@ -71,7 +71,14 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "run"
 
 
-def _prepare(out: str | Path, kind: str, game: str, plans: list[tuple[StudyRun, RunConfig]]):
+def _prepare(
+    out: str | Path,
+    kind: str,
+    game: str,
+    plans: list[tuple[StudyRun, RunConfig]],
+    jobs: int | None,
+):
+    resolve_jobs(jobs)  # refused before anything is written
     if len(plans) > MAX_STUDY_RUNS:
         raise BalanceError(
             f"this {kind} needs {len(plans)} runs; at most {MAX_STUDY_RUNS} are allowed, "
@@ -93,13 +100,17 @@ def _prepare(out: str | Path, kind: str, game: str, plans: list[tuple[StudyRun, 
     for entry, config in plans:
         sub = p / entry.folder
         if (sub / "manifest.json").is_file():
-            old = RunFolder.open(sub).read_manifest().get("config")
+            try:
+                old = RunFolder.open(sub).read_manifest().get("config")
+            except BalanceError:  # torn: the run itself rebuilds it, or refuses, when it starts
+                continue
             if old != config.manifest()["config"]:
                 raise BalanceError(
                     f"{str(sub)!r} holds a run of another configuration; use a new --out folder"
                 )
     p.mkdir(parents=True, exist_ok=True)
-    (p / STUDY_FILE).write_text(json.dumps(study.to_json(), indent=2, default=str) + "\n")
+    text = json.dumps(study.to_json(), indent=2, default=str) + "\n"
+    atomic_write(p / STUDY_FILE, text.encode(), durable=True)
     return study
 
 
@@ -111,6 +122,7 @@ def _execute(
     progress: bool,
     cluster: str | None,
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
+    wait: bool = False,
 ) -> Study:
     from .cluster import cluster_session
 
@@ -125,6 +137,7 @@ def _execute(
                 progress=progress,
                 cluster=cluster,
                 until=until,
+                wait=wait,
             )
     return study
 
@@ -144,6 +157,7 @@ def compare(
     progress: bool = False,
     cluster: str | None = None,
     until_ci: float | None = None,
+    wait: bool = False,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
@@ -167,12 +181,14 @@ def compare(
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
-    study = _prepare(out, "compare", game, plans)
+    study = _prepare(out, "compare", game, plans, jobs)
     untils = None
     if until_ci is not None:
         base_path = study.path / plans[0][0].folder
         untils = [until_ci_rule(until_ci)] + [_same_games_as(base_path)] * (len(plans) - 1)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils)
+    return _execute(
+        study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils, wait=wait
+    )
 
 
 def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
@@ -183,7 +199,9 @@ def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
     from analyses.summary import headline_rate_widths
 
     def enough(folder: RunFolder) -> bool:
-        return max(headline_rate_widths(Run.open(folder.path)).values()) < width
+        # Asked between batches by the run's own writer: hashing every part each time would
+        # cost the square of the run's length.
+        return max(headline_rate_widths(Run.open(folder.path, deep=False)).values()) < width
 
     return enough
 
@@ -225,6 +243,7 @@ def sweep(
     jobs: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    wait: bool = False,
 ) -> Study:
     """Every combination of the ``--param`` values (``players`` sweeps the player count)."""
     if not params:
@@ -262,8 +281,8 @@ def sweep(
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
         plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
-    study = _prepare(out, "sweep", game, plans)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
+    study = _prepare(out, "sweep", game, plans, jobs)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
 
 
 def _typed_point(config: RunConfig, point: dict[str, str]) -> dict[str, Any]:
@@ -313,6 +332,7 @@ def tournament(
     jobs: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    wait: bool = False,
 ) -> Study:
     """Policies rotated through every seat, each rotation on the same game seeds."""
     spec = get_game(game)
@@ -325,5 +345,5 @@ def tournament(
         )
         label = " | ".join(config.policy_labels)
         plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
-    study = _prepare(out, "tournament", game, plans)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster)
+    study = _prepare(out, "tournament", game, plans, jobs)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)

@@ -14,6 +14,7 @@ from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.errors import BalanceError
+from simulator.plan import plan_run
 from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
 
@@ -102,11 +103,8 @@ def test_distress_always_is_recorded_and_never_is_not():
 
 
 def test_omniscient_is_crew_wide_and_an_upper_bound():
-    r = Rules().with_values({"mission": 3})
-    seats = seat_policies(["omniscient", "heuristic", "heuristic"], SPEC.policies, SPEC.id, 3)
-    ids, prm = engine_arrays(seats)
-    with pytest.raises(BalanceError):
-        SPEC.play_chunk(r, 3, ids, prm, np.arange(3, dtype=np.uint32))
+    with pytest.raises(BalanceError, match="every seat"):  # refused before anything is written
+        plan_run(SPEC.id, 3, players=3, policies=["omniscient", "heuristic", "heuristic"])
     omni = run(3, n=40, players=3, policy="omniscient:nodes=20000")
     heur = run(3, n=40, players=3)
     assert omni["success"].sum() >= heur["success"].sum()

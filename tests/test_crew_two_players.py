@@ -19,6 +19,7 @@ from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.errors import BalanceError
+from simulator.plan import plan_run
 from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, seed_rng
 
@@ -192,7 +193,7 @@ def test_every_allocation_mode_leaves_the_dummy_out(mission):
 
 def test_the_dummy_cannot_be_switched_off_at_two_players():
     with pytest.raises(BalanceError, match="two_player_dummy"):
-        run(1, n=2, two_player_dummy="false")
+        plan_run(SPEC.id, 2, players=2, sets={"two_player_dummy": "false"})
 
 
 def test_omniscient_crew_runs_with_the_dummy():

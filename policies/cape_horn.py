@@ -1,0 +1,624 @@
+"""Cape Horn policies: the three decisions of a turn, dispatched on the seat's policy id.
+
+- :func:`decide_place` (step 2): the wind cards to lay, in order, as (design, cell) rows;
+- :func:`decide_move` (step 3): a move by the card, 'ignorar', 'mover dos veces' or no move;
+- :func:`decide_buy` (step 4): how many cards to buy after the free draw.
+
+Progress is measured with ``B.rem[tokens, cell]``: the king steps a ship still needs to win
+(through the stations it may still use, then the finish line), so a policy compares positions by
+one number. The engine checks every answer again, so a policy can only waste its own turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.cape_horn import state as S
+from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, N_ZONES
+from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
+from simulator.policy import PolicyDef, PolicyParam
+
+RANDOM, RACER, BLOCKER, PLANNER = 0, 1, 2, 3
+WIN = 1.0e9
+
+_COMMON = (
+    PolicyParam("next_weight", 0.5, 0.0, 5.0, "weight of the steps the landing card promises next"),
+    PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth (spending threshold)"),
+    PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
+    PolicyParam("keep_cards", 2.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
+    PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+)
+
+POLICIES: dict[str, PolicyDef] = {
+    "random": PolicyDef(
+        "random",
+        RANDOM,
+        "uniform at every decision: each time a random legal card (or stop, even odds), a "
+        "uniformly random legal move among all moves and special moves, a random purchase",
+    ),
+    "racer": PolicyDef(
+        "racer",
+        RACER,
+        "lays the card it lands on and makes the move (or 'ignorar') that brings its ship "
+        "closest to winning; never moves twice",
+        _COMMON,
+    ),
+    "blocker": PolicyDef(
+        "blocker",
+        BLOCKER,
+        "as racer, and lays its backward winds on the empty spaces the perceived leader's card "
+        "would move it forward to (covering one when it lays nothing else)",
+        _COMMON
+        + (
+            PolicyParam(
+                "margin", 1.0, -20.0, 20.0, "blocks a rival whose steps left are below own + this"
+            ),
+        ),
+    ),
+    "planner": PolicyDef(
+        "planner",
+        PLANNER,
+        "one-turn lookahead over the cards it can lay (up to two), every move, 'ignorar' and "
+        "'mover dos veces', sail points valued as steps (its budget)",
+        (
+            PolicyParam("next_weight", 0.3, 0.0, 5.0, "weight of the steps the landing promises"),
+            PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth"),
+            PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
+            PolicyParam("keep_cards", 5.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
+            PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+            PolicyParam(
+                "margin",
+                1.0,
+                -20.0,
+                20.0,
+                "blocks like blocker when a rival's steps left are below own + this (-20: never)",
+            ),
+        ),
+    ),
+}
+
+
+RACER_P = POLICIES["racer"].slots
+BLOCKER_P = POLICIES["blocker"].slots
+PLANNER_P = POLICIES["planner"].slots
+
+
+# -- the value of a position ----------------------------------------------------------------------
+@njit(cache=True)
+def ts_token(B, g, ts, c):
+    """Token state after ending a move on ``c`` from token state ``ts`` (unchanged if none)."""
+    z = B.st_zone[c]
+    if z < 0:
+        return ts
+    colour = B.st_colour[c]
+    if g[S.G_TOK_LEFT + colour] <= 0:
+        return ts
+    m = 1
+    for y in range(N_ZONES):
+        t = (ts // m) % 4 - 1
+        if (y == z and t >= 0) or t == colour:
+            return ts
+        m *= 4
+    return ts + (colour + 1) * 4**z
+
+
+@njit(cache=True)
+def ts_count(ts):
+    n = 0
+    for _ in range(N_ZONES):
+        if ts % 4 > 0:
+            n += 1
+        ts //= 4
+    return n
+
+
+@njit(cache=True)
+def potential(rem, target, n_moves, ts, c, d):
+    """Steps the card ``d`` on ``c`` promises for the next move (negative for backward cards)."""
+    if d < 0:
+        return 0.0
+    base = rem[ts, c]
+    best = -1.0e18
+    for k in range(n_moves[d]):
+        t = target[c, d, k]
+        if t >= 0:
+            v = base - rem[ts, t]
+            if v > best:
+                best = v
+    if best < -1.0e17:
+        return -2.0  # every move leaves the board: only a paid 'ignorar' moves it
+    return best
+
+
+@njit(cache=True)
+def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, w_next, w_sp, w_card):
+    """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token)."""
+    n = ts_count(ts)
+    if r.three_token_victory and n == N_ZONES:
+        return WIN
+    if kind[c] == K_FINISH and n >= r.finish_tokens:
+        return WIN
+    return (
+        -rem[ts, c]
+        + w_next * potential(rem, target, n_moves, ts, c, d)
+        + w_sp * sp
+        + w_card * handn
+    )
+
+
+PLAN_N, PLAN_KIND, PLAN_A, PLAN_B, PLAN_CARDS = 0, 1, 2, 3, 4
+MAX_CHAIN = 6  # cards one plan may lay (bridge cards to an unconnected landing space, then it)
+PLAN_SIZE = PLAN_CARDS + 2 * MAX_CHAIN
+FAR = 1 << 20
+
+
+@njit(cache=True)
+def _offer(best, plan, v, kind, a, b, chain, n):
+    if v > best[0]:
+        best[0] = v
+        plan[PLAN_N] = n
+        plan[PLAN_KIND] = kind
+        plan[PLAN_A] = a
+        plan[PLAN_B] = b
+        for i in range(n):
+            plan[PLAN_CARDS + 2 * i] = chain[i, 0]
+            plan[PLAN_CARDS + 2 * i + 1] = chain[i, 1]
+
+
+@njit(cache=True)
+def _touches_with(B, r, card, c, extra):
+    if S.touches_card(B, r, card, c):
+        return True
+    if extra < 0:
+        return False
+    for i in range(8):
+        if B.neigh[c, i] == extra and (r.adjacency != ADJ_ORTHOGONAL or B.orth[c, i] == 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def chain_field(B, r, card, dist, parent):
+    """``dist[c]``: cards needed to get a card onto the empty space ``c`` this turn (1 when it
+    touches a card now), laying bridge cards along ``parent``; FAR where none can go."""
+    n = card.shape[0]
+    kind = B.kind
+    neigh = B.neigh
+    orth = B.orth
+    ortho_only = r.adjacency == ADJ_ORTHOGONAL
+    queue = np.empty(n, np.int64)
+    head = 0
+    tail = 0
+    for c in range(n):
+        dist[c] = FAR
+        parent[c] = -1
+        if card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
+            continue
+        for i in range(8):
+            m = neigh[c, i]
+            if m >= 0 and card[m] >= 0 and (not ortho_only or orth[c, i] == 1):
+                dist[c] = 1
+                queue[tail] = c
+                tail += 1
+                break
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for i in range(8):
+            v = neigh[u, i]
+            if v < 0 or dist[v] != FAR or card[v] >= 0 or kind[v] == K_NONE or kind[v] == K_LAND:
+                continue
+            if ortho_only and orth[u, i] == 0:
+                continue
+            dist[v] = dist[u] + 1
+            parent[v] = u
+            queue[tail] = v
+            tail += 1
+
+
+@njit(cache=True)
+def _spare(left):
+    """The card to spend on a bridge: the most plentiful one left."""
+    best = -1
+    most = 0
+    for e in range(left.shape[0]):
+        if left[e] > most:
+            most = left[e]
+            best = e
+    return best
+
+
+@njit(cache=True)
+def _chain(hand, p, t, d, need, parent, chain):
+    """Bridge cards (nearest the laid cards first) then ``d`` on ``t`` into ``chain``."""
+    left = hand[p].copy()
+    left[d] -= 1
+    u = parent[t]
+    for i in range(need - 2, -1, -1):
+        db = _spare(left)
+        if db < 0 or u < 0:
+            return False
+        left[db] -= 1
+        chain[i, 0] = db
+        chain[i, 1] = u
+        u = parent[u]
+    chain[need - 1, 0] = d
+    chain[need - 1, 1] = t
+    return True
+
+
+@njit(cache=True)
+def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice, prm_w, plan):
+    """Best turn for ``p`` by one-turn lookahead: the cards to lay (a landing card, with bridge
+    cards when its space touches no card yet), the move, 'ignorar' or 'mover dos veces'. Writes
+    ``plan`` (PLAN_*) and returns its value. ``prm_w`` = (next, sail point, card) weights."""
+    w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    # board arrays as locals: compiled code then keeps them in registers (reading them through
+    # B in the inner loops made the search several times slower)
+    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
+    best = np.full(1, -1.0e18)
+    chain = np.zeros((MAX_CHAIN, 2), np.int64)
+    s = ship[p]
+    sp = pl[p, S.P_SP]
+    hn = pl[p, S.P_HAND]
+    ts = S.token_index(pl, p)
+    nd = hand.shape[1]
+    nc = card.shape[0]
+    dist = np.empty(nc, np.int64)
+    parent = np.empty(nc, np.int64)
+    if allow_place:
+        chain_field(B, r, card, dist, parent)
+    sp_none = min(sp + r.no_move_gain, r.max_sail_points)
+    v = landing_value(
+        rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, w_next, w_sp, w_card
+    )
+    _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0)
+    d0 = card[s]
+    can_twice = allow_twice and sp >= r.twice_cost
+    if d0 >= 0:
+        for k in range(n_moves[d0]):
+            t = target[s, d0, k]
+            if t < 0 or (not S.is_station(B, t) and S.ship_at(ship, t, p) >= 0):
+                continue
+            reach_fin = r.finish_mode == FINISH_REACH and kind[t] == K_FINISH
+            ts1 = ts_token(B, g, ts, t)
+            if card[t] >= 0 or reach_fin:
+                v = landing_value(
+                    rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, w_next, w_sp, w_card
+                )
+                _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0)
+                if can_twice and card[t] >= 0:
+                    _twice(B, r, card, ship, hand, g, p, ts, ts1, t, card[t], -1, k, sp, hn,
+                           allow_place, prm_w, best, plan, chain)  # fmt: skip
+            elif allow_place and dist[t] <= min(hn, MAX_CHAIN):
+                need = dist[t]
+                for d in range(nd):
+                    if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain):
+                        v = landing_value(
+                            rem,
+                            target,
+                            n_moves,
+                            kind,
+                            r,
+                            ts1,
+                            t,
+                            d,
+                            sp,
+                            hn - need,
+                            w_next,
+                            w_sp,
+                            w_card,
+                        )
+                        _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need)
+                        if can_twice and need == 1:
+                            _twice(B, r, card, ship, hand, g, p, ts, ts1, t, d, d, k, sp, hn - 1,
+                                   allow_place, prm_w, best, plan, chain)  # fmt: skip
+    cost = S.ignore_cost(B, r, card, ship, p)
+    if (allow_ignore or S.all_off_board(B, card, s)) and sp >= cost:
+        for i in range(8):
+            t = B.neigh[s, i]
+            if t < 0 or (not S.is_station(B, t) and S.ship_at(ship, t, p) >= 0):
+                continue
+            ts1 = ts_token(B, g, ts, t)
+            if card[t] >= 0 or (r.finish_mode == FINISH_REACH and kind[t] == K_FINISH):
+                v = landing_value(
+                    rem,
+                    target,
+                    n_moves,
+                    kind,
+                    r,
+                    ts1,
+                    t,
+                    card[t],
+                    sp - cost,
+                    hn,
+                    w_next,
+                    w_sp,
+                    w_card,
+                )
+                _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0)
+            elif allow_place and dist[t] == 1:
+                for d in range(nd):
+                    if hand[p, d] > 0:
+                        chain[0, 0] = d
+                        chain[0, 1] = t
+                        v = landing_value(
+                            rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, w_next,
+                            w_sp, w_card,
+                        )  # fmt: skip
+                        _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1)
+    return best[0]
+
+
+@njit(cache=True)
+def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, allow_place, prm_w,
+           best, plan, chain):  # fmt: skip
+    """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
+    (``placed`` = d1 when the plan lays it, else -1)."""
+    w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
+    if r.token_on_first_of_twice:
+        ts = ts1
+        n = ts_count(ts)
+        if (r.three_token_victory and n == N_ZONES) or (
+            kind[t1] == K_FINISH and n >= r.finish_tokens
+        ):
+            return  # the first move already wins: the plain move was offered
+    else:
+        ts = ts0
+    sp2 = sp - r.twice_cost
+    nplace = 1 if placed >= 0 else 0
+    chain[0, 0] = placed
+    chain[0, 1] = t1
+    for k2 in range(n_moves[d1]):
+        t2 = target[t1, d1, k2]
+        if t2 < 0 or t2 == t1 or (not S.is_station(B, t2) and S.ship_at(ship, t2, p) >= 0):
+            continue
+        ts2 = ts_token(B, g, ts, t2)
+        if card[t2] >= 0 or (r.finish_mode == FINISH_REACH and kind[t2] == K_FINISH):
+            v = landing_value(
+                rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, w_next, w_sp, w_card
+            )
+            _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace)
+        elif (
+            allow_place
+            and S.holds_cards(B, t2)
+            and _touches_with(B, r, card, t2, t1 if placed >= 0 else -1)
+        ):
+            for d2 in range(hand.shape[1]):
+                left = hand[p, d2] - (1 if d2 == placed else 0)
+                if left > 0:
+                    chain[nplace, 0] = d2
+                    chain[nplace, 1] = t2
+                    v = landing_value(
+                        rem,
+                        target,
+                        n_moves,
+                        kind,
+                        r,
+                        ts2,
+                        t2,
+                        d2,
+                        sp2,
+                        hn - 1,
+                        w_next,
+                        w_sp,
+                        w_card,
+                    )
+                    _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1)
+
+
+@njit(cache=True)
+def _weights(pid, prm, p):
+    w = np.zeros(3)
+    if pid == PLANNER:
+        w[0] = prm[p, PLANNER_P.next_weight]
+        w[1] = prm[p, PLANNER_P.sp_value]
+        w[2] = prm[p, PLANNER_P.card_value]
+    else:
+        w[0] = prm[p, RACER_P.next_weight]
+        w[1] = prm[p, RACER_P.sp_value]
+        w[2] = prm[p, RACER_P.card_value]
+    return w
+
+
+# -- step 2: laying cards -------------------------------------------------------------------------
+@njit(cache=True)
+def _random_place(B, r, card, ship, hand, p, buf):
+    work = card.copy()
+    left = hand[p].copy()
+    n = 0
+    nc = card.shape[0]
+    nd = hand.shape[1]
+    while np.random.random() < 0.5 and left.sum() > 0:
+        # candidates: every (design, empty space) now legal, plus covers as the sole card
+        count = 0
+        for c in range(nc):
+            if S.can_place_empty(B, r, work, c):
+                count += 1
+            elif n == 0 and work[c] >= 0 and S.holds_cards(B, c):
+                if S.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
+                    count += 1
+        if count == 0:
+            break
+        pick = np.random.randint(count)
+        cell = -1
+        cover = False
+        for c in range(nc):
+            if S.can_place_empty(B, r, work, c):
+                if pick == 0:
+                    cell = c
+                    break
+                pick -= 1
+            elif n == 0 and work[c] >= 0 and S.holds_cards(B, c):
+                if S.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
+                    if pick == 0:
+                        cell = c
+                        cover = True
+                        break
+                    pick -= 1
+        k = np.random.randint(left.sum())
+        d = 0
+        for d in range(nd):
+            if k < left[d]:
+                break
+            k -= left[d]
+        buf[n, 0] = d
+        buf[n, 1] = cell
+        work[cell] = d
+        left[d] -= 1
+        n += 1
+        if cover:
+            break
+    return n
+
+
+@njit(cache=True)
+def _first(left):
+    for d in range(left.shape[0]):
+        if left[d] > 0:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def _leader(B, ship, pl, p):
+    """The perceived leader: the rival with the fewest steps left (and those steps)."""
+    q_best = -1
+    v_best = 1.0e18
+    for q in range(ship.shape[0]):
+        if q != p:
+            v = B.rem[S.token_index(pl, q), ship[q]]
+            if v < v_best:
+                v_best = v
+                q_best = q
+    return q_best, v_best
+
+
+@njit(cache=True)
+def _block(B, r, card, ship, pl, hand, g, p, margin, plan, buf, n):
+    """Blocker: backward cards on the empty spaces the leader's card would move it forward to."""
+    q, vq = _leader(B, ship, pl, p)
+    if q < 0 or vq > B.rem[S.token_index(pl, p), ship[p]] + margin:
+        return n
+    left = hand[p].copy()
+    work = card.copy()
+    for i in range(n):
+        left[buf[i, 0]] -= 1
+        work[buf[i, 1]] = buf[i, 0]
+    sq = ship[q]
+    dq = card[sq]
+    if dq < 0:
+        return n
+    tq = S.token_index(pl, q)
+    # forward targets of the leader, best first is not needed: every one is blocked if possible
+    for k in range(B.n_moves[dq]):
+        t = B.target[sq, dq, k]
+        if t < 0 or B.rem[tq, t] >= B.rem[tq, sq]:
+            continue
+        back = -1
+        for d in range(hand.shape[1]):
+            if left[d] > 0 and B.backward[d] == 1:
+                back = d
+                break
+        if back < 0:
+            return n
+        if S.can_place_empty(B, r, work, t):
+            buf[n, 0] = back
+            buf[n, 1] = t
+            work[t] = back
+            left[back] -= 1
+            n += 1
+        elif n == 0 and work[t] >= 0 and S.can_place(B, r, work, ship, hand, p, back, t, 1):
+            buf[0, 0] = back
+            buf[0, 1] = t
+            return 1  # a cover must be the only card of the turn
+    return n
+
+
+@njit(cache=True)
+def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
+    """Cards ``p`` lays this turn, in order, as rows (design, cell) of ``buf``; returns how many."""
+    if pid == RANDOM:
+        return _random_place(B, r, card, ship, hand, p, buf)
+    plan = np.zeros(PLAN_SIZE, np.int64)
+    w = _weights(pid, prm, p)
+    search(B, r, card, ship, pl, hand, g, p, True, True, pid == PLANNER, w, plan)
+    n = plan[PLAN_N]
+    for i in range(n):
+        buf[i, 0] = plan[PLAN_CARDS + 2 * i]
+        buf[i, 1] = plan[PLAN_CARDS + 2 * i + 1]
+    if pid == BLOCKER:
+        n = _block(B, r, card, ship, pl, hand, g, p, prm[p, BLOCKER_P.margin], plan, buf, n)
+    elif pid == PLANNER:
+        n = _block(B, r, card, ship, pl, hand, g, p, prm[p, PLANNER_P.margin], plan, buf, n)
+    return n
+
+
+# -- step 3: the move -----------------------------------------------------------------------------
+@njit(cache=True)
+def _random_move(B, r, card, ship, pl, p):
+    s = ship[p]
+    moves = np.zeros((64, 3), np.int64)
+    n = 0
+    d = card[s]
+    if d >= 0:
+        for k in range(B.n_moves[d]):
+            if S.legal_move(B, r, card, ship, pl, p, S.MV_NORMAL, k, 0):
+                moves[n, 0] = S.MV_NORMAL
+                moves[n, 1] = k
+                n += 1
+            t1 = B.target[s, d, k]
+            if t1 >= 0 and card[t1] >= 0:
+                for k2 in range(B.n_moves[card[t1]]):
+                    if n < 63 and S.legal_move(B, r, card, ship, pl, p, S.MV_TWICE, k, k2):
+                        moves[n, 0] = S.MV_TWICE
+                        moves[n, 1] = k
+                        moves[n, 2] = k2
+                        n += 1
+    for i in range(8):
+        t = B.neigh[s, i]
+        if n < 63 and t >= 0 and S.legal_move(B, r, card, ship, pl, p, S.MV_IGNORE, t, 0):
+            moves[n, 0] = S.MV_IGNORE
+            moves[n, 1] = t
+            n += 1
+    moves[n, 0] = S.MV_NONE
+    n += 1
+    i = np.random.randint(n)
+    return moves[i, 0], moves[i, 1], moves[i, 2]
+
+
+@njit(cache=True)
+def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
+    """The move ``p`` makes: (kind, a, b) as in :mod:`simulator.cape_horn.state` (MV_*)."""
+    if pid == RANDOM:
+        return _random_move(B, r, card, ship, pl, p)
+    plan = np.zeros(PLAN_SIZE, np.int64)
+    w = _weights(pid, prm, p)
+    search(B, r, card, ship, pl, hand, g, p, False, True, pid == PLANNER, w, plan)
+    return plan[PLAN_KIND], plan[PLAN_A], plan[PLAN_B]
+
+
+# -- step 4: buying cards -------------------------------------------------------------------------
+@njit(cache=True)
+def decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g):
+    """Cards ``p`` buys after the free draw (the engine stops at the hand limit and the piles)."""
+    sp = pl[p, S.P_SP]
+    room = r.hand_max - pl[p, S.P_HAND]
+    if r.buy_cost > 0:
+        room = min(room, sp // r.buy_cost)
+    if room <= 0:
+        return 0
+    if pid == RANDOM:
+        return np.random.randint(room + 1)
+    if pid == PLANNER:
+        keep = int(prm[p, PLANNER_P.keep_cards])
+        reserve = int(prm[p, PLANNER_P.reserve])
+    else:
+        keep = int(prm[p, RACER_P.keep_cards])
+        reserve = int(prm[p, RACER_P.reserve])
+    n = 0
+    while n < room and pl[p, S.P_HAND] + n < keep and sp - (n + 1) * r.buy_cost >= reserve:
+        n += 1
+    return n

@@ -1,0 +1,474 @@
+"""Report sections about the outcome of each run: who wins by seat (or how often a cooperative
+game succeeds), game length, end conditions, drama, the board heatmaps and the game's own
+sections."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+import numpy as np
+
+from analyses.boards import heatmaps
+from analyses.runs import Run
+
+from . import figures
+from .document import Figure, Section, Table
+from .grouping import MAX_GROUPED_RUNS
+from .text import interval, num, p_value, pct, rules_text, with_interval
+
+
+# -- what was run ----------------------------------------------------------------------------
+def what_was_run(runs: list[Run], kind: str, title: str) -> Section:
+    first = runs[0]
+    seeds = sorted({r.seed for r in runs})
+    paragraphs = [
+        f"Game: {title}. Every run below played the number of games shown, each game decided by "
+        "the policies (playing styles) named for each seat. "
+        + (
+            f"All runs used seed {seeds[0]}, so game number i had the same dice and cards in "
+            "every run and differences come from the rules or policies, not from luck."
+            if len(seeds) == 1 and len(runs) > 1
+            else f"Seed: {', '.join(map(str, seeds))}."
+        )
+    ]
+    stopped = [r for r in runs if r.manifest.get("stopped_early")]
+    for r in stopped:
+        paragraphs.append(
+            f"{r.label}: stopped after {r.manifest.get('games_played', 0):,} of "
+            f"{r.planned_games:,} games because its intervals were narrow enough."
+        )
+    rows = [
+        [
+            r.label,
+            rules_text(r.rules_changed),
+            str(r.n_players),
+            " | ".join(r.policies),
+            f"{r.games_played():,}",
+            str(r.seed),
+        ]
+        for r in runs
+    ]
+    table = Table(
+        ["run", "rules changed from the default", "players", "policies by seat", "games", "seed"],
+        rows,
+        f"balance version {first.version}.",
+    )
+    return Section("What was run", paragraphs, [table])
+
+
+# -- one run ---------------------------------------------------------------------------------
+def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
+    run = summary["run"]
+    prefix = f"{run['label']}: " if label else ""
+    unit = run["length_unit"]
+    out = []
+    if "seats" in summary:
+        s = summary["seats"]
+        seats = s["seats"]
+        best = max(seats, key=lambda x: x["value"])
+        worst = min(seats, key=lambda x: x["value"])
+        out.append(
+            f"{prefix}Seat {best['seat']} wins most often, {with_interval(best)}, and seat "
+            f"{worst['seat']} least often, {with_interval(worst)}; if seats did not matter each "
+            f"would win {pct(s['fair_share'])}."
+        )
+        if s["seat_effect"]:
+            out.append(
+                f"{prefix}The seat test finds a real seat effect (chi-square, "
+                f"{p_value(s['seat_test_p'])}): the differences between seats are larger than "
+                "luck explains."
+            )
+        else:
+            out.append(
+                f"{prefix}The seat test finds no clear seat effect (chi-square, "
+                f"{p_value(s['seat_test_p'])}): the differences between seats are within what "
+                "luck produces at this number of games."
+            )
+        out.append(
+            f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
+            f"perfect) is {with_interval(s['balance'], lambda v: num(v, 3))}."
+        )
+        if s["draw_rate"]["value"] > 0:
+            out.append(f"{prefix}Nobody wins {with_interval(s['draw_rate'])} of games.")
+    else:
+        succ = summary["success"]
+        who = summary["run"]["success_subject"]
+        out.append(
+            f"{prefix}{who[:1].upper() + who[1:]} succeeds in {with_interval(succ['success'])} "
+            "of games."
+        )
+        groups = [m for m in succ["by_group"] if m["games"] > 0]
+        if len(groups) > 1:
+            word = succ["group_word"]
+            hard = min(groups, key=lambda m: m["value"])
+            easy = max(groups, key=lambda m: m["value"])
+            out.append(
+                f"{prefix}Hardest {word}: {hard['group']}, succeeding "
+                f"{with_interval(hard)}; easiest: {easy['group']}, {with_interval(easy)}."
+            )
+    length = summary["length"]
+    p = length["percentiles"]
+    out.append(
+        f"{prefix}Games last {with_interval(length['mean'], num, unit)} on average; half of them "
+        f"between {num(p['p25'], 0)} and {num(p['p75'], 0)}, nine in ten between "
+        f"{num(p['p5'], 0)} and {num(p['p95'], 0)}."
+    )
+    ends = sorted(summary["end_reasons"], key=lambda e: -e["value"])
+    if len([e for e in ends if e["games"]]) > 1:
+        others = [f"'{e['end_reason']}' {pct(e['value'])}" for e in ends[1:] if e["value"] >= 0.01]
+        out.append(
+            f"{prefix}Most games end by '{ends[0]['end_reason']}' ({pct(ends[0]['value'])})"
+            + (f"; then {', '.join(others)}." if others else ".")
+        )
+    drama = summary.get("drama")
+    if drama:
+        out.append(
+            f"{prefix}The lead changes {with_interval(drama['lead_changes'], num, 'times')} per "
+            f"game; another seat overtook the half-time leader and won (a comeback) in "
+            f"{with_interval(drama['comeback_rate'])} of the games someone won."
+        )
+    return out
+
+
+def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Section]:
+    sections = []
+    label_of = {id(s): r.label for r, s in zip(runs, summaries, strict=True)}
+    competitive = [s for s in summaries if "seats" in s]
+    cooperative = [s for s in summaries if "success" in s]
+    if competitive:
+        sections.append(_seats_section(competitive, label_of))
+    if cooperative:
+        sections.append(_success_section(cooperative, label_of))
+    sections.append(_length_section(summaries, label_of))
+    sections.append(_end_section(summaries, label_of))
+    dramatic = [s for s in summaries if s.get("drama")]
+    if dramatic:
+        sections.append(_drama_section(dramatic, label_of))
+    elif competitive:
+        sections.append(
+            Section(
+                "Drama: lead changes and comebacks",
+                [
+                    "Not measured: this game's engine records no lead_changes and half_leader "
+                    "columns (the leader by score, turn by turn), which the drama analysis needs."
+                ],
+            )
+        )
+    return sections
+
+
+def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    section = Section(
+        "Who wins: seats",
+        [
+            "Win rate of each seat (seat 1 plays first) with its 95% interval: the range that "
+            "holds the true rate in 95 of 100 such runs. The fair share is what every seat would "
+            "win if the seat did not matter."
+        ],
+    )
+    rows = []
+    for s in summaries:
+        for seat in s["seats"]["seats"]:
+            rows.append(
+                [
+                    label_of[id(s)],
+                    str(seat["seat"]),
+                    seat["policy"],
+                    f"{seat['wins']:,}",
+                    pct(seat["value"]),
+                    interval(seat),
+                ]
+            )
+    section.add(Table(["run", "seat", "policy", "wins", "win rate", "95% interval"], rows))
+    section.add(
+        Table(
+            ["run", "fair share", "no winner", "seat test (chi-square)", "balance", "95% interval"],
+            [
+                [
+                    label_of[id(s)],
+                    pct(s["seats"]["fair_share"]),
+                    pct(s["seats"]["draw_rate"]["value"]),
+                    p_value(s["seats"]["seat_test_p"]),
+                    num(s["seats"]["balance"]["value"], 3),
+                    interval(s["seats"]["balance"], lambda v: num(v, 3)),
+                ]
+                for s in summaries
+            ],
+            "Seat test: a small p (below 0.05) means the seats do not win equally often. "
+            "Balance: 1 minus the largest gap between two seats' win rates.",
+        )
+    )
+    shown = summaries[:MAX_GROUPED_RUNS]
+    groups = [
+        (
+            label_of[id(s)],
+            [x["value"] for x in s["seats"]["seats"]],
+            [x["lo"] for x in s["seats"]["seats"]],
+            [x["hi"] for x in s["seats"]["seats"]],
+            s["seats"]["fair_share"],
+        )
+        for s in shown
+    ]
+    section.add(
+        Figure(
+            figures.grouped_seat_bars(groups),
+            "Win rate by seat; black whiskers are 95% intervals, dashed lines the fair share.",
+            "seats",
+        )
+    )
+    return section
+
+
+def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    who = summaries[0]["run"]["success_subject"]
+    word = summaries[0]["success"]["group_word"]
+    section = Section(
+        f"How often {who} succeeds",
+        [
+            "Success rate with its 95% interval, overall, by player count"
+            + (f" and by {word}." if word else ".")
+        ],
+    )
+    rows, fig_labels, fig_est = [], [], []
+    for s in summaries:
+        succ = s["success"]
+        label = label_of[id(s)]
+        rows.append(
+            [
+                label,
+                "all",
+                f"{succ['games']:,}",
+                pct(succ["success"]["value"]),
+                interval(succ["success"]),
+            ]
+        )
+        fig_labels.append(f"{label}: all")
+        fig_est.append(succ["success"])
+        for m in succ["by_group"]:
+            rows.append(
+                [
+                    label,
+                    f"{succ['group_word']} {m['group']}",
+                    f"{m['games']:,}",
+                    pct(m["value"]),
+                    interval(m),
+                ]
+            )
+            fig_labels.append(f"{label}: {succ['group_word']} {m['group']}")
+            fig_est.append(m)
+        if len(summaries) > 1:
+            for row in succ["by_players"]:
+                rows.append(
+                    [
+                        label,
+                        f"{row['n_players']} players",
+                        f"{row['games']:,}",
+                        pct(row["value"]),
+                        interval(row),
+                    ]
+                )
+    section.add(Table(["run", "group", "games", "success rate", "95% interval"], rows))
+    fig_labels, fig_est = fig_labels[:40], fig_est[:40]
+    section.add(
+        Figure(
+            figures.estimate_bars(fig_labels, fig_est, xlabel="success rate"),
+            "Success rate; whiskers are 95% intervals.",
+            "success",
+        )
+    )
+    return section
+
+
+def _length_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    unit = summaries[0]["length"]["unit"]
+    section = Section(
+        f"Game length ({unit})",
+        [
+            "Mean with its 95% interval, then the percentiles: 5% of games are shorter than the "
+            "5th percentile, a quarter shorter than the 25th, half shorter than the median."
+        ],
+    )
+    rows = []
+    for s in summaries:
+        length = s["length"]
+        p = length["percentiles"]
+        rows.append(
+            [label_of[id(s)], num(length["mean"]["value"], 2), interval(length["mean"], num)]
+            + [num(p[k], 1) for k in ("p5", "p25", "p50", "p75", "p95")]
+            + [str(length["min"]), str(length["max"])]
+        )
+    section.add(
+        Table(
+            ["run", "mean", "95% interval", "5th", "25th", "median", "75th", "95th", "min", "max"],
+            rows,
+        )
+    )
+    shown = summaries[:4]
+    section.add(
+        Figure(
+            figures.length_histograms(
+                [(label_of[id(s)], s["length"]["histogram"], s["length"]["mean"]) for s in shown],
+                unit,
+            ),
+            "Share of games by length; whiskers are 95% intervals of each share, the shaded band "
+            "the 95% interval of the mean (dotted line).",
+            "length",
+        )
+    )
+    return section
+
+
+def _end_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    section = Section(
+        "How games end", ["Share of games ended by each end condition (caps included)."]
+    )
+    rows, labels, ests = [], [], []
+    for s in summaries:
+        for e in s["end_reasons"]:
+            rows.append(
+                [label_of[id(s)], e["end_reason"], f"{e['games']:,}", pct(e["value"]), interval(e)]
+            )
+            prefix = f"{label_of[id(s)]}: " if len(summaries) > 1 else ""
+            labels.append(prefix + e["end_reason"])
+            ests.append(e)
+    section.add(Table(["run", "end condition", "games", "share", "95% interval"], rows))
+    labels, ests = labels[:40], ests[:40]
+    section.add(
+        Figure(
+            figures.estimate_bars(labels, ests, xlabel="share of games"),
+            "Share of games by end condition; whiskers are 95% intervals.",
+            "end-conditions",
+        )
+    )
+    return section
+
+
+def _drama_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+    section = Section(
+        "Drama: lead changes and comebacks",
+        [
+            "How often the lead changed hands during a game, and how often another seat overtook "
+            "the player leading at half the game's length and won (a comeback; games nobody won "
+            "are left out). The game's rules page says what 'leading' means for it."
+        ],
+    )
+    rows = []
+    for s in summaries:
+        d = s["drama"]
+        rows.append(
+            [
+                label_of[id(s)],
+                num(d["lead_changes"]["value"], 2),
+                interval(d["lead_changes"], lambda v: num(v, 2)),
+                pct(d["no_lead_change"]["value"]),
+                pct(d["comeback_rate"]["value"]),
+                interval(d["comeback_rate"]),
+            ]
+        )
+    section.add(
+        Table(
+            [
+                "run",
+                "lead changes per game",
+                "95% interval",
+                "games without a lead change",
+                "comeback rate",
+                "95% interval",
+            ],
+            rows,
+        )
+    )
+    section.add(
+        Figure(
+            figures.estimate_bars(
+                [label_of[id(s)] for s in summaries],
+                [s["drama"]["comeback_rate"] for s in summaries],
+                xlabel="comeback rate (half-time leader did not win)",
+            ),
+            "Comeback rate; whiskers are 95% intervals.",
+            "comebacks",
+        )
+    )
+    return section
+
+
+MAX_BOARD_RUNS = 3  # heatmaps drawn for at most this many runs of a report
+
+
+def board_sections(runs: list[Run]) -> list[Section]:
+    """The game's heatmaps (``GameSpec.heatmaps``) on its board, one section per column."""
+    by_column: dict[str, Section] = {}
+    for run in runs[:MAX_BOARD_RUNS]:
+        games = run.games_played()
+        for hm in heatmaps(run):
+            total = int(hm["totals"].sum())
+            section = by_column.setdefault(
+                hm["column"],
+                Section(
+                    f"On the board: {hm['caption']}",
+                    [
+                        f"Each cell's colour is its mean count per game (column "
+                        f"`{hm['column']}`); grey cells never saw one. A cell's count over n "
+                        "games is a sum of per-game counts, so its relative error is about "
+                        "1/sqrt(count): the table gives the busiest cells with their counts."
+                    ],
+                ),
+            )
+            per_game = hm["totals"] / max(games, 1)
+            label = f"{run.label}: " if len(runs) > 1 else ""
+            section.add(
+                Figure(
+                    figures.board_heatmap(hm["board"], per_game, hm["caption"]),
+                    f"{label}{hm['caption']}, {total:,} in {games:,} games.",
+                    f"board-{hm['column']}",
+                )
+            )
+            top = np.argsort(-hm["totals"])[:8]
+            cells = hm["board"].cells
+            section.add(
+                Table(
+                    ["run", "cell", "kind", "count", "per game"],
+                    [
+                        [
+                            run.label,
+                            cells[i].label or str(i),
+                            cells[i].kind,
+                            f"{int(hm['totals'][i]):,}",
+                            num(float(per_game[i]), 3),
+                        ]
+                        for i in top
+                        if hm["totals"][i] > 0
+                    ],
+                )
+            )
+    return list(by_column.values())
+
+
+def extra_sections(runs: list[Run]) -> list[Section]:
+    """The game's own sections (``GameSpec.report_sections``, "module:function" taking the
+    report's runs). A hook that fails says so in the report instead of vanishing."""
+    spec = runs[0].spec
+    if spec is None or spec.report_sections is None:
+        return []
+    module, _, name = spec.report_sections.partition(":")
+    try:
+        return _as_sections(getattr(importlib.import_module(module), name)(runs))
+    except Exception as exc:  # noqa: BLE001 - a broken game section must not lose the report
+        return [
+            Section(
+                f"{spec.title}: game-specific sections",
+                [f"These sections could not be built ({type(exc).__name__}: {exc})."],
+            )
+        ]
+
+
+def _as_sections(result: Any) -> list[Section]:
+    if result is None:
+        return []
+    if isinstance(result, Section):
+        return [result]
+    if isinstance(result, list | tuple):
+        return [s for r in result for s in _as_sections(r)]
+    return []

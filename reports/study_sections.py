@@ -1,0 +1,539 @@
+"""Report sections of studies: a comparison against the default rules, a sweep of rule values, a
+tournament of policies, and design targets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyses.runs import Run
+from analyses.seats import seat_counts
+from analyses.stats import proportion, uniform_seat_test
+from analyses.summary import estimates
+from analyses.sweeps import sweep_params
+from analyses.targets import Target, check_targets
+
+from . import figures
+from .document import Figure, Section, Table
+from .text import interval, num, p_value, pct, points, rules_text, signed, with_interval
+
+
+# -- compare ---------------------------------------------------------------------------------
+def _change_text(row: dict[str, Any], unit: str) -> str:
+    if row["kind"] == "rate":
+        return (
+            f"{row['measure']} {points(row['diff'])} ({pct(row['base'])} to {pct(row['other'])}; "
+            f"95% interval {points(row['lo'])} to {points(row['hi'])})"
+        )
+    return (
+        f"{row['measure']} {signed(row['diff'], 2)} {unit} ({num(row['base'], 2)} to "
+        f"{num(row['other'], 2)}; 95% interval {signed(row['lo'], 2)} to {signed(row['hi'], 2)})"
+    )
+
+
+def compare_headline(rows: list[dict[str, Any]], runs: list[Run]) -> list[str]:
+    unit = runs[0].length_unit
+    out = []
+    for run in runs[1:]:
+        mine = [r for r in rows if r["variant"] == run.label]
+        sig = [r for r in mine if r["significant"]]
+        what = rules_text(run.rules_changed)
+        if sig:
+            changes = "; ".join(
+                f"{_change_text(r, unit)}, {p_value(r['p_adjusted'])} corrected" for r in sig
+            )
+            out.append(f"Variant '{run.label}' ({what}) against the default: {changes}.")
+        else:
+            biggest = max(mine, key=lambda r: abs(r["diff"]) if r["kind"] == "rate" else 0)
+            out.append(
+                f"Variant '{run.label}' ({what}) makes no change we can detect: none of its "
+                f"differences is significant after correcting for {len(rows)} comparisons "
+                f"(largest: {_change_text(biggest, unit)})."
+            )
+    return out
+
+
+def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
+    unit = runs[0].length_unit
+    paired = all(r["paired"] for r in rows)
+    section = Section(
+        "Variants against the default",
+        [
+            "Each variant's change from the default rules, with its 95% interval and p-value. "
+            + (
+                "Every run played the same game seeds, so each game is compared with its twin "
+                "under the default rules (exact McNemar test for win and success rates, paired t "
+                "test for length). "
+                if paired
+                else "The runs used different seeds, so they are compared as independent "
+                "samples (chi-square for rates, Mann-Whitney for length). "
+            )
+            + f"p-values are corrected for the {len(rows)} comparisons made (Benjamini-Hochberg); "
+            "'yes' marks a change unlikely to be luck."
+        ],
+    )
+    table_rows = []
+    for r in rows:
+        rate = r["kind"] == "rate"
+        fmt = pct if rate else (lambda v: num(v, 2))
+        change = points(r["diff"]) if rate else f"{signed(r['diff'], 2)} {unit}"
+        ci = (
+            f"[{points(r['lo'])}, {points(r['hi'])}]"
+            if rate
+            else f"[{signed(r['lo'], 2)}, {signed(r['hi'], 2)}]"
+        )
+        table_rows.append(
+            [
+                r["variant"],
+                r["measure"],
+                fmt(r["base"]),
+                fmt(r["other"]),
+                change,
+                ci,
+                p_value(r["p_value"]),
+                p_value(r["p_adjusted"]),
+                "yes" if r["significant"] else "no",
+            ]
+        )
+    section.add(
+        Table(
+            [
+                "variant",
+                "measure",
+                "default",
+                "variant",
+                "change",
+                "95% interval",
+                "p",
+                "p corrected",
+                "significant",
+            ],
+            table_rows,
+        )
+    )
+    rates = [r for r in rows if r["kind"] == "rate"]
+    lengths = [r for r in rows if r["kind"] == "length"]
+    for chosen, name, percent, xlabel in (
+        (rates, "rate-changes", True, "change in rate (variant minus default)"),
+        (lengths, "length-changes", False, f"change in mean length ({unit})"),
+    ):
+        if not chosen:
+            continue
+        section.add(
+            Figure(
+                figures.forest(
+                    [f"{r['variant']}: {r['measure']}" for r in chosen],
+                    [r["diff"] for r in chosen],
+                    [r["lo"] for r in chosen],
+                    [r["hi"] for r in chosen],
+                    xlabel,
+                    percent=percent,
+                    significant=[r["significant"] for r in chosen],
+                ),
+                "Change against the default with its 95% interval; filled dots are significant "
+                "after correction.",
+                name,
+            )
+        )
+    return section
+
+
+# -- sweep -----------------------------------------------------------------------------------
+def _sweep_measures(summary: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.as_dict() for k, v in estimates(summary).items()}
+
+
+def sweep_data(runs: list[Run], summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"point": r.label, "params": r.params, "measures": _sweep_measures(s)}
+        for r, s in zip(runs, summaries, strict=True)
+    ]
+
+
+def _main_measures(summary: dict[str, Any]) -> list[str]:
+    if "success" in summary:
+        return ["success"]
+    n = summary["run"]["n_players"]
+    return [f"seat-{s + 1}" for s in range(n)]
+
+
+def sweep_headline(runs: list[Run], summaries: list[dict[str, Any]]) -> list[str]:
+    params = sweep_params(runs)
+    out = [
+        f"The sweep played {len(runs)} settings of {', '.join(params)}, "
+        f"{runs[0].games_played():,} games each."
+    ]
+    if "seats" in summaries[0]:
+        bal = [(r, s["seats"]["balance"]) for r, s in zip(runs, summaries, strict=True)]
+        best = max(bal, key=lambda x: x[1]["value"])
+        worst = min(bal, key=lambda x: x[1]["value"])
+        out.append(
+            f"Most balanced setting: {best[0].label}, balance "
+            f"{with_interval(best[1], lambda v: num(v, 3))}; least balanced: {worst[0].label}, "
+            f"{with_interval(worst[1], lambda v: num(v, 3))}."
+        )
+        first = [(r, s["seats"]["seats"][0]) for r, s in zip(runs, summaries, strict=True)]
+        out.append(
+            f"Seat 1 wins from {with_interval(min(first, key=lambda x: x[1]['value'])[1])} "
+            f"({min(first, key=lambda x: x[1]['value'])[0].label}) to "
+            f"{with_interval(max(first, key=lambda x: x[1]['value'])[1])} "
+            f"({max(first, key=lambda x: x[1]['value'])[0].label})."
+        )
+    else:
+        succ = [(r, s["success"]["success"]) for r, s in zip(runs, summaries, strict=True)]
+        lo = min(succ, key=lambda x: x[1]["value"])
+        hi = max(succ, key=lambda x: x[1]["value"])
+        out.append(
+            f"Success ranges from {with_interval(lo[1])} ({lo[0].label}) to "
+            f"{with_interval(hi[1])} ({hi[0].label})."
+        )
+    lengths = [(r, s["length"]["mean"]) for r, s in zip(runs, summaries, strict=True)]
+    short = min(lengths, key=lambda x: x[1]["value"])
+    long = max(lengths, key=lambda x: x[1]["value"])
+    unit = runs[0].length_unit
+    out.append(
+        f"Mean length ranges from {with_interval(short[1], num, unit)} ({short[0].label}) to "
+        f"{with_interval(long[1], num, unit)} ({long[0].label})."
+    )
+    return out
+
+
+def sweep_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Section]:
+    params = sweep_params(runs)
+    unit = runs[0].length_unit
+    section = Section(
+        "Sweep: measures against the swept rules",
+        [
+            "Each row is one setting of the swept rules; every cell gives the estimate and its "
+            "95% interval. All settings played the same game seeds."
+        ],
+    )
+    names = sorted({m for s in summaries for m in _main_measures(s)}, key=_measure_order)
+    extra = [m for m in ("draw", "balance", "comeback") if m in estimates(summaries[0])]
+    names += extra + ["length"]
+    rows = []
+    for run, s in zip(runs, summaries, strict=True):
+        est = estimates(s)
+        row = [run.label]
+        for m in names:
+            if m not in est:
+                row.append("")
+                continue
+            fmt = num if m in ("length",) else (lambda v: num(v, 3)) if m == "balance" else pct
+            row.append(f"{fmt(est[m].value)} [{fmt(est[m].lo)}, {fmt(est[m].hi)}]")
+        rows.append(row)
+    section.add(Table(["setting"] + [_measure_name(m, unit) for m in names], rows))
+    for m_group, ylabel, percent, stem in (
+        ([m for m in names if m.startswith("seat-") or m == "success"], "rate", True, "rates"),
+        (["length"], f"mean length ({unit})", False, "length"),
+    ):
+        if not m_group:
+            continue
+        section.add(_sweep_figure(runs, summaries, params, m_group, ylabel, percent, stem, unit))
+    return [section]
+
+
+def _measure_order(name: str) -> tuple[int, str]:
+    return (int(name[5:]), "") if name.startswith("seat-") else (0, name)
+
+
+def _measure_name(name: str, unit: str) -> str:
+    if name.startswith("seat-"):
+        return f"seat {name[5:]} win rate"
+    return {
+        "success": "success rate",
+        "draw": "no winner",
+        "balance": "balance",
+        "comeback": "comeback rate",
+        "length": f"mean length ({unit})",
+    }.get(name, name)
+
+
+def _sweep_figure(runs, summaries, params, measures, ylabel, percent, stem, unit) -> Figure:
+    ests = [estimates(s) for s in summaries]
+    values = [[r.params.get(p) for p in params] for r in runs]
+    if len(params) == 2 and len(measures) >= 1:
+        # Heatmap of the first measure (seat 1, success or length) over the two parameters.
+        m = measures[0]
+        rows_v = sorted({v[0] for v in values}, key=_sort_key)
+        cols_v = sorted({v[1] for v in values}, key=_sort_key)
+        grid = np.full((len(rows_v), len(cols_v), 3), np.nan)
+        for v, e in zip(values, ests, strict=True):
+            if m in e:
+                i, j = rows_v.index(v[0]), cols_v.index(v[1])
+                grid[i, j] = (e[m].value, e[m].lo, e[m].hi)
+        png = figures.heatmap(
+            grid[..., 0],
+            grid[..., 1],
+            grid[..., 2],
+            row_labels=[str(x) for x in rows_v],
+            col_labels=[str(x) for x in cols_v],
+            row_title=params[0],
+            col_title=params[1],
+            percent=percent,
+        )
+        return Figure(
+            png,
+            f"{_measure_name(m, unit)} for each pair of values; each cell shows the estimate "
+            "and its 95% interval in brackets.",
+            f"sweep-{stem}",
+        )
+    # One parameter (or more: the first on the x axis, one line per remaining combination).
+    xs = sorted({v[0] for v in values}, key=_sort_key)
+    categorical = not all(isinstance(x, int | float) and not isinstance(x, bool) for x in xs)
+    series = []
+    rest_keys = sorted({tuple(v[1:]) for v in values}, key=lambda t: tuple(map(_sort_key, t)))
+    for rest in rest_keys:
+        for m in measures:
+            pts = {
+                v[0]: e[m]
+                for v, e in zip(values, ests, strict=True)
+                if tuple(v[1:]) == rest and m in e
+            }
+            if not pts:
+                continue
+            label = _measure_name(m, unit)
+            if rest:
+                label += (
+                    " ("
+                    + ", ".join(f"{k}={x}" for k, x in zip(params[1:], rest, strict=True))
+                    + ")"
+                )
+            series.append(
+                (
+                    label,
+                    [pts[x].value if x in pts else np.nan for x in xs],
+                    [pts[x].lo if x in pts else np.nan for x in xs],
+                    [pts[x].hi if x in pts else np.nan for x in xs],
+                )
+            )
+    png = figures.sweep_lines(
+        xs, series[:12], xlabel=params[0], ylabel=ylabel, percent=percent, categorical=categorical
+    )
+    return Figure(png, f"{ylabel} against {params[0]}; bands are 95% intervals.", f"sweep-{stem}")
+
+
+def _sort_key(x: Any) -> tuple[int, Any]:
+    return (0, x) if isinstance(x, int | float) and not isinstance(x, bool) else (1, str(x))
+
+
+# -- tournament ------------------------------------------------------------------------------
+def pooled_seats(runs: list[Run]) -> dict[str, Any]:
+    """Seat win rates over all rotations: each policy held each seat equally often."""
+    n = runs[0].n_players
+    wins, games, no_winner = [0] * n, 0, 0
+    for run in runs:
+        c = seat_counts(run.scan(), n)
+        wins = [a + b for a, b in zip(wins, c["wins"], strict=True)]
+        games += c["games"]
+        no_winner += c["no_winner"]
+    return {
+        "games": games,
+        "seats": [
+            {"seat": s + 1, "wins": wins[s], **proportion(wins[s], games).as_dict()}
+            for s in range(n)
+        ],
+        "fair_share": (games - no_winner) / games / n if games else None,
+        "seat_test_p": uniform_seat_test(wins),
+    }
+
+
+def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str]:
+    out = []
+    ranked = sorted(pol["policies"], key=lambda r: -r["value"])
+    best = ranked[0]
+    out.append(
+        f"Strongest policy: {best['policy']}, winning {with_interval(best)} of the seats it "
+        f"held, against a fair share of {pct(pol['fair_share'])}."
+    )
+    skill = pol.get("skill")
+    if skill:
+        against = "random play" if skill["against"] != "fair share" else "the fair share"
+        out.append(
+            f"Skill against chance: per seat held, {skill['policy']} wins {points(skill['edge'])} "
+            f"compared with {against} (95% interval {points(skill['lo'])} to "
+            f"{points(skill['hi'])})."
+        )
+    seat = max(pooled["seats"], key=lambda s: s["value"])
+    out.append(
+        f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
+        f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
+    )
+    return out
+
+
+def tournament_section(pol: dict[str, Any], pooled: dict[str, Any]) -> Section:
+    section = Section(
+        "Policies against each other",
+        [
+            "Each policy sat in every seat equally often on the same game seeds, so seat "
+            "advantages cancel out. Win rates are per seat held: at a table of P seats, a policy "
+            "no better than the others wins the fair share."
+        ],
+    )
+    section.add(
+        Table(
+            ["policy", "seats held", "wins", "win rate", "95% interval"],
+            [
+                [r["policy"], f"{r['slots']:,}", f"{r['wins']:,}", pct(r["value"]), interval(r)]
+                for r in pol["policies"]
+            ],
+        )
+    )
+    section.add(
+        Figure(
+            figures.estimate_bars(
+                [r["policy"] for r in pol["policies"]],
+                pol["policies"],
+                xlabel="win rate per seat held",
+                reference=pol["fair_share"],
+                reference_label="fair share",
+            ),
+            "Win rate per seat held; whiskers are 95% intervals, the dashed line the fair share.",
+            "policies",
+        )
+    )
+    labels = [r["policy"] for r in pol["policies"]]
+    if pol["matrix"]:
+        cell = {(m["policy"], m["against"]): m for m in pol["matrix"]}
+        section.add(
+            Table(
+                ["policy \\ against"] + labels,
+                [
+                    [a]
+                    + [
+                        "" if a == b else f"{pct(cell[a, b]['value'])} {interval(cell[a, b])}"
+                        for b in labels
+                    ]
+                    for a in labels
+                ],
+                "Row policy's share of the games it and the column policy both played and one of "
+                "them won, with 95% intervals.",
+            )
+        )
+        grid = np.full((len(labels), len(labels), 3), np.nan)
+        for (a, b), m in cell.items():
+            grid[labels.index(a), labels.index(b)] = (m["value"], m["lo"], m["hi"])
+        section.add(
+            Figure(
+                figures.heatmap(
+                    grid[..., 0],
+                    grid[..., 1],
+                    grid[..., 2],
+                    row_labels=labels,
+                    col_labels=labels,
+                    row_title="policy",
+                    col_title="against",
+                    percent=True,
+                ),
+                "Head to head: each cell is the row policy's share of wins against the column "
+                "policy, with its 95% interval in brackets.",
+                "head-to-head",
+            )
+        )
+    skill = pol.get("skill")
+    if skill:
+        section.paragraphs.append(
+            f"Skill against chance: {skill['policy']} against {skill['against']}, "
+            f"{points(skill['edge'])} per seat held, 95% interval {points(skill['lo'])} to "
+            f"{points(skill['hi'])}."
+        )
+        section.add(
+            Figure(
+                figures.forest(
+                    [f"{skill['policy']} vs {skill['against']}"],
+                    [skill["edge"]],
+                    [skill["lo"]],
+                    [skill["hi"]],
+                    "edge in win rate per seat held",
+                    percent=True,
+                    significant=[skill["lo"] > 0 or skill["hi"] < 0],
+                ),
+                "Skill against chance with its 95% interval; a filled dot means the interval "
+                "excludes zero.",
+                "skill",
+            )
+        )
+    section.add(
+        Table(
+            ["seat", "wins", "win rate", "95% interval"],
+            [
+                [str(s["seat"]), f"{s['wins']:,}", pct(s["value"]), interval(s)]
+                for s in pooled["seats"]
+            ],
+            f"Seats over all rotations (policies balanced across seats); seat test "
+            f"{p_value(pooled['seat_test_p'])}.",
+        )
+    )
+    by_seat = pol["by_seat"]
+    section.add(
+        Table(
+            ["policy", "seat", "games", "win rate", "95% interval"],
+            [
+                [r["policy"], str(r["seat"]), f"{r['games']:,}", pct(r["value"]), interval(r)]
+                for r in by_seat
+            ],
+            "Each policy in each seat.",
+        )
+    )
+    return section
+
+
+# -- targets ---------------------------------------------------------------------------------
+def target_rows(targets: list[Target], runs: list[Run], summaries: list[dict]) -> list[dict]:
+    rows = []
+    for run, s in zip(runs, summaries, strict=True):
+        for row in check_targets(targets, estimates(s), run.n_players):
+            rows.append({"run": run.label, **row})
+    return rows
+
+
+def _fmt_target_value(measure: str, v: float | None) -> str:
+    if measure in ("length", "lead-changes"):
+        return num(v, 2)
+    if measure == "balance":
+        return num(v, 3)
+    return pct(v)
+
+
+def targets_headline(rows: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for r in rows:
+        fmt = lambda v, m=r["measure"]: _fmt_target_value(m, v)  # noqa: E731
+        est = (
+            f"{fmt(r['value'])} (95% interval {fmt(r['lo'])} to {fmt(r['hi'])})"
+            if r["value"] is not None
+            else "not measured for this game"
+        )
+        out.append(f"Target {r['target']} ({r['run']}): {r['verdict']}; the run gives {est}.")
+    return out
+
+
+def targets_section(rows: list[dict[str, Any]]) -> Section:
+    return Section(
+        "Design targets",
+        [
+            "A run meets a target when the whole 95% interval lies inside the target range, "
+            "misses it when the interval lies wholly outside, and otherwise cannot tell yet: more "
+            "games would narrow the interval."
+        ],
+        [
+            Table(
+                ["run", "target", "range", "estimate", "95% interval", "verdict"],
+                [
+                    [
+                        r["run"],
+                        r["target"],
+                        f"{_fmt_target_value(r['measure'], r['low'])} to "
+                        f"{_fmt_target_value(r['measure'], r['high'])}",
+                        _fmt_target_value(r["measure"], r["value"]),
+                        f"[{_fmt_target_value(r['measure'], r['lo'])}, "
+                        f"{_fmt_target_value(r['measure'], r['hi'])}]",
+                        r["verdict"],
+                    ]
+                    for r in rows
+                ],
+            )
+        ],
+    )

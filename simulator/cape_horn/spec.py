@@ -1,0 +1,83 @@
+"""Cape Horn's ``SPEC``: what the toolkit needs to know about the game (built at import)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from policies.cape_horn import POLICIES
+from simulator.games import GameSpec
+
+from . import board as BD
+from .engine import COLUMNS, HEATMAPS, play_chunk
+from .rules import Rules
+from .state import END_REASONS
+
+COLOURS = {
+    "none": "white",
+    "land": "#b59f74",
+    "sea_area1": "#f3e79b",
+    "sea_area2": "#a6c8e6",
+    "sea_area3": "#e8a4a0",
+    "start": "#cccccc",
+    "finish": "#444444",
+    **{
+        f"station_zone{z}_{c}": {"yellow": "gold", "red": "red", "green": "green"}[c]
+        for z in (1, 2, 3)
+        for c in BD.COLOURS
+    },
+}
+
+
+def board(rules: Rules) -> Any:
+    """The board as cells (every grid space, so heatmap columns line up with it)."""
+    from simulator.boards import Board, Cell
+
+    data = BD.load(rules.data_dir)
+    kinds = BD.cell_kinds(data)
+    arr = BD.arrays(rules.data_dir, int(rules.finish_tokens), bool(rules.three_token_victory))
+    starts = {data.cell(c, r): str(n) for n, c, r, _ in data.starts}
+    cells = []
+    for c in range(data.n_cells):
+        col, row = data.col_row(c)
+        neigh = (
+            tuple(int(n) for n in arr.neigh[c] if n >= 0)
+            if kinds[c] not in ("none", "land")
+            else ()
+        )
+        label = starts.get(c, "")
+        if kinds[c].startswith("station"):
+            z, colour = kinds[c].removeprefix("station_zone").split("_")
+            label = f"{'I' * int(z)} {colour[0].upper()}"
+        cells.append(Cell(c, kinds[c], float(col), float(row - data.row_origin), neigh, label))
+    return Board(tuple(cells), "square", COLOURS)
+
+
+def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
+    """One-line problem with an impossible combination (None when it can be played)."""
+    data = BD.load(rules.data_dir)
+    if n_players > len(data.starts):
+        return f"Cape Horn has {len(data.starts)} start spaces, not enough for {n_players} players"
+    deal = n_players * rules.start_hand
+    if deal > sum(rules.card_counts):
+        return f"the deck ({sum(rules.card_counts)} cards) cannot deal {deal} starting cards"
+    return None
+
+
+SPEC = GameSpec(
+    id="cape-horn",
+    title="Cape Horn",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    cooperative=False,
+    length_unit="rounds",
+    end_reasons=END_REASONS,
+    rules_class=Rules,
+    policies=POLICIES,
+    default_policy="planner",
+    play_chunk=play_chunk,
+    columns=COLUMNS,
+    board=board,
+    heatmaps=HEATMAPS,
+    check=check,
+)

@@ -1,0 +1,80 @@
+"""Cape Horn data files: the counts the sources confirm and the reconstruction's own promises."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.cape_horn import board as BD
+from simulator.cape_horn.rules import Rules
+from simulator.errors import BalanceError
+
+DATA = BD.load("")
+ARR = BD.arrays("", 2, True)
+
+
+def test_ninety_wind_cards_of_eight_designs() -> None:
+    counts = dict(zip(DATA.card_names, DATA.card_counts, strict=True))
+    in_deck = [n for n, k in counts.items() if k > 0]
+    assert sum(DATA.card_counts) == 90
+    assert len(in_deck) == 8
+    assert all(1 <= len(m) <= BD.MAX_MOVES for m in DATA.card_moves)
+    # distances 1 to 3 spaces (a diagonal step of 2 counts as 2)
+    for moves in DATA.card_moves:
+        assert all(1 <= max(abs(a), abs(b)) <= 3 for a, b in moves)
+    assert Rules().card_counts == DATA.card_counts
+
+
+def test_nine_stations_three_per_zone_one_of_each_colour() -> None:
+    assert len(DATA.stations) == 9
+    for z in range(3):
+        colours = sorted(s[1] for s in DATA.stations if s[0] == z)
+        assert colours == [0, 1, 2]
+
+
+def test_station_areas_follow_the_seed() -> None:
+    # "la estación náutica amarilla para la zona I se encuentra en la segunda área (azul) al igual
+    # que todas las estaciones náuticas para la zona II. Todas ... de la zona III ... tercera área"
+    area = {(z, colour): BD.char_at(DATA, c, r) for z, colour, c, r in DATA.stations}
+    assert area[(0, BD.COLOURS.index("yellow"))] == "2"
+    assert area[(0, 1)] == "1" and area[(0, 2)] == "1"
+    assert all(area[(1, k)] == "2" for k in range(3))
+    assert all(area[(2, k)] == "3" for k in range(3))
+
+
+def test_zone_sizes_and_start_spaces() -> None:
+    chars = "".join(DATA.chars)
+    assert chars.count("1") == 35 and chars.count("2") == 36 and chars.count("3") == 35
+    assert chars.count("S") == 5 and chars.count("F") == 5
+    assert len(DATA.starts) == 5
+    # start space 1 is the top-right one, then 2, 3 ... westward
+    cols = [s[1] for s in DATA.starts]
+    assert cols == sorted(cols, reverse=True)
+
+
+def test_orientation_by_area() -> None:
+    f1 = DATA.design("start_F1")  # one space forward
+    east, south, west = DATA.cell(10, 2), DATA.cell(6, 7), DATA.cell(2, 2)
+    assert ARR.target[east, f1, 0] == DATA.cell(10, 3)  # area 1: forward is south
+    assert ARR.target[south, f1, 0] == DATA.cell(5, 7)  # area 2: forward is west
+    assert ARR.target[west, f1, 0] == DATA.cell(2, 1)  # area 3: forward is north
+    # off the board or onto land: no target
+    assert ARR.target[DATA.cell(14, 4), DATA.design("S2"), :2].tolist().count(-1) == 1
+    assert ARR.target[DATA.cell(8, 2), DATA.design("S2"), :2].tolist().count(-1) == 1
+
+
+def test_remaining_steps_decrease_to_zero_at_a_win() -> None:
+    # with two tokens the finish row is 0 steps away; with none, a station must come first
+    two = BD.token_state([0, 1, -1])
+    fin = DATA.cell(2, -3)
+    assert ARR.rem[two, fin] == 0.0
+    assert ARR.rem[0, fin] > 0.0
+    three = BD.token_state([0, 1, 2])
+    assert np.all(ARR.rem[three] == 0.0)
+
+
+def test_bad_data_folder_is_one_line_error(tmp_path) -> None:
+    with pytest.raises(BalanceError):
+        BD.load(str(tmp_path))
+    with pytest.raises(BalanceError):
+        Rules().with_values({"card_counts": "1,2,3"})
