@@ -39,6 +39,7 @@ from .rules import RuleSet
 GAME_MODULES: dict[str, str] = {
     "caza-tesoros": "simulator.caza_tesoros.spec",
     "crew-deep-sea": "simulator.crew_deep_sea.spec",
+    "pirateer": "simulator.pirateer.spec",
     "cape-horn": "simulator.cape_horn.spec",
     "pedruscos": "simulator.pedruscos.spec",
 }

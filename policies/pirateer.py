@@ -1,0 +1,270 @@
+"""Pirateer policies: one decision per turn, which legal move of the roll to play.
+
+:func:`decide_move` branches on the seat's policy id. Every policy sees the whole position and
+the list of legal moves (``simulator.pirateer.state.legal_moves``, duplicates already removed)
+and answers an index into it; ties are broken uniformly at random.
+
+- ``random``: uniform over the legal moves;
+- ``runner``: goes for the treasure: nearest ship to an anchorage, takes it, carries it home by
+  the shortest path its limits allow; captures the treasure ship when it can;
+- ``hunter``: captures whatever it can (the treasure ship first), keeps its ships near the
+  anchorages while the treasure is on the island, then chases the treasure ship;
+- ``lookahead``: scores each move by a position evaluation that includes the exact chance, over
+  the 36 rolls, that each opponent can capture each of its ships on that opponent's next turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.pirateer import state as S
+from simulator.pirateer.board import DIST, HOME, TO_ANCHORAGE
+from simulator.policy import PolicyDef, PolicyParam
+
+RANDOM, RUNNER, HUNTER, LOOKAHEAD = 0, 1, 2, 3
+WIN = 1.0e6
+
+POLICIES: dict[str, PolicyDef] = {
+    "random": PolicyDef("random", RANDOM, "a uniformly random legal move"),
+    "runner": PolicyDef(
+        "runner",
+        RUNNER,
+        "races for the treasure and carries it home; captures only the treasure ship on purpose",
+    ),
+    "hunter": PolicyDef(
+        "hunter",
+        HUNTER,
+        "captures whatever it can (the treasure ship first), guards the anchorages, then chases "
+        "the treasure ship",
+    ),
+    "lookahead": PolicyDef(
+        "lookahead",
+        LOOKAHEAD,
+        "evaluates every legal move with the exact chance, over the 36 rolls, that each opponent "
+        "captures each of its ships next turn",
+        (
+            PolicyParam("ship", 1.0, 0.0, 50.0, "value of one own ship on the board"),
+            PolicyParam("capture", 2.0, 0.0, 50.0, "value of one opponent ship removed"),
+            PolicyParam("treasure", 8.0, 0.0, 200.0, "value of carrying the treasure"),
+            PolicyParam("home", 0.3, 0.0, 10.0, "cost per space between a treasure ship and home"),
+            PolicyParam(
+                "near", 0.6, 0.0, 10.0, "cost per space to an anchorage (treasure on the island)"
+            ),
+            PolicyParam("chase", 0.1, 0.0, 10.0, "cost per space to an opponent's treasure ship"),
+            PolicyParam("risk", 1.0, 0.0, 5.0, "weight of the chance of being captured"),
+            PolicyParam(
+                "threat",
+                0.0,
+                0.0,
+                5.0,
+                "weight of its own chance (36 rolls) to capture an opponent's treasure ship next "
+                "turn",
+            ),
+        ),
+    ),
+}
+
+
+LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
+
+
+# -- position features ----------------------------------------------------------------------------
+@njit(cache=True)
+def limited(r) -> int:
+    return 1 if r.treasure_limit == S.LIMIT_DIRECTIONS else 0
+
+
+@njit(cache=True)
+def home_steps(r, ships, s: int) -> int:
+    """Spaces between treasure ship ``s`` and its anchor under the treasure ship's limits."""
+    return HOME[limited(r), s // S.FLEET, ships[s]]
+
+
+@njit(cache=True)
+def count_ships(ships, owner, p: int, mine: bool) -> int:
+    n = 0
+    for s in range(S.N_SHIPS):
+        if ships[s] >= 0 and (owner[s // S.FLEET] == p) == mine:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def nearest_to_anchorage(ships, owner, p: int) -> int:
+    best = 999
+    for s in range(S.N_SHIPS):
+        if ships[s] >= 0 and owner[s // S.FLEET] == p:
+            best = min(best, TO_ANCHORAGE[ships[s]])
+    return best
+
+
+@njit(cache=True)
+def nearest_to(ships, owner, p: int, cell: int) -> int:
+    best = 999
+    for s in range(S.N_SHIPS):
+        if ships[s] >= 0 and owner[s // S.FLEET] == p:
+            best = min(best, DIST[ships[s], cell])
+    return best
+
+
+@njit(cache=True)
+def won(ships, owner, g, p: int) -> bool:
+    return S.is_terminal(ships, owner, g, p)
+
+
+# -- the heuristics -------------------------------------------------------------------------------
+@njit(cache=True)
+def runner_score(r, ships, owner, g, p: int) -> float:
+    if won(ships, owner, g, p):
+        return WIN
+    t = g[S.G_TREASURE]
+    score = -3.0 * count_ships(ships, owner, p, False)
+    if t >= 0 and owner[t // S.FLEET] == p:
+        return score + 1000.0 - 10.0 * home_steps(r, ships, t)
+    if t == S.ON_ISLAND:
+        return score - nearest_to_anchorage(ships, owner, p)
+    return score - nearest_to(ships, owner, p, ships[t])
+
+
+@njit(cache=True)
+def hunter_score(r, ships, owner, g, p: int) -> float:
+    if won(ships, owner, g, p):
+        return WIN
+    t = g[S.G_TREASURE]
+    score = -10.0 * count_ships(ships, owner, p, False)
+    if t >= 0 and owner[t // S.FLEET] == p:
+        return score + 100.0 - home_steps(r, ships, t)
+    for s in range(S.N_SHIPS):
+        if ships[s] < 0 or owner[s // S.FLEET] != p:
+            continue
+        if t == S.ON_ISLAND:
+            score -= 0.5 * TO_ANCHORAGE[ships[s]]
+        else:
+            score -= 0.5 * DIST[ships[s], ships[t]]
+    return score
+
+
+@njit(cache=True)
+def lookahead_static(r, prm, ships, owner, g, p: int) -> float:
+    """The evaluation with no ship at risk: own ships, minus the opponents' ships, plus progress
+    toward the treasure or home (or the opponent's distance from home)."""
+    if won(ships, owner, g, p):
+        return WIN
+    score = prm[LOOK_P.ship] * count_ships(ships, owner, p, True)
+    score -= prm[LOOK_P.capture] * count_ships(ships, owner, p, False)
+    t = g[S.G_TREASURE]
+    if t >= 0 and owner[t // S.FLEET] == p:
+        score += prm[LOOK_P.treasure] - prm[LOOK_P.home] * home_steps(r, ships, t)
+    elif t == S.ON_ISLAND:
+        score -= prm[LOOK_P.near] * nearest_to_anchorage(ships, owner, p)
+    elif t >= 0:
+        score -= prm[LOOK_P.treasure]
+        score += prm[LOOK_P.home] * home_steps(r, ships, t)
+        score -= prm[LOOK_P.chase] * nearest_to(ships, owner, p, ships[t])
+    return score
+
+
+@njit(cache=True)
+def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
+    """What the static evaluation loses to the opponents' next turns: each own ship (and the
+    treasure it carries) times the chance, exact over the 36 rolls, that some opponent can
+    capture it (opponents taken as independent)."""
+    risk[:] = 0.0
+    for q in range(g[S.G_PLAYERS]):
+        if q == p or count_ships(ships, owner, q, True) == 0:
+            continue
+        S.capture_odds(r, ships, owner, occ, g, q, p, odds)
+        for s in range(S.N_SHIPS):
+            risk[s] = 1.0 - (1.0 - risk[s]) * (1.0 - odds[s])
+    w_risk = prm[LOOK_P.risk]
+    loss = 0.0
+    t = g[S.G_TREASURE]
+    if t >= 0 and owner[t // S.FLEET] != p and prm[LOOK_P.threat] > 0.0:
+        # offence: the chance of NOT being able to capture the treasure ship on its own next turn
+        # (kept a loss, never a gain, so the static score stays an upper bound)
+        S.capture_odds(r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
+        loss += prm[LOOK_P.threat] * prm[LOOK_P.treasure] * (1.0 - odds[t])
+    for s in range(S.N_SHIPS):
+        if ships[s] >= 0 and owner[s // S.FLEET] == p:
+            lost = min(1.0, w_risk * risk[s])
+            loss += prm[LOOK_P.ship] * lost
+            if s == t:
+                loss += prm[LOOK_P.treasure] * lost
+    return loss
+
+
+@njit(cache=True)
+def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int:
+    """Best move by static evaluation minus risk. The risk only lowers a score, so moves are
+    taken in order of their static score and the search stops once no static score can beat the
+    best full score found: the answer is the full evaluation's, at a fraction of the cost."""
+    undo = np.zeros((2, 3), dtype=np.int64)
+    odds = np.zeros(S.N_SHIPS, dtype=np.float64)
+    risk = np.zeros(S.N_SHIPS, dtype=np.float64)
+    static = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        static[i] = lookahead_static(r, prm, ships, owner, g, p)
+        S.unmake_move(ships, occ, g, moves[i], undo, k)
+    done = np.zeros(n, dtype=np.bool_)
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for _ in range(n):
+        i = -1  # the best static score not tried yet (a sort costs seconds of compile time)
+        for j in range(n):
+            if not done[j] and (i < 0 or static[j] > static[i]):
+                i = j
+        done[i] = True
+        if static[i] < best_score - 1e-9:
+            break
+        v = static[i]
+        if v < WIN:
+            k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+            v -= risk_penalty(r, prm, ships, owner, occ, g, p, odds, risk)
+            S.unmake_move(ships, occ, g, moves[i], undo, k)
+        if v > best_score + 1e-9:
+            best_score = v
+            best = i
+            ties = 1
+        elif v > best_score - 1e-9:
+            ties += 1
+            if np.random.randint(0, ties) == 0:
+                best = i
+    return best
+
+
+@njit(cache=True)
+def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int:
+    """Index of the move seat ``p`` plays among the ``n`` legal ``moves`` of its roll."""
+    if pid == RANDOM or n == 1:
+        return np.random.randint(0, n)
+    if pid == LOOKAHEAD:
+        return decide_lookahead(prm, r, ships, owner, occ, g, p, moves, n)
+    undo = np.zeros((2, 3), dtype=np.int64)
+    best = 0
+    best_score = -np.inf
+    ties = 0
+    for i in range(n):
+        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        if pid == RUNNER:
+            v = runner_score(r, ships, owner, g, p)
+        else:
+            v = hunter_score(r, ships, owner, g, p)
+        S.unmake_move(ships, occ, g, moves[i], undo, k)
+        if v > best_score + 1e-9:
+            best_score = v
+            best = i
+            ties = 1
+        elif v > best_score - 1e-9:
+            ties += 1
+            if np.random.randint(0, ties) == 0:
+                best = i
+    return best
+
+
+@njit(cache=True)
+def seed_numba(seed: int):
+    """Seed numba's generator (the one the policies draw their tie-breaks from), for tests."""
+    np.random.seed(seed)

@@ -1,0 +1,244 @@
+"""The compiled Pirateer game loop (rules: docs/rules/pirateer.md).
+
+One call of :func:`play_games` plays a whole chunk; :func:`play_one` plays one game from its seed
+and returns the final position and a trace of the moves. A turn: roll two dice, list the legal
+moves (:func:`simulator.pirateer.state.legal_moves`), let the seat's policy pick one
+(``policies.pirateer.decide_move``), play it die-step by die-step, recording captures and where
+the treasure changes hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from policies.pirateer import decide_move
+
+from . import state as S
+from .board import N_CELLS, N_PICTURE
+
+# trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
+TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
+COLUMNS = (
+    "winner", "length", "end_reason", "scores", "lead_changes", "half_leader",
+    "pirateer_captures", "pirateer_treasure_changes", "pirateer_treasure_taken_turn",
+    "pirateer_passes", "pirateer_ships_left", "pirateer_captures_by_cell",
+    "pirateer_treasure_taken_by_cell", "pirateer_treasure_lost_by_cell",
+)  # fmt: skip
+
+
+@njit(cache=True)
+def seat_scores(ships, owner, g, n_players: int) -> np.ndarray:
+    """Score for the drama analysis: ships on the board, +3 while carrying the treasure."""
+    sc = np.zeros(n_players, dtype=np.int64)
+    for s in range(S.N_SHIPS):
+        if ships[s] >= 0:
+            sc[owner[s // S.FLEET]] += 1
+    t = g[S.G_TREASURE]
+    if t >= 0:
+        sc[owner[t // S.FLEET]] += 3
+    return sc
+
+
+@njit(cache=True)
+def leader_of(sc) -> int:
+    best = -1
+    top = -1
+    for p in range(sc.shape[0]):
+        if sc[p] > top:
+            top = sc[p]
+            best = p
+        elif sc[p] == top:
+            best = -1
+    return best
+
+
+@njit(cache=True)
+def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lost_cell, trace):
+    """Play a legal move step by step, counting captures and the treasure's changes of hand;
+    ends the game when a step brings the treasure home or captures the last opponent."""
+    for k in range(move[S.M_STEPS]):
+        base = 1 + 4 * k
+        s = move[base]
+        frm = ships[s]
+        t = S.walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
+        victim = occ[t]
+        before = g[S.G_TREASURE]
+        S.make_step(ships, occ, g, s, t, move[base + 3])
+        if victim >= 0:
+            g[S.G_CAPTURES] += 1
+            cap_cell[t] += 1
+            if before == victim:
+                g[S.G_TREASURE_CAPTURES] += 1
+                lost_cell[t] += 1
+                taken_cell[t] += 1
+        elif before == S.ON_ISLAND and g[S.G_TREASURE] == s:
+            taken_cell[t] += 1
+            g[S.G_TAKEN_TURN] = g[S.G_TURN]
+        n = trace.shape[0]
+        if n > 0:
+            i = trace[n - 1, 0]
+            if i < n - 1:
+                row = trace[i]
+                row[0] = g[S.G_TURN]
+                row[1] = p
+                row[2] = d1
+                row[3] = d2
+                row[4] = s
+                row[5] = frm
+                row[6] = t
+                row[7] = victim
+                row[8] = g[S.G_TREASURE]
+                trace[n - 1, 0] = i + 1
+        if S.treasure_home(ships, g):
+            g[S.G_ENDED] = 1
+            g[S.G_END_REASON] = S.END_TREASURE_HOME
+            g[S.G_WINNER] = p
+            g[S.G_TREASURE] = S.DELIVERED
+            return
+        if victim >= 0 and S.opponents_left(ships, owner, p) == 0:
+            g[S.G_ENDED] = 1
+            g[S.G_END_REASON] = S.END_LAST_OPPONENT
+            g[S.G_WINNER] = p
+            return
+
+
+@njit(cache=True)
+def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
+              taken_cell, lost_cell, lead, trace, checking):  # fmt: skip
+    """Play one game; returns (lead changes, leader at half length, passes, problems)."""
+    np.random.seed(seed)
+    S.new_game(r, n_players, ships, owner, occ, g)
+    sc = seat_scores(ships, owner, g, n_players)
+    lead[0] = leader_of(sc)
+    last = lead[0]
+    changes = 0
+    passes = 0
+    problems = 0
+    p = 0  # the seat that won the opening roll plays first; seats follow clockwise
+    while g[S.G_ENDED] == 0:
+        if S.count_alive(ships, owner, p) > 0:
+            d1 = np.random.randint(1, 7)
+            d2 = np.random.randint(1, 7)
+            n = S.legal_moves(r, ships, owner, occ, g, p, d1, d2, moves, scratch)
+            if n == 0:
+                passes += 1
+            else:
+                k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
+                k = min(max(k, 0), n - 1)
+                play_move(r, ships, owner, occ, g, p, moves[k], d1, d2, cap_cell, taken_cell,
+                          lost_cell, trace)  # fmt: skip
+            g[S.G_TURN] += 1
+            if checking:
+                problems |= S.check_state(r, ships, owner, occ, g)
+            sc = seat_scores(ships, owner, g, n_players)
+            leader = leader_of(sc)
+            lead[g[S.G_TURN]] = leader
+            if leader >= 0:
+                if last >= 0 and leader != last:
+                    changes += 1
+                last = leader
+            if g[S.G_ENDED] == 0 and g[S.G_TURN] >= r.max_turns:
+                g[S.G_ENDED] = 1
+                g[S.G_END_REASON] = S.END_TURN_CAP
+        p = (p + 1) % n_players
+    return changes, lead[g[S.G_TURN] // 2], passes, problems
+
+
+@njit(cache=True)
+def play_games(r, n_players, pids, prm, seeds):
+    n = seeds.shape[0]
+    winner = np.full(n, -1, dtype=np.int64)
+    length = np.zeros(n, dtype=np.int64)
+    reason = np.zeros(n, dtype=np.int64)
+    scores = np.zeros((n, n_players), dtype=np.int64)
+    lead_changes = np.zeros(n, dtype=np.int64)
+    half_leader = np.full(n, -1, dtype=np.int64)
+    captures = np.zeros(n, dtype=np.int64)
+    changes = np.zeros(n, dtype=np.int64)
+    taken_turn = np.full(n, -1, dtype=np.int64)
+    passes = np.zeros(n, dtype=np.int64)
+    ships_left = np.zeros((n, n_players), dtype=np.int64)
+    cap_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
+    taken_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
+    lost_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
+    ships = np.zeros(S.N_SHIPS, dtype=np.int64)
+    owner = np.zeros(S.N_FLEETS, dtype=np.int64)
+    occ = np.zeros(N_CELLS, dtype=np.int64)
+    g = np.zeros(S.N_G, dtype=np.int64)
+    moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
+    scratch = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
+    lead = np.zeros(r.max_turns + 1, dtype=np.int64)
+    trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
+    for i in range(n):
+        ch, half, ps, _ = play_game(
+            r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
+            cap_cell[i], taken_cell[i], lost_cell[i], lead, trace, False,
+        )  # fmt: skip
+        winner[i] = g[S.G_WINNER]
+        length[i] = g[S.G_TURN]
+        reason[i] = g[S.G_END_REASON]
+        scores[i] = seat_scores(ships, owner, g, n_players)
+        lead_changes[i] = ch
+        half_leader[i] = half
+        captures[i] = g[S.G_CAPTURES]
+        changes[i] = g[S.G_TREASURE_CAPTURES]
+        taken_turn[i] = g[S.G_TAKEN_TURN]
+        passes[i] = ps
+        for p in range(n_players):
+            ships_left[i, p] = S.count_alive(ships, owner, p)
+    return (
+        winner, length, reason, scores, lead_changes, half_leader, captures, changes, taken_turn,
+        passes, ships_left, cap_cell, taken_cell, lost_cell,
+    )  # fmt: skip
+
+
+def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+    out = play_games(
+        rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
+        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64),
+    )  # fmt: skip
+    return dict(zip(COLUMNS, out, strict=True))
+
+
+def play_one(
+    rules, n_players: int, policy_ids, policy_params, seed: int, trace_rows: int = 20_000
+) -> dict[str, Any]:
+    """Play one game from ``seed`` with every invariant checked after every turn: the outcome,
+    the final position and the trace of die-steps (``TRACE_FIELDS``)."""
+    r = rules.to_engine()
+    ships = np.zeros(S.N_SHIPS, dtype=np.int64)
+    owner = np.zeros(S.N_FLEETS, dtype=np.int64)
+    occ = np.zeros(N_CELLS, dtype=np.int64)
+    g = np.zeros(S.N_G, dtype=np.int64)
+    moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
+    scratch = np.zeros_like(moves)
+    cells = np.zeros((3, N_PICTURE), dtype=np.int64)
+    lead = np.zeros(r.max_turns + 1, dtype=np.int64)
+    # the last row of the trace holds the number of rows written
+    trace = np.zeros((trace_rows + 1, len(TRACE_FIELDS)), dtype=np.int64)
+    changes, half, passes, problems = play_game(
+        r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
+        np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g, moves,
+        scratch, cells[0], cells[1], cells[2], lead, trace, True,
+    )  # fmt: skip
+    return {
+        "winner": int(g[S.G_WINNER]),
+        "length": int(g[S.G_TURN]),
+        "end_reason": int(g[S.G_END_REASON]),
+        "lead_changes": int(changes),
+        "half_leader": int(half),
+        "passes": int(passes),
+        "problems": int(problems),
+        "ships": ships,
+        "owner": owner,
+        "occ": occ,
+        "g": g,
+        "captures_by_cell": cells[0],
+        "taken_by_cell": cells[1],
+        "lost_by_cell": cells[2],
+        "trace": trace[: trace[-1, 0]].copy(),
+    }

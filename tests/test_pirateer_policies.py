@@ -1,0 +1,90 @@
+"""Policies on hand-made positions: what each one is for, and the lookahead's pruned search
+equal to scoring every move."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from policies import pirateer as P
+from simulator.pirateer import board as B
+from simulator.pirateer import state as S
+from simulator.pirateer.spec import SPEC
+from simulator.policy import engine_arrays, seat_policies
+from tests.test_pirateer_moves import Pos
+
+
+def choose(pos, name, p, d1, d2, seed=0):
+    ids, prm = engine_arrays(seat_policies([name], SPEC.policies, SPEC.id, 1))
+    moves = pos.moves(p, d1, d2)
+    P.seed_numba(seed)
+    k = P.decide_move(ids[0], prm[0], pos.r, pos.ships, pos.owner, pos.occ, pos.g, p, moves,
+                      len(moves))  # fmt: skip
+    return pos.outcome(moves[k])
+
+
+def test_runner_takes_the_treasure():
+    pos = Pos({0: (11, 7), 6: (5, 14)})  # +y 3 lands on the anchorage (11,10)
+    _, treasure = choose(pos, "runner", 0, 3, 1)
+    assert treasure == 0
+
+
+def test_hunter_and_lookahead_capture_the_treasure_ship():
+    for name in ("hunter", "lookahead", "runner"):
+        pos = Pos({0: (13, 5), 1: (5, 5), 6: (13, 7), 7: (5, 14)}, treasure=6)
+        after, treasure = choose(pos, name, 0, 2, 5)
+        assert 6 not in after and treasure in (0, 1), name
+
+
+def test_lookahead_keeps_out_of_reach():
+    # the opponent on (13,9) hits (13,5) with many rolls; with the risk weighted up and the
+    # distance terms off, the lookahead moves to the safest square it can reach
+    pos = Pos({0: (13, 5), 6: (13, 9)})
+    after, _ = choose(pos, "lookahead:risk=5,near=0,chase=0,capture=0", 0, 6, 5)
+    out = np.zeros(S.N_SHIPS)
+    c = B.INDEX[after[0]]
+    moved = Pos({0: B.CELLS[c], 6: (13, 9)})
+    S.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
+    best = min(
+        _risk_after(pos, m) for m in pos.moves(0, 6, 5) if pos.outcome(m)[0].get(6) is not None
+    )
+    assert out[0] <= best + 1e-12 and 6 in after
+
+
+def _risk_after(pos, move):
+    after, _ = pos.outcome(move)
+    moved = Pos({0: after[0], 6: after[6]})
+    out = np.zeros(S.N_SHIPS)
+    S.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
+    return out[0]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_pruned_lookahead_equals_scoring_every_move(data):
+    n_players = data.draw(st.integers(2, 4))
+    pos0 = Pos({}, n_players=n_players)
+    slots = [s for s in range(12) if pos0.owner[s // 3] >= 0]
+    near = [c for c in range(B.N_CELLS) if B.DIST[c, B.ANCHORAGE_CELLS[5]] <= 6]
+    cells = data.draw(st.lists(st.sampled_from(near), min_size=len(slots), max_size=len(slots),
+                               unique=True))  # fmt: skip
+    pieces = {s: B.CELLS[c] for s, c in zip(slots, cells, strict=True)}
+    treasure = data.draw(st.sampled_from([S.ON_ISLAND, *pieces]))
+    pos = Pos(pieces, n_players=n_players, treasure=treasure)
+    d1, d2 = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    moves = pos.moves(0, d1, d2)
+    if len(moves) < 2:
+        return
+    _, prm = engine_arrays(seat_policies(["lookahead"], SPEC.policies, SPEC.id, 1))
+    odds, risk, undo = np.zeros(12), np.zeros(12), np.zeros((2, 3), dtype=np.int64)
+    scores = []
+    for m in moves:
+        k = S.make_move(pos.r, pos.ships, pos.owner, pos.occ, pos.g, m, undo)
+        v = P.lookahead_static(pos.r, prm[0], pos.ships, pos.owner, pos.g, 0)
+        if v < P.WIN:
+            v -= P.risk_penalty(pos.r, prm[0], pos.ships, pos.owner, pos.occ, pos.g, 0, odds, risk)
+        S.unmake_move(pos.ships, pos.occ, pos.g, m, undo, k)
+        scores.append(v)
+    P.seed_numba(1)
+    k = P.decide_lookahead(prm[0], pos.r, pos.ships, pos.owner, pos.occ, pos.g, 0, moves,
+                           len(moves))  # fmt: skip
+    assert abs(scores[k] - max(scores)) < 1e-9
