@@ -422,7 +422,7 @@ def board_sections(runs: list[Run]) -> list[Section]:
                 Figure(
                     figures.board_heatmap(hm["board"], per_game, hm["caption"]),
                     f"{label}{hm['caption']}, {total:,} in {games:,} games.",
-                    f"board-{hm['column']}",
+                    f"board-{hm['column']}-{runs.index(run) + 1}",
                 )
             )
             top = np.argsort(-hm["totals"])[:8]

@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import BalanceError
 
-SHAPES = ("square", "hex", "graph")
+SHAPES = ("square", "diamond", "hex", "graph")
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,9 @@ class Cell:
 @dataclass(frozen=True)
 class Board:
     cells: tuple[Cell, ...]
-    shape: str  # "square" and "hex" draw tiles; "graph" draws nodes joined by their edges
+    # "square", "diamond" (squares turned 45 degrees, a grid drawn on the diagonal) and "hex"
+    # draw tiles; "graph" draws nodes joined by their edges.
+    shape: str
     colours: dict[str, str] = field(default_factory=dict)  # kind -> matplotlib colour
 
     def __post_init__(self) -> None:
@@ -129,14 +131,17 @@ def draw_board(
             patches.append(
                 RegularPolygon((c.x, c.y), 4, radius=step / np.sqrt(2), orientation=np.pi / 4)
             )
+        elif board.shape == "diamond":
+            patches.append(RegularPolygon((c.x, c.y), 4, radius=step / np.sqrt(2) * 0.98))
         elif board.shape == "hex":
             patches.append(RegularPolygon((c.x, c.y), 6, radius=step / np.sqrt(3)))
         else:
             patches.append(Circle((c.x, c.y), radius=step * 0.3))
     mappable = None
+    edge = "#555555" if board.shape == "graph" else "white"  # pale nodes need an outline
     if values is None:
         faces = [colour[c.kind] for c in board.cells]
-        coll = PatchCollection(patches, facecolors=faces, edgecolors="white", linewidths=0.4)
+        coll = PatchCollection(patches, facecolors=faces, edgecolors=edge, linewidths=0.4)
         ax.add_collection(coll)
     else:
         vals = np.asarray(values, dtype=float)
@@ -203,7 +208,7 @@ def save_board_picture(
     ax.set_title(title)
     fig.tight_layout()
     tmp = path.with_name(path.name + ".tmp" + path.suffix)
-    fig.savefig(tmp, dpi=130)
+    fig.savefig(tmp, dpi=130, bbox_inches="tight")
     plt.close(fig)
     tmp.replace(path)
     return path

@@ -53,7 +53,7 @@ def board(rules: Rules | None = None) -> Board:
         cells.append(Cell(c, kind, float(x - y), float(x + y), nb, f"({x}, {y})"))
     for k, (x, y) in enumerate(B.ISLAND):
         cells.append(Cell(B.N_CELLS + k, "island", float(x - y), float(x + y), (), f"({x}, {y})"))
-    return Board(tuple(cells), "square", colours=COLOURS)
+    return Board(tuple(cells), "diamond", colours=COLOURS)
 
 
 def check(rules: Rules, n_players: int, seats: list[SeatPolicy]) -> str | None:
