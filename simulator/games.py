@@ -38,10 +38,10 @@ from .rules import RuleSet
 # Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
 GAME_MODULES: dict[str, str] = {
     "caza-tesoros": "simulator.caza_tesoros.spec",
-    "crew-deep-sea": "simulator.crew_deep_sea.spec",
     "pirateer": "simulator.pirateer.spec",
-    "cape-horn": "simulator.cape_horn.spec",
     "pedruscos": "simulator.pedruscos.spec",
+    "crew-deep-sea": "simulator.crew_deep_sea.spec",
+    "cape-horn": "simulator.cape_horn.spec",
 }
 
 
