@@ -568,3 +568,21 @@ def test_logbook_table():
     assert m[32].fixed_tasks and m[17].allocation == "free" and m[33].target == 18
     t = task_table()
     assert t.difficulty.sum(axis=0).tolist() == [229, 264, 297]  # totals in notes.md
+
+
+def test_more_pink_than_green_ignores_the_card_never_played():
+    # The task is about cards won ("Un jugador completa una tarea cumpliendo la condición que
+    # se indica en la carta"). 3 players deal 14/13/13, so one card is never played; here it is
+    # green (then blue), and it must not count against the holder at the end.
+    s = make_state([["P9", "Y1", "G1"], ["G9", "Y9"], ["P2", "Y2"]], captain=0)
+    add_task(s, "more_pink_than_green", 0)
+    play_trick(s, ["P9", "G9", "P2"])  # player 0 wins 2 pink, 1 green; G1 still in hand
+    assert task_state(s) == P
+    play_trick(s, ["Y1", "Y9", "Y2"])
+    assert s[S.S_DONE] == s[S.S_NTRICKS] and s[S.O_OWNER + card("G1")] == 0
+    assert task_state(s) == D
+    s = make_state([["P1", "G1", "B1"], ["P9", "Y9"], ["B2", "Y2"]], captain=0)
+    add_task(s, "more_yellow_than_blue", 1)
+    play_trick(s, ["P1", "P9", "B2"])  # player 1 wins 1 blue
+    play_trick(s, ["Y9", "Y2", "G1"])  # and 2 yellow; B1 is never played
+    assert task_state(s) == D

@@ -599,9 +599,11 @@ def eval_task(s, k, ttype, tparams, public):
         ua = s[O_USUIT + prm[0]]
         ub = s[O_USUIT + prm[1]]
         if ct == C_WIN_MORE_SUIT_THAN_SUIT:
+            if final:  # a card never played (3 players: the 14th) is nobody's
+                return DONE if ca > cb else FAILED
             if ca > cb + ub:
                 return DONE
-            if ca + ua <= cb or final:
+            if ca + ua <= cb:
                 return FAILED
             return PENDING
         if ca > cb + ub or cb > ca + ua or ca + ua < prm[2] or cb + ub < prm[2]:
