@@ -83,6 +83,7 @@ from simulator.crew_deep_sea.state import (
     finish_trick_as,
     forbidden_lead,
     legal_cards,
+    neighbour,
     play_card,
     rank_of,
     streaks,
@@ -434,6 +435,28 @@ def decide_distress(s, p, pid, prm, ttype, tparams):
         ):
             return True
     return False
+
+
+@njit(cache=True)
+def decide_direction(s, p, pid, prm, ttype, tparams):
+    """Distress pass direction ``p`` prefers: +1 left, -1 right, 0 none. It holds a card a
+    neighbour's task needs (tasks are public, its own hand is its own)."""
+    if pid == RANDOM:
+        return 0
+    want = np.zeros(2)
+    for i in range(2):
+        to = neighbour(s, p, 1 - 2 * i)
+        for k in range(s[S_NTASKS]):
+            if s[O_HOLDER + k] == to:
+                m = task_targets(s[O_TASK + k], ttype, tparams)
+                for c in range(36):
+                    if s[O_OWNER + c] == p and (m >> c) & 1:
+                        want[i] += 1.0
+    if want[0] > want[1]:
+        return 1
+    if want[1] > want[0]:
+        return -1
+    return 0
 
 
 @njit(cache=True)
