@@ -324,6 +324,15 @@ def finish_trick(s):
     return w
 
 
+@njit(cache=True)
+def neighbour(s, p, d):
+    """The neighbour of ``p`` in direction ``d`` (+1 left, -1 right), skipping the dummy (2
+    players: the other human)."""
+    n = s[S_NP]
+    q = (p + d) % n
+    return (q + d) % n if q == s[S_DUMMY] else q
+
+
 # -- communication ---------------------------------------------------------------------------
 @njit(cache=True)
 def comm_claims(s, p, c):
