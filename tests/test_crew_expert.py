@@ -123,3 +123,18 @@ def test_a_secret_prediction_is_not_read_by_others():
         s[S.O_TX + k] = x
         choices.add(int(decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params)))
     assert len(choices) == 1
+
+
+def test_expert_runs_every_table_size_and_repeats_itself():
+    from simulator.crew_deep_sea.rules import Rules
+
+    r = Rules().with_values({"mission": 4})
+    for players in (2, 5):
+        ids, prm = engine_arrays(
+            seat_policies(["expert:samples=3,nodes=300"], SPEC.policies, SPEC.id, players)
+        )
+        seeds = np.arange(6, dtype=np.uint32)
+        a = SPEC.play_chunk(r, players, ids, prm, seeds)
+        b = SPEC.play_chunk(r, players, ids, prm, seeds)
+        assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
+        assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
