@@ -106,10 +106,15 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
     """Per player count: each task card's empirical difficulty beside its printed value."""
     table = task_table()
     out: dict[str, Any] = {}
-    drawn = games.filter(pl.col("crew_tasks").list.max() > 0)
+    # mission 32's tasks are fixed, not drawn: they say nothing about a card's printed value
+    drawn = games.filter((pl.col("crew_tasks").list.max() > 0) & (pl.col("crew_mission") != 32))
     for n_players in sorted(drawn["n_players"].unique().to_list()):
         sub = drawn.filter(pl.col("n_players") == n_players)
-        y = sub["success"].to_numpy().astype(float)
+        # a success after a distress call cost two attempts: it counts as half a success, so
+        # cards that draw the call show as harder than their raw success suggests
+        y = sub["success"].to_numpy().astype(float) / (
+            1.0 + sub["crew_distress"].to_numpy().astype(float)
+        )
         x = np.zeros((len(sub), 97))
         x[:, 96] = 1.0  # intercept
         for i, ids in enumerate(sub["crew_tasks"].to_list()):
@@ -155,6 +160,18 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
             "missions": _mission_targets(games.filter(pl.col("n_players") == n_players)),
         }
     return out
+
+
+def flagged_under_both(first: pl.DataFrame, second: pl.DataFrame, z: float = 3.0) -> pl.DataFrame:
+    """Cards out of line (|z| >= ``z``, same sign) in two audits' card tables, e.g. under
+    `expert` and `omniscient`: what both crews find mispriced is a property of the cards."""
+    cols = ["task", "key", "printed", "empirical_in_printed_units", "z", "ci_low", "ci_high"]
+    both = first.select(cols).join(second.select(cols), on=["task", "key", "printed"])
+    return both.filter(
+        (pl.col("z").abs() >= z)
+        & (pl.col("z_right").abs() >= z)
+        & (pl.col("z").sign() == pl.col("z_right").sign())
+    ).sort(pl.col("z").abs(), descending=True)
 
 
 def _mission_targets(games: pl.DataFrame) -> pl.DataFrame:

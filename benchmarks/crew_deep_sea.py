@@ -2,6 +2,10 @@
 
 Run: `.venv/bin/python benchmarks/crew_deep_sea.py [--games N] [--mission M] [--players P]`.
 The interpreted figure comes from the same script in a subprocess with NUMBA_DISABLE_JIT=1.
+
+`--compare 1,2,5 --policies heuristic,expert,omniscient` instead plays the same seeds (same deals
+and task draws) under each policy and prints success with its Wilson interval and missions/s;
+`--sonar` adds `expert` with `communication=none` beside it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,37 @@ def measure(games: int, mission: int, players: int, policy: str) -> float:
     return games / (time.perf_counter() - start)
 
 
+def compare(
+    missions: list[int], players: int, games: int, policies: list[str], sonar: bool, seed: int
+) -> None:
+    from analyses.crew import wilson
+    from simulator.crew_deep_sea.rules import Rules
+    from simulator.crew_deep_sea.spec import SPEC
+    from simulator.policy import engine_arrays, seat_policies
+
+    seeds = np.arange(seed, seed + games, dtype=np.uint32)
+    configs = [(p, "mission") for p in policies]
+    if sonar:
+        configs += [(p, "none") for p in policies if p.startswith("expert")]
+    print(f"{players} players, {games} attempts per mission, seeds {seed}..{seed + games - 1}")
+    for m in missions:
+        for policy, comm in configs:
+            rules = Rules().with_values({"mission": m, "communication": comm})
+            ids, params = engine_arrays(seat_policies([policy], SPEC.policies, SPEC.id, players))
+            SPEC.play_chunk(rules, players, ids, params, np.arange(2, dtype=np.uint32))
+            start = time.perf_counter()
+            out = SPEC.play_chunk(rules, players, ids, params, seeds)
+            rate = games / (time.perf_counter() - start)
+            k = int(out["success"].sum())
+            lo, hi = wilson(k, games)
+            print(
+                f"mission {m:2d}  {policy:28s} comm={comm:8s} {k / games:6.1%} "
+                f"[{lo:.1%}, {hi:.1%}]  distress {out['crew_distress'].mean():5.1%}  "
+                f"{rate:9.2f} missions/s",
+                flush=True,
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20000)
@@ -38,7 +73,16 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--policy", default="heuristic")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--compare", default="", help="missions to compare policies on, e.g. 1,2,5")
+    ap.add_argument("--policies", default="heuristic,expert,omniscient")
+    ap.add_argument("--sonar", action="store_true", help="also expert with communication=none")
+    ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
+    if a.compare:
+        missions = [int(x) for x in a.compare.split(",")]
+        policies = a.policies.split(",")
+        compare(missions, a.players, a.games, policies, a.sonar, a.seed)
+        return
     if a.child:
         print(json.dumps(measure(a.games, a.mission, a.players, a.policy)))
         return

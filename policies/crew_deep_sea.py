@@ -44,9 +44,11 @@ from simulator.crew_deep_sea.state import (
     LOWEST,
     MAXP,
     NC,
+    O_BELOW,
     O_COMMBY,
     O_COMMK,
     O_CTRICK,
+    O_DOWN,
     O_HANDN,
     O_HOLDER,
     O_OWNER,
@@ -67,6 +69,7 @@ from simulator.crew_deep_sea.state import (
     PENDING,
     S_CAPTAIN,
     S_DONE,
+    S_DUMMY,
     S_LEADER,
     S_NIN,
     S_NP,
@@ -83,6 +86,7 @@ from simulator.crew_deep_sea.state import (
     finish_trick_as,
     forbidden_lead,
     legal_cards,
+    neighbour,
     play_card,
     rank_of,
     streaks,
@@ -91,7 +95,7 @@ from simulator.crew_deep_sea.state import (
 )
 from simulator.policy import PolicyDef, PolicyParam
 
-RANDOM, HEURISTIC, OMNISCIENT = 0, 1, 2
+RANDOM, HEURISTIC, OMNISCIENT, EXPERT = 0, 1, 2, 3
 
 POLICIES = {
     "random": PolicyDef(
@@ -136,11 +140,26 @@ POLICIES = {
             PolicyParam("allocations", 4.0, 1.0, 64.0, "task allocations tried", integer=True),
         ),
     ),
+    "expert": PolicyDef(
+        "expert",
+        EXPERT,
+        "plays from what it can know: at each card it samples deals consistent with the public "
+        "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
+        "its own hand, solves each with the omniscient search and plays the card that "
+        "completes the mission in most samples; takes tasks, talks and calls distress as "
+        "heuristic, and reads other players' sonar cards into its samples",
+        (
+            PolicyParam("samples", 12.0, 1.0, 512.0, "deals sampled per card decision"),
+            PolicyParam("nodes", 3000.0, 10.0, 1e7, "search budget per card decision (cards)"),
+            PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
+        ),
+    ),
 }
 # Parameter positions by name, generated from the declarations above.
 RANDOM_P = POLICIES["random"].slots
 HEURISTIC_P = POLICIES["heuristic"].slots
 OMNISCIENT_P = POLICIES["omniscient"].slots
+EXPERT_P = POLICIES["expert"].slots
 
 W_FAIL = 20.0
 W_PROGRESS = 1.5
@@ -360,6 +379,11 @@ def task_fit(s, p, row, ttype, tparams):
         return 0.9 - 0.8 * bad / max(n, 1)
     if ct == C_WIN_NONE:
         return _avoid_fit(s, p, tparams[row, 0])
+    if ct == C_WIN_EXACT_TRICKS and tparams[row, 0] == 0 and s[O_OWNER + 39] == p:
+        # submarine 4 wins whatever trick it is played into; only a hand with a card to spare
+        # (3 players, 14 cards) can keep it unplayed
+        if s[O_HANDN + p] <= s[S_NTRICKS] - s[S_DONE]:
+            return 0.0
     if ct == C_WIN_RANK_WITH_RANK or ct == C_WIN_TRICK_USING_RANK:
         n_rank = 0  # the trick is won with a card of this rank: I must hold some
         for c in range(36):
@@ -372,11 +396,51 @@ def task_fit(s, p, row, ttype, tparams):
     return 0.15 + 0.6 * power
 
 
+# -- what a player may not know --------------------------------------------------------------
+@njit(cache=True)
+def own_view(s, p, ttype, tparams):
+    """``s`` as ``p`` may read it: another member's secret prediction (task 85) is unknown,
+    so that task is left out of ``p``'s reckoning (marked done in a copy)."""
+    hidden = False
+    for k in range(s[S_NTASKS]):
+        row = s[O_TASK + k]
+        if (
+            ttype[row] == C_WIN_EXACT_TRICKS_PREDICTED
+            and tparams[row, 0] == 0
+            and s[O_HOLDER + k] != p
+            and s[O_TSTATE + k] == PENDING
+        ):
+            hidden = True
+    if not hidden:
+        return s
+    v = s.copy()
+    for k in range(s[S_NTASKS]):
+        row = s[O_TASK + k]
+        if ttype[row] == C_WIN_EXACT_TRICKS_PREDICTED and tparams[row, 0] == 0:
+            if s[O_HOLDER + k] != p and s[O_TSTATE + k] == PENDING:
+                v[O_TSTATE + k] = DONE
+    return v
+
+
+@njit(cache=True)
+def as_heuristic(pid, prm):
+    """The heuristic's id and parameters for the expert's decisions other than card play
+    (defaults, with the expert's own sonar threshold)."""
+    if pid != EXPERT:
+        return pid, prm
+    row = np.zeros(prm.shape[0])
+    for i in range(len(HEURISTIC_DEFAULTS)):
+        row[i] = HEURISTIC_DEFAULTS[i]
+    row[HEURISTIC_P.comm_threshold] = prm[EXPERT_P.comm_threshold]
+    return HEURISTIC, row
+
+
 # -- decisions -------------------------------------------------------------------------------
 @njit(cache=True)
 def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
     """Index into ``avail`` (task slots) of the task ``p`` takes, or -1 to pass (only when
     ``may_pass``: fewer tasks than players)."""
+    pid, prm = as_heuristic(pid, prm)
     if pid == RANDOM:
         if may_pass and np.random.random() < 0.5:
             return -1
@@ -396,6 +460,7 @@ def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
 @njit(cache=True)
 def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
     """How much ``p`` wants one task (free selection, volunteering)."""
+    pid, prm = as_heuristic(pid, prm)
     if pid == RANDOM:
         return np.random.random()
     return task_fit(s, p, row, ttype, tparams)
@@ -404,6 +469,7 @@ def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
 @njit(cache=True)
 def decide_volunteer(s, p, pid, prm, ttype, tparams):
     """Will ``p`` take every task of the mission?"""
+    pid, prm = as_heuristic(pid, prm)
     n = s[S_NTASKS]
     if pid == RANDOM:
         return np.random.random() < 0.5
@@ -416,6 +482,7 @@ def decide_volunteer(s, p, pid, prm, ttype, tparams):
 @njit(cache=True)
 def decide_predict(s, p, k, pid, prm, ttype, tparams):
     """The X of an 'exactly X tricks' task, before play."""
+    pid, prm = as_heuristic(pid, prm)
     if pid == RANDOM:
         return np.random.randint(s[S_NTRICKS] + 1)
     est = 0.0
@@ -433,6 +500,7 @@ def decide_predict(s, p, k, pid, prm, ttype, tparams):
 @njit(cache=True)
 def decide_distress(s, p, pid, prm, ttype, tparams):
     """Does ``p`` ask for the distress signal (its hand cannot work its tasks)?"""
+    pid, prm = as_heuristic(pid, prm)
     if pid != HEURISTIC:
         return False
     for k in range(s[S_NTASKS]):
@@ -445,8 +513,32 @@ def decide_distress(s, p, pid, prm, ttype, tparams):
 
 
 @njit(cache=True)
+def decide_direction(s, p, pid, prm, ttype, tparams):
+    """Distress pass direction ``p`` prefers: +1 left, -1 right, 0 none. It holds a card a
+    neighbour's task needs (tasks are public, its own hand is its own)."""
+    pid, prm = as_heuristic(pid, prm)
+    if pid == RANDOM:
+        return 0
+    want = np.zeros(2)
+    for i in range(2):
+        to = neighbour(s, p, 1 - 2 * i)
+        for k in range(s[S_NTASKS]):
+            if s[O_HOLDER + k] == to:
+                m = task_targets(s[O_TASK + k], ttype, tparams)
+                for c in range(36):
+                    if s[O_OWNER + c] == p and (m >> c) & 1:
+                        want[i] += 1.0
+    if want[0] > want[1]:
+        return 1
+    if want[1] > want[0]:
+        return -1
+    return 0
+
+
+@njit(cache=True)
 def decide_pass(s, p, to, pid, prm, ttype, tparams):
     """The non-submarine card ``p`` passes to ``to`` under the distress signal (-1: none)."""
+    pid, prm = as_heuristic(pid, prm)
     n = 0
     cards = np.empty(NC, np.int64)
     for c in range(36):
@@ -480,6 +572,8 @@ def decide_pass(s, p, to, pid, prm, ttype, tparams):
 @njit(cache=True)
 def decide_comm(s, p, pid, prm, ttype, tparams):
     """(card, claim) ``p`` shows now, or (-1, -1) to keep the sonar token."""
+    pid, prm = as_heuristic(pid, prm)
+    s = own_view(s, p, ttype, tparams)
     if pid == RANDOM:
         if np.random.random() >= prm[RANDOM_P.communicate]:
             return -1, -1
@@ -971,7 +1065,9 @@ def decide_play(s, p, legal, n_legal, pid, prm, ttype, tparams):
     """The card ``p`` plays (one of ``legal[:n_legal]``)."""
     if pid == RANDOM:
         return legal[np.random.randint(n_legal)]
-    return heuristic_play(s, p, legal, n_legal, prm, ttype, tparams)
+    if pid == EXPERT:
+        return expert_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
+    return heuristic_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
 
 
 # -- omniscient search -----------------------------------------------------------------------
@@ -1051,3 +1147,146 @@ def search_line(s, ttype, tparams, budget, line):
         if ncand[d] > 1:
             _order_moves(st, cand[d], ncand[d], hprm, ttype, tparams)
     return -1, nodes
+
+
+# -- expert: sampled deals, each solved with every hand visible --------------------------------
+EXPERT_UNKNOWN_CREDIT = 0.25  # a sample whose search ran out of budget: neither won nor lost
+EXPERT_MIN_NODES = 40
+
+
+@njit(cache=True)
+def _known_holder(s, c):
+    """Seat publicly known to hold the unplayed card ``c`` (shown by sonar or face up on the
+    dummy), or -1."""
+    if s[O_CTRICK + c] < 0 and s[O_COMMBY + c] >= 0:
+        return s[O_COMMBY + c]
+    return -1
+
+
+@njit(cache=True)
+def _fits(s, q, c, rem, relaxed):
+    return rem[q] > 0 and (relaxed or could_hold(s, q, c))
+
+
+@njit(cache=True)
+def sample_deal(s, p, out):
+    """Write into ``out`` a copy of ``s`` whose hidden cards are dealt at random, consistent
+    with everything ``p`` knows: hand sizes, shown voids, sonar claims, the dummy's face-up
+    cards (its face-down cards are hidden cards too). Reads nothing of ``s`` that ``p`` could
+    not see; the randomness is numba's generator. Returns False when no consistent deal was
+    found in a few tries and the claims and voids were dropped."""
+    n_players = s[S_NP]
+    out[:] = s
+    dummy = s[S_DUMMY]
+    unknown = np.empty(NC, np.int64)
+    nu = 0
+    cap = np.zeros(MAXP, np.int64)  # hidden cards each seat holds
+    for q in range(n_players):
+        cap[q] = s[O_HANDN + q]
+    for c in range(NC):
+        if s[O_CTRICK + c] >= 0:
+            continue
+        if s[O_OWNER + c] == p and s[O_DOWN + c] == 0:
+            cap[p] -= 1
+        elif _known_holder(s, c) >= 0:
+            cap[_known_holder(s, c)] -= 1
+        else:
+            unknown[nu] = c
+            nu += 1
+    if dummy >= 0:  # which cards lie face down is hidden: they are dealt again below
+        for c in range(NC):
+            out[O_DOWN + c] = 0
+    owner = np.full(NC, -1, np.int64)
+    relaxed = False
+    ok = False
+    for attempt in range(60):
+        relaxed = attempt >= 40
+        key = np.empty(nu)  # most constrained cards first, ties at random
+        for i in range(nu):
+            npos = 0
+            for q in range(n_players):
+                npos += _fits(s, q, unknown[i], cap, relaxed)
+            key[i] = npos + np.random.random()
+        order = np.argsort(key)
+        rem = cap.copy()
+        ok = True
+        for j in range(nu):
+            c = unknown[order[j]]
+            tot = 0
+            for q in range(n_players):
+                tot += _fits(s, q, c, rem, relaxed)
+            if tot == 0:
+                ok = False
+                break
+            pick = np.random.randint(tot)
+            for q in range(n_players):
+                if _fits(s, q, c, rem, relaxed):
+                    if pick == 0:
+                        owner[c] = q
+                        rem[q] -= 1
+                        break
+                    pick -= 1
+        if ok:
+            break
+    if not ok:  # hand sizes only cannot fail; keep the state as it is
+        return False
+    for i in range(nu):
+        out[O_OWNER + unknown[i]] = owner[unknown[i]]
+    if dummy >= 0:  # the dummy's sampled hidden cards go face down under its face-up ones
+        j = 0
+        for u in range(NC):
+            b = s[O_BELOW + u]
+            if s[O_CTRICK + u] < 0 and _known_holder(s, u) == dummy and b >= 0:
+                if s[O_CTRICK + b] >= 0 or _known_holder(s, b) >= 0:
+                    continue  # the card below is already up or played
+                while j < nu and owner[unknown[j]] != dummy:
+                    j += 1
+                if j < nu:
+                    out[O_BELOW + u] = unknown[j]
+                    out[O_DOWN + unknown[j]] = 1
+                    out[O_OWNER + unknown[j]] = dummy
+                    j += 1
+    return not relaxed
+
+
+@njit(cache=True)
+def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
+    """The card that completes the mission in most sampled deals, each solved by the
+    perfect-information search; ties (and samples without a verdict) go to the heuristic's
+    card. A single legal card needs no search."""
+    if n_legal == 1:
+        return legal[0]
+    hprm = heuristic_params(prm.shape[0])
+    first = heuristic_play(s, p, legal, n_legal, hprm, ttype, tparams)
+    n_samples = max(1, int(prm[EXPERT_P.samples]))
+    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.nodes]) // (n_samples * n_legal))
+    score = np.zeros(n_legal)
+    world = np.empty(STATE_SIZE, np.int64)
+    line = np.empty(NC, np.int64)
+    for _ in range(n_samples):
+        sample_deal(s, p, world)
+        for i in range(n_legal):
+            st = world.copy()
+            play_card(st, p, legal[i])
+            if st[S_NIN] == st[S_NP]:
+                finish_trick(st)
+                tf, rf, done = evaluate(st, ttype, tparams, False)
+                if tf or rf:
+                    continue
+                if done:
+                    score[i] += 1.0
+                    continue
+                if st[S_DONE] >= st[S_NTRICKS]:
+                    continue
+            found, used = search_line(st, ttype, tparams, per, line)
+            if found >= 0:
+                score[i] += 1.0
+            elif used > per:
+                score[i] += EXPERT_UNKNOWN_CREDIT
+    best = -1
+    for i in range(n_legal):
+        if legal[i] == first:
+            score[i] += 1e-6  # the heuristic's card breaks ties
+        if best < 0 or score[i] > score[best]:
+            best = i
+    return legal[best]

@@ -8,7 +8,13 @@ import sys
 import numpy as np
 import polars as pl
 
-from analyses.crew import campaign, difficulty_audit, success_by_mission, wilson
+from analyses.crew import (
+    campaign,
+    difficulty_audit,
+    flagged_under_both,
+    success_by_mission,
+    wilson,
+)
 from simulator.crew_deep_sea.board import task_table
 
 
@@ -62,3 +68,25 @@ def test_crew_audit_rejects_bad_player_count(tmp_path):
     assert done.stderr.strip().splitlines() == [
         "balance: error: crew-deep-sea is played by 2 to 5 players, not 7"
     ]
+
+
+def test_mission_32_stays_out_of_the_fit_and_distress_counts():
+    games = synthetic(n=3000)
+    fixed = games.head(500).with_columns(
+        pl.lit(32, dtype=pl.Int64).alias("crew_mission"), pl.lit(False).alias("success")
+    )
+    base = difficulty_audit(games)["4"]["cards"]
+    with32 = difficulty_audit(pl.concat([games, fixed]))["4"]["cards"]
+    assert np.allclose(base["empirical_logodds"], with32["empirical_logodds"])
+    # every attempt holding card 20 called distress: that card turns out harder
+    called = games.with_columns(pl.col("crew_tasks").list.contains(20).alias("crew_distress"))
+    harder = difficulty_audit(called)["4"]["cards"]
+    assert harder["empirical_logodds"][19] > base["empirical_logodds"][19] + 0.3
+
+
+def test_flags_only_what_both_crews_find_out_of_line():
+    a = difficulty_audit(synthetic(seed=3))["4"]["cards"]
+    b = difficulty_audit(synthetic(seed=4))["4"]["cards"]
+    c = difficulty_audit(synthetic(seed=5, odd_card=30))["4"]["cards"]
+    assert flagged_under_both(a, b)["task"].to_list()[:1] == [7]
+    assert 7 not in flagged_under_both(a, c)["task"].to_list()

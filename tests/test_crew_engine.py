@@ -122,8 +122,9 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
     seed_rng(seed)
     rows = np.empty(S.MAX_TASKS, np.int64)
     s, _ = E.setup_attempt(
-        players, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, rows
-    )
+        players, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, rows, t.ctype,
+        t.params,
+    )  # fmt: skip
     alloc = inp.mcfg[E.M.allocation]
     E.allocate(s, alloc, ids, prm, t.ctype, t.params, inp.values, t.captain_barred, 0)
     E.predict(s, ids, prm, t.ctype, t.params)

@@ -7,9 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from policies.crew_deep_sea import decide_direction
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
+from simulator.crew_deep_sea.rules import Rules
+from simulator.crew_deep_sea.spec import SPEC
+from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, make_state, play_trick, seed_rng, task_state
 
 P, D, F = S.PENDING, S.DONE, S.FAILED
@@ -535,11 +539,56 @@ def test_mission_rules():
 
 def test_distress_pass_moves_one_colour_card_left():
     s = make_state(HANDS)
-    E.distress_pass(s, cards("P9", "P1", "P4", "P6"))
+    E.distress_pass(s, cards("P9", "P1", "P4", "P6"), 1)
     assert s[S.O_OWNER + card("P9")] == 1 and s[S.O_OWNER + card("P6")] == 0
     assert [s[S.O_HANDN + p] for p in range(4)] == [10, 10, 10, 10]
     with pytest.raises(ValueError):
-        E.distress_pass(make_state(HANDS), cards("S4", "P1", "P4", "P6"))
+        E.distress_pass(make_state(HANDS), cards("S4", "P1", "P4", "P6"), 1)
+
+
+def test_distress_direction_is_agreed():
+    # Seed: "Todas las cartas deben pasarse en la misma dirección; los jugadores pueden acordar
+    # la dirección de paso." Player 0 holds yellow 1, the task card of its right neighbour
+    # (player 3): the crew passes right, and everyone's card goes right.
+    s = make_state(HANDS)
+    t = task_table()
+    add_task(s, "win_yellow1", 3)
+    ids, prm = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
+    assert decide_direction(s, 0, ids[0], prm[0], t.ctype, t.params) == -1
+    assert E.pass_direction(s, 0, ids, prm, t.ctype, t.params) == -1  # agreed
+    assert E.pass_direction(s, 1, ids, prm, t.ctype, t.params) == 1  # rule: always left
+    assert E.pass_direction(s, 2, ids, prm, t.ctype, t.params) == -1  # rule: always right
+    E.distress_pass(s, cards("Y1", "P1", "P4", "P6"), -1)
+    assert s[S.O_OWNER + card("Y1")] == 3 and s[S.O_OWNER + card("P1")] == 0
+    assert Rules().with_values({"distress_direction": "right"}).distress_direction == "right"
+
+
+def test_deals_ruling_out_a_single_trick_task_are_redealt():
+    # Seed: "Si alguna de las tareas hace que la misión sea imposible, éstas se barajan de
+    # nuevo ... y se vuelven a dibujar." Player 2 holds no colour card below 7: no trick of
+    # cards all below 7 can form.
+    t = task_table()
+    rcfg = E.engine_inputs(Rules(), 3).rcfg
+    rows = np.array([t.row("trick_all_below_7")], np.int64)
+    blocked = make_state([["P1", "S1"], ["P2", "S2"], ["P9", "S3"]], captain=0)
+    assert E.impossible_set(blocked, rows, 1, t.redeal, t.ctype, t.params, rcfg)
+    assert not E.impossible_set(make_state(HANDS), rows, 1, t.redeal, t.ctype, t.params, rcfg)
+    # whole attempts: no drawn single-trick task is already lost before the first trick
+    r = Rules().with_values({"mission": 20})
+    inp = E.engine_inputs(r, 4)
+    buf = np.empty(S.MAX_TASKS, np.int64)
+    single = range(S.C_WIN_TRICK_EQUAL_SUITS, S.C_WIN_TRICK_PARITY + 1)
+    for seed in range(60):
+        seed_rng(seed)
+        s, _ = E.setup_attempt(
+            4, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, buf, t.ctype,
+            t.params,
+        )  # fmt: skip
+        for k in range(s[S.S_NTASKS]):
+            s[S.O_HOLDER + k] = 0
+        for k in range(s[S.S_NTASKS]):
+            if t.ctype[s[S.O_TASK + k]] in single:
+                assert S.eval_task(s, k, t.ctype, t.params, False) != F
 
 
 def test_redeal_conditions_from_the_notes():
@@ -568,3 +617,21 @@ def test_logbook_table():
     assert m[32].fixed_tasks and m[17].allocation == "free" and m[33].target == 18
     t = task_table()
     assert t.difficulty.sum(axis=0).tolist() == [229, 264, 297]  # totals in notes.md
+
+
+def test_more_pink_than_green_ignores_the_card_never_played():
+    # The task is about cards won ("Un jugador completa una tarea cumpliendo la condición que
+    # se indica en la carta"). 3 players deal 14/13/13, so one card is never played; here it is
+    # green (then blue), and it must not count against the holder at the end.
+    s = make_state([["P9", "Y1", "G1"], ["G9", "Y9"], ["P2", "Y2"]], captain=0)
+    add_task(s, "more_pink_than_green", 0)
+    play_trick(s, ["P9", "G9", "P2"])  # player 0 wins 2 pink, 1 green; G1 still in hand
+    assert task_state(s) == P
+    play_trick(s, ["Y1", "Y9", "Y2"])
+    assert s[S.S_DONE] == s[S.S_NTRICKS] and s[S.O_OWNER + card("G1")] == 0
+    assert task_state(s) == D
+    s = make_state([["P1", "G1", "B1"], ["P9", "Y9"], ["B2", "Y2"]], captain=0)
+    add_task(s, "more_yellow_than_blue", 1)
+    play_trick(s, ["P1", "P9", "B2"])  # player 1 wins 1 blue
+    play_trick(s, ["Y9", "Y2", "G1"])  # and 2 yellow; B1 is never played
+    assert task_state(s) == D

@@ -97,7 +97,8 @@ def test_dummy_plays_only_face_up_cards_and_turns_up_the_card_below():
 
 def test_pass_target_skips_the_dummy():
     s = dealt(1)
-    assert (E.pass_target(s, 0), E.pass_target(s, 1)) == (1, 0)
+    assert (E.pass_target(s, 0, 1), E.pass_target(s, 1, 1)) == (1, 0)
+    assert (E.pass_target(s, 0, -1), E.pass_target(s, 1, -1)) == (1, 0)
 
 
 def test_the_captain_decides_for_the_dummy_without_its_face_down_cards():

@@ -19,6 +19,7 @@ from policies.crew_deep_sea import (
     OMNISCIENT_P,
     RANDOM,
     decide_comm,
+    decide_direction,
     decide_distress,
     decide_pass,
     decide_pick,
@@ -43,9 +44,12 @@ from .board import (
 from .rules import Rules
 from .state import (
     C_WIN_EXACT_TRICKS_PREDICTED,
+    C_WIN_TRICK_EQUAL_SUITS,
+    C_WIN_TRICK_PARITY,
     COMM_RAPTURE,
     COMM_TERRAIN,
     DONE,
+    FAILED,
     MAX_TASKS,
     NC,
     O_HANDN,
@@ -80,10 +84,12 @@ from .state import (
     deal_impossible,
     draw_tasks,
     dummy_view,
+    eval_task,
     evaluate,
     finish_trick,
     legal_cards,
     may_communicate,
+    neighbour,
     new_state,
     play_card,
 )
@@ -108,6 +114,7 @@ RC = index_slots(
         "redraw",
         "forced",
         "distress",
+        "direction",
         "hardest_tie",
         "sum_above",
         "sum_below",
@@ -115,6 +122,7 @@ RC = index_slots(
 )
 REDRAW_REDEAL, REDRAW_TASKS, REDRAW_NONE = 0, 1, 2
 DISTRESS_POLICY, DISTRESS_NEVER, DISTRESS_ALWAYS = 0, 1, 2
+DIRECTION_AGREED, DIRECTION_LEFT, DIRECTION_RIGHT = 0, 1, 2
 MAX_REDRAWS = 200
 FREE_LOAD_PENALTY = 0.15
 
@@ -376,22 +384,23 @@ def predict(s, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
-def pass_target(s, p):
-    """Distress signal: the left neighbour, skipping the dummy (2 players: the other human)."""
-    q = (p + 1) % s[S_NP]
-    return (q + 1) % s[S_NP] if q == s[S_DUMMY] else q
+def pass_target(s, p, d):
+    """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right), skipping the
+    dummy (2 players: the other human)."""
+    return neighbour(s, p, d)
 
 
 @njit(cache=True)
-def distress_pass(s, cards):
-    """Everyone passes ``cards[p]`` (-1: nothing) to the left neighbour at the same time."""
+def distress_pass(s, cards, d):
+    """Everyone passes ``cards[p]`` (-1: nothing) to the neighbour in direction ``d`` (+1 left,
+    -1 right) at the same time."""
     n_players = cards.shape[0]
     for p in range(n_players):
         c = cards[p]
         if c >= 0:
             if c >= 36 or s[O_OWNER + c] != p or p == s[S_DUMMY]:
                 raise ValueError("distress signal: only own colour cards may be passed")
-            s[O_OWNER + c] = pass_target(s, p)
+            s[O_OWNER + c] = pass_target(s, p, d)
     for p in range(n_players):  # a player with only submarines gives nothing but receives
         cnt = 0
         for c in range(NC):
@@ -400,9 +409,53 @@ def distress_pass(s, cards):
         s[O_HANDN + p] = cnt
 
 
+@njit(cache=True)
+def pass_direction(s, rule, pids, prms, ttype, tparams):
+    """The direction of the distress pass: fixed by the rule, or agreed (seed: "los jugadores
+    pueden acordar la dirección"): each member states a preference from its own hand and the
+    public tasks, the majority decides, a tie passes left."""
+    if rule == DIRECTION_LEFT:
+        return 1
+    if rule == DIRECTION_RIGHT:
+        return -1
+    votes = 0
+    for p in range(s[S_NP]):
+        if p != s[S_DUMMY]:
+            votes += decide_direction(s, p, pids[p], prms[p], ttype, tparams)
+    return -1 if votes < 0 else 1
+
+
+@njit(cache=True)
+def single_trick_blocked(s, rows, n, ttype, tparams, rcfg):
+    """Do the hands already rule out a drawn single-trick task (no trick of that kind can form,
+    e.g. all cards below 7 while one member holds none)? Such a set makes the mission
+    impossible, which the seed redeals."""
+    t = s.copy()
+    t[S_SUM_ABOVE] = rcfg[RC.sum_above]
+    t[S_SUM_BELOW] = rcfg[RC.sum_below]
+    t[S_NTASKS] = max(n, 0)
+    for k in range(max(n, 0)):
+        t[O_TASK + k] = rows[k]
+        t[O_HOLDER + k] = 0  # before any trick the verdict does not depend on the holder
+        t[O_TSTATE + k] = PENDING
+    for k in range(max(n, 0)):
+        ct = ttype[rows[k]]
+        single = C_WIN_TRICK_EQUAL_SUITS <= ct <= C_WIN_TRICK_PARITY
+        if single and eval_task(t, k, ttype, tparams, False) == FAILED:
+            return True
+    return False
+
+
+@njit(cache=True)
+def impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
+    return deal_impossible(s, rows, n, redeal) or single_trick_blocked(
+        s, rows, n, ttype, tparams, rcfg
+    )
+
+
 # -- the attempt -----------------------------------------------------------------------------
 @njit(cache=True)
-def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows):
+def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams):
     """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
     mode = mcfg[M.communication]
     if mode == COMM_TERRAIN:
@@ -411,7 +464,7 @@ def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows):
     n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows)
     redraws = 0
     if rcfg[RC.redraw] != REDRAW_NONE:
-        while redraws < MAX_REDRAWS and deal_impossible(s, rows, n, redeal):
+        while redraws < MAX_REDRAWS and impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
             redraws += 1
             if rcfg[RC.redraw] == REDRAW_REDEAL:
                 s = deal_state(n_players)
@@ -583,7 +636,9 @@ def play_attempts(
             play_params[p] = heuristic_params(policy_params.shape[1])
     for g in range(n_games):
         np.random.seed(seeds[g])
-        s, redraws[g] = setup_attempt(n_humans, mcfg, fixed, rcfg, values, redeal, forced, rows)
+        s, redraws[g] = setup_attempt(
+            n_humans, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams
+        )
         line_len = -1
         search_budget = 0
         if omniscient:
@@ -625,13 +680,15 @@ def play_attempts(
                         s, p, play_ids[p], play_params[p], ttype, tparams
                     )
             if call:
+                d = pass_direction(s, rcfg[RC.direction], play_ids, play_params, ttype, tparams)
                 cards = np.full(n_players, -1, np.int64)
                 for p in range(n_players):
                     if p != s[S_DUMMY]:
+                        to = pass_target(s, p, d)
                         cards[p] = decide_pass(
-                            s, p, pass_target(s, p), play_ids[p], play_params[p], ttype, tparams
+                            s, p, to, play_ids[p], play_params[p], ttype, tparams
                         )
-                distress_pass(s, cards)
+                distress_pass(s, cards, d)
                 s[S_DISTRESS] = 1
         distress[g] = s[S_DISTRESS] == 1
         captain[g] = s[S_CAPTAIN]
@@ -715,6 +772,7 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
         redraw=Rules.choice_index("redraw_policy", rules.redraw_policy),
         forced=int(rules.forced_conflicts),
         distress=Rules.choice_index("distress", rules.distress),
+        direction=Rules.choice_index("distress_direction", rules.distress_direction),
         hardest_tie=int(rules.hardest_tie == "captain_chooses"),
         sum_above=rules.trick_sum_above[idx],
         sum_below=rules.trick_sum_below[idx],

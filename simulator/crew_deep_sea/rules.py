@@ -108,6 +108,13 @@ class Rules(RuleSet):
         "seed: Señal de socorro",
         choices=("policy", "never", "always"),
     )
+    distress_direction: str = option(
+        "agreed",
+        "distress pass: in a direction the crew agrees on (each member states a preference, "
+        "the majority decides, a tie goes left), or always left, or always right",
+        "seed: Señal de socorro ('los jugadores pueden acordar la dirección')",
+        choices=("agreed", "left", "right"),
+    )
     two_player_dummy: bool = option(
         True,
         "2 players: a dummy crew member (7 cards face down under 7 face up) played by the "

@@ -324,6 +324,15 @@ def finish_trick(s):
     return w
 
 
+@njit(cache=True)
+def neighbour(s, p, d):
+    """The neighbour of ``p`` in direction ``d`` (+1 left, -1 right), skipping the dummy (2
+    players: the other human)."""
+    n = s[S_NP]
+    q = (p + d) % n
+    return (q + d) % n if q == s[S_DUMMY] else q
+
+
 # -- communication ---------------------------------------------------------------------------
 @njit(cache=True)
 def comm_claims(s, p, c):
@@ -599,9 +608,11 @@ def eval_task(s, k, ttype, tparams, public):
         ua = s[O_USUIT + prm[0]]
         ub = s[O_USUIT + prm[1]]
         if ct == C_WIN_MORE_SUIT_THAN_SUIT:
+            if final:  # a card never played (3 players: the 14th) is nobody's
+                return DONE if ca > cb else FAILED
             if ca > cb + ub:
                 return DONE
-            if ca + ua <= cb or final:
+            if ca + ua <= cb:
                 return FAILED
             return PENDING
         if ca > cb + ub or cb > ca + ua or ca + ua < prm[2] or cb + ub < prm[2]:

@@ -1,0 +1,140 @@
+"""Crew Deep Sea `expert`: sampled deals consistent with what a player knows, each solved by the
+perfect-information search; and the heuristic's fixed blunders."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policies.crew_deep_sea import decide_play, sample_deal, task_fit
+from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea.board import card, task_table
+from simulator.crew_deep_sea.spec import SPEC
+from simulator.policy import engine_arrays, seat_policies
+from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
+
+T = task_table()
+EXPERT = engine_arrays(seat_policies(["expert:samples=4,nodes=600"], SPEC.policies, SPEC.id, 4))
+HEUR = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
+
+
+def _permute_hidden(s, viewer, rng):
+    s2 = s.copy()
+    hidden = [c for c in range(40) if s[S.O_OWNER + c] >= 0 and s[S.O_OWNER + c] != viewer]
+    owners = [int(s[S.O_OWNER + c]) for c in hidden]
+    rng.shuffle(owners)
+    for c, o in zip(hidden, owners, strict=True):
+        s2[S.O_OWNER + c] = o
+    return s2
+
+
+def _state(seed, n_tasks=3):
+    s = make_state(deal_hands(4, seed))
+    rng = np.random.default_rng(seed)
+    for i, row in enumerate(rng.choice(96, size=n_tasks, replace=False)):
+        add_task(s, T.keys[row], i % 4, 2)
+    return s, rng
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 4))
+def test_expert_choices_ignore_hidden_hands(seed, tricks):
+    s, rng = _state(seed)
+    ids, prm = HEUR
+    legal = np.empty(40, np.int64)
+    for _ in range(tricks * 4 + int(rng.integers(0, 3))):  # reach a position by heuristic play
+        q = S.current_player(s)
+        n = S.legal_cards(s, q, legal)
+        S.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
+        if s[S.S_NIN] == 4:
+            S.finish_trick(s)
+            S.evaluate(s, T.ctype, T.params, False)
+    eids, eprm = EXPERT
+    p = S.current_player(s)
+    n = S.legal_cards(s, p, legal)
+    seed_rng(seed)
+    choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params)
+    for _ in range(2):
+        s2 = _permute_hidden(s, p, rng)
+        seed_rng(seed)
+        assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
+
+
+def test_sampled_deals_keep_what_the_player_knows():
+    s = make_state(deal_hands(4, 3))
+    # player 1 shows a void in pink; player 2 shows its only yellow card
+    y = next(c for c in range(9, 18) if s[S.O_OWNER + c] == 2)
+    for c in range(9, 18):
+        if s[S.O_OWNER + c] == 2 and c != y:
+            s[S.O_OWNER + c] = 3  # give its other yellows away (swap with player 3's greens)
+    for q in range(4):
+        s[S.O_HANDN + q] = sum(s[S.O_OWNER + c] == q for c in range(40))
+    s[S.O_VOID + 1 * 5 + 0] = 1
+    S.communicate(s, 2, y, S.ONLY)
+    out = np.empty_like(s)
+    for seed in range(30):
+        seed_rng(seed)
+        assert sample_deal(s, 0, out)
+        own = [c for c in range(40) if s[S.O_OWNER + c] == 0]
+        assert [c for c in range(40) if out[S.O_OWNER + c] == 0] == own
+        for q in range(4):
+            assert sum(out[S.O_OWNER + c] == q for c in range(40)) == s[S.O_HANDN + q]
+        assert not any(out[S.O_OWNER + c] == 1 for c in range(9))  # the void holds
+        assert out[S.O_OWNER + y] == 2
+        assert not any(out[S.O_OWNER + c] == 2 for c in range(9, 18) if c != y)  # 'only'
+
+
+def test_expert_wins_its_card_when_last_to_play():
+    # player 3 must win pink 3; P3 P5 P2 are down, P4 would lose: the card is P9
+    s = make_state([["P3", "Y1"], ["P5", "Y2"], ["P2", "Y3"], ["P9", "P4", "S4"]], captain=0)
+    add_task(s, "win_pink3", 3)
+    for q, code in ((0, "P3"), (1, "P5"), (2, "P2")):
+        S.play_card(s, q, card(code))
+    legal = np.empty(40, np.int64)
+    n = S.legal_cards(s, 3, legal)
+    ids, prm = EXPERT
+    seed_rng(1)
+    assert decide_play(s, 3, legal, n, ids[3], prm[3], T.ctype, T.params) == card("P9")
+
+
+def test_holder_of_submarine_4_never_wants_win_no_tricks():
+    # submarine 4 wins any trick it is played into: "win no tricks" is a certain failure
+    s = make_state(deal_hands(4, 5))
+    cap = int(s[S.S_CAPTAIN])
+    row = T.row("win_0_tricks")
+    assert task_fit(s, cap, row, T.ctype, T.params) == 0.0
+    assert task_fit(s, (cap + 1) % 4, row, T.ctype, T.params) > 0.0
+
+
+def test_a_secret_prediction_is_not_read_by_others():
+    # task 85: X is kept secret; another player's choice must not depend on it
+    s, _ = _state(11, n_tasks=2)
+    k = add_task(s, "predict_x_secret", 1, 0)
+    ids, prm = HEUR
+    legal = np.empty(40, np.int64)
+    p = S.current_player(s)
+    if p == 1:
+        p = 0
+        s[S.S_LEADER] = 0
+    n = S.legal_cards(s, p, legal)
+    choices = set()
+    for x in range(0, 11):
+        s[S.O_TX + k] = x
+        choices.add(int(decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params)))
+    assert len(choices) == 1
+
+
+def test_expert_runs_every_table_size_and_repeats_itself():
+    from simulator.crew_deep_sea.rules import Rules
+
+    r = Rules().with_values({"mission": 4})
+    for players in (2, 5):
+        ids, prm = engine_arrays(
+            seat_policies(["expert:samples=3,nodes=300"], SPEC.policies, SPEC.id, players)
+        )
+        seeds = np.arange(6, dtype=np.uint32)
+        a = SPEC.play_chunk(r, players, ids, prm, seeds)
+        b = SPEC.play_chunk(r, players, ids, prm, seeds)
+        assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
+        assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
