@@ -1,6 +1,6 @@
 """Cape Horn board and wind cards, read from the data files of ``data/`` (or a designer's folder).
 
-Files (the reconstruction of /work/shared/reference/boards.md section 2, see
+Files (the reconstruction of ../shared/reference/boards.md section 2, see
 docs/rules/cape-horn.md):
 
 - ``board_map.txt``: one character per grid space (``.`` none, ``L`` land, ``1``/``2``/``3`` sea

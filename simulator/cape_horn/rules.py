@@ -1,7 +1,7 @@
 """Cape Horn rule options: every rule of docs/rules/cape-horn.md that a designer may change.
 
 Seed passages are quoted from seeds/cape-horn.txt (Spanish); reconstructed numbers (board, card
-mix) come from the package's data files and name /work/shared/reference/boards.md section 2.
+mix) come from the package's data files and name ../shared/reference/boards.md section 2.
 """
 
 from __future__ import annotations
