@@ -1,0 +1,66 @@
+"""Games per second of one game's engine for a few policy tables, compiled and interpreted.
+
+Each game's benchmark (``benchmarks/<game>.py``) names its tables and calls :func:`main`. The
+interpreted figure is the same engine source in a subprocess with ``NUMBA_DISABLE_JIT=1``; both
+play the same seeds with the same policies and default rules, straight through the engine (no
+run folder), so the ratio measures the compiler alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+# table name -> (seat policies, compiled games, interpreted games) at --scale 1
+Tables = dict[str, tuple[list[str], int, int]]
+
+
+def games_per_second(game: str, policies: list[str], games: int) -> float:
+    from simulator.plan import plan_run
+    from simulator.policy import engine_arrays
+
+    config = plan_run(game, 1, players=len(policies), policies=policies)
+    ids, params = engine_arrays(list(config.seats))
+    play = config.spec.play_chunk
+    play(config.rules, len(policies), ids, params, np.arange(2, dtype=np.uint32))  # compile/warm
+    seeds = np.arange(games, dtype=np.uint32)
+    start = time.perf_counter()
+    play(config.rules, len(policies), ids, params, seeds)
+    return games / (time.perf_counter() - start)
+
+
+def interpreted(game: str, policies: list[str], games: int) -> float:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
+    code = (
+        "import json; from benchmarks.policy_tables import games_per_second; "
+        f"print(json.dumps(games_per_second({game!r}, {policies!r}, {games})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return float(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main(game: str, tables: Tables) -> None:
+    parser = argparse.ArgumentParser(
+        description=f"{game}: games per second compiled and interpreted, and their ratio."
+    )
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
+    args = parser.parse_args()
+    first = next(iter(tables.values()))[0]
+    start = time.perf_counter()
+    games_per_second(game, first, 1)
+    print(f"first call (compile, or load from the JIT cache): {time.perf_counter() - start:.1f} s")
+    print(f"{'table':<12} {'compiled g/s':>13} {'interpreted g/s':>16} {'speed-up':>9}")
+    for name, (policies, fast_n, slow_n) in tables.items():
+        fast = games_per_second(game, policies, max(1, round(fast_n * args.scale)))
+        slow = interpreted(game, policies, max(1, round(slow_n * args.scale)))
+        print(f"{name:<12} {fast:>13,.1f} {slow:>16,.2f} {fast / slow:>8,.0f}x", flush=True)
