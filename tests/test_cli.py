@@ -142,3 +142,31 @@ def test_until_ci_says_how_many_games_it_took(capsys, tmp_path):
         capsys, "simulate", "fake", "-n", 500, "--until-ci", 0.001, "-j", 1, "--out", tmp_path / "b"
     )
     assert code == 0 and "--until-ci 0.001: not reached within the 500 games of -n" in out
+
+
+def test_board_json_and_picture(capsys, tmp_path):
+    code, out, _ = call(capsys, "board", "caza-tesoros", "--json")
+    board = json.loads(out)
+    assert code == 0 and board["game"] == "caza-tesoros" and board["shape"] == "hex"
+    assert len(board["cells"]) == 324 and board["counts"] == {"sea": 324}
+    corner = board["cells"][0]
+    assert corner["label"] == "1,1" and sorted(corner["neighbours"]) == [1, 18]
+    picture = tmp_path / "fake.png"
+    code, out, _ = call(capsys, "board", "fake", "--out", picture, "--ids")
+    assert code == 0 and picture.read_bytes()[:4] == b"\x89PNG"
+    assert "9 cells (6 home, 3 sea)" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["board", "fake"], "--out board.png"),
+        (["board", "fake", "--out", "{tmp}/no/such/folder/b.png"], "does not exist"),
+        (["board", "fake", "--out", "{tmp}/b.txt"], ".png, .svg or .pdf"),
+        (["board", "nosuchgame", "--json"], "unknown game"),
+        (["board", "fake", "--set", "cap=0", "--json"], "cap"),
+    ],
+)
+def test_board_bad_input_is_one_line(capsys, tmp_path, args, words):
+    code, _, err = call(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
