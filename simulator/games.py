@@ -20,6 +20,10 @@ The engine contract is
   analysis: how often the leader changed, and the leader at half the game's length, -1 if tied),
   and any game-specific column, named with the game's prefix (``caza_``, ``crew_``...);
   2-D arrays (games x P) become list columns.
+
+A game that can be replayed move by move (``balance replay``) also declares ``replay``, a
+:class:`simulator.recording.ReplayDef`: its engine records events into a buffer passed through
+the same compiled code that plays a chunk (a zero-row buffer when not recording).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any
 from .boards import Board
 from .errors import BalanceError
 from .policy import PolicyDef, SeatPolicy
+from .recording import ReplayDef
 from .rules import RuleSet
 
 # Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
@@ -73,6 +78,8 @@ class GameSpec:
     breakdown: tuple[str, str] | None = None
     # "module:function" building extra report sections from a report's runs, or None.
     report_sections: str | None = None
+    # How to replay one game from its seed and show it (``balance replay``), or None.
+    replay: ReplayDef | None = None
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:

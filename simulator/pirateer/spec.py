@@ -10,6 +10,7 @@ from simulator.policy import SeatPolicy
 
 from . import board as B
 from .engine import play_chunk
+from .replay import REPLAY
 from .rules import Rules, check_players
 from .state import END_REASONS
 
@@ -77,4 +78,5 @@ SPEC = GameSpec(
     board=board,
     heatmaps=HEATMAPS,
     check=check,
+    replay=REPLAY,
 )
