@@ -760,7 +760,7 @@ def replay(
     """Watch one game move by move: the engine plays it again from its seed and records it.
 
     `balance replay RUN --game-index I` replays game I of a run with the run's rules and seats
-    (refused if the simulator changed since, as the game would differ); `balance replay GAME
+    (refused if the simulator now plays it differently from its row); `balance replay GAME
     --seed S` plays game seed S with --players/-p/--set/--variant as in `simulate`. Prints the
     game turn by turn; --json prints the events; --out replay.html writes a page with the board,
     a slider over the events and the log.

@@ -24,6 +24,7 @@ CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 0.8rem 1.2rem; color: #222; }
 h1 { font-size: 1.3rem; margin: 0 0 0.2rem 0; }
 .sub { color: #555; font-size: 0.85rem; margin: 0 0 0.4rem 0; }
+.dot { font-size: 1.3em; }
 .result { background: #f4f7fb; border-left: 4px solid #3b6ea5; padding: 0.3rem 0.8rem;
           font-size: 0.95rem; margin: 0.3rem 0 0.6rem 0; }
 .main { display: flex; gap: 1rem; align-items: flex-start; }
@@ -36,7 +37,7 @@ h1 { font-size: 1.3rem; margin: 0 0 0.2rem 0; }
 svg { width: 100%; height: auto; max-height: 76vh; background: #fafafa; border: 1px solid #ddd; }
 #log { height: 72vh; overflow-y: auto; border: 1px solid #ddd; font-size: 0.8rem;
        font-family: Menlo, Consolas, monospace; margin: 0; padding: 0; list-style: none; }
-#log li { padding: 1px 6px; cursor: pointer; white-space: nowrap; }
+#log li { padding: 1px 6px 1px 2.2em; text-indent: -1.6em; cursor: pointer; }
 #log li.done { color: #222; } #log li.todo { color: #aaa; }
 #log li.cur { background: #ffe8a3; color: #000; }
 .legend span { display: inline-block; margin-right: 0.8rem; font-size: 0.8rem; }
@@ -219,7 +220,8 @@ def render(replay: Replay) -> str:
     spec, rules, n = replay.spec, replay.rules, replay.config.n_players
     definition = spec.replay
     assert definition is not None
-    lines = [f"{e['step']}: {definition.text(e)}" for e in replay.events]
+    unit = spec.length_unit.rstrip("s") or "step"
+    lines = [f"{unit} {e['step']}: {definition.text(e)}" for e in replay.events]
     data: dict[str, Any] = {
         "events": replay.events,
         "lines": lines,
@@ -238,8 +240,8 @@ def render(replay: Replay) -> str:
     if definition.table is not None:
         left.append(_table_html(definition.table(rules, n, replay.rows, replay.events)))
     seats = " ".join(
-        f'<span style="color:{SEAT_COLOURS[i % len(SEAT_COLOURS)]}">&#9679;</span> seat {i + 1} '
-        f"{escape(p)}&nbsp;&nbsp;"
+        f'<span class="dot" style="color:{SEAT_COLOURS[i % len(SEAT_COLOURS)]}">&#9679;</span> '
+        f"seat {i + 1} {escape(p)}&nbsp;&nbsp;"
         for i, p in enumerate(replay.config.policy_labels)
     )
     log = "".join(f"<li>{escape(line)}</li>" for line in lines)
