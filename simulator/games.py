@@ -106,6 +106,7 @@ class GameSpec:
             "policies": list(self.policies),
             "default_policy": self.default_policy,
             "end_reasons": list(self.end_reasons),
+            "replay": self.replay is not None,
         }
 
 

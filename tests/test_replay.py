@@ -177,3 +177,10 @@ def test_games_to_watch_and_their_commands(capsys, fake_run, tmp_path):
     assert command in text
     code, out, _ = call(capsys, *command.split()[1:])
     assert code == 0 and "result: no winner" in out
+
+
+def test_games_says_which_games_replay(capsys):
+    code, out, _ = call(capsys, "games", "--json")
+    assert code == 0
+    replays = {g["id"]: g["replay"] for g in json.loads(out)}
+    assert replays["fake"] is True and replays["pirateer"] is True
