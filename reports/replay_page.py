@@ -73,15 +73,15 @@ function disc(x, y, r, fill, line, label, ink) {
 function draw() {
   if (!pieces) return;
   while (pieces.firstChild) pieces.removeChild(pieces.firstChild);
-  const f = D.frames[at];
-  for (const c of f.marks) {
+  const set = D.sets[D.frames[at][0]], marks = D.frames[at][1];
+  for (const c of marks) {
     const xy = D.centres[c];
     pieces.appendChild(el('circle', {cx: xy[0], cy: xy[1], r: D.r * 1.25, fill: 'none',
       stroke: '#111', 'stroke-width': D.r * 0.22, 'stroke-dasharray': D.r * 0.4}));
   }
   const count = {}, seen = {};
-  for (const p of f.pieces) count[p.cell] = (count[p.cell] || 0) + 1;
-  for (const p of f.pieces) {
+  for (const p of set) count[p.cell] = (count[p.cell] || 0) + 1;
+  for (const p of set) {
     const k = seen[p.cell] || 0;
     seen[p.cell] = k + 1;
     const n = count[p.cell], r = n > 1 ? D.r * 0.7 : D.r;
@@ -215,6 +215,21 @@ def _table_html(view: dict[str, Any]) -> str:
     )
 
 
+def _packed(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """Frames as (index of the set of pieces, marks): most events move nothing (a roll, a card
+    played), so each distinct set of pieces is written once."""
+    sets: list[list[dict[str, Any]]] = []
+    index: dict[str, int] = {}
+    packed = []
+    for frame in frames:
+        key = json.dumps(frame["pieces"], sort_keys=True)
+        if key not in index:
+            index[key] = len(sets)
+            sets.append(frame["pieces"])
+        packed.append([index[key], frame["marks"]])
+    return {"sets": sets, "frames": packed}
+
+
 def render(replay: Replay) -> str:
     """The page as one string."""
     spec, rules, n = replay.spec, replay.rules, replay.config.n_players
@@ -231,11 +246,8 @@ def render(replay: Replay) -> str:
     left = []
     if definition.frames is not None and spec.board is not None:
         svg, centres, radius = board_svg(spec.board(rules))
-        data.update(
-            frames=definition.frames(rules, n, replay.rows, replay.events),
-            centres=centres,
-            r=radius,
-        )
+        data.update(_packed(definition.frames(rules, n, replay.rows, replay.events)))
+        data.update(centres=centres, r=radius)
         left.append(svg)
     if definition.table is not None:
         left.append(_table_html(definition.table(rules, n, replay.rows, replay.events)))

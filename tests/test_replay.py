@@ -90,6 +90,11 @@ def test_the_page_draws_the_board_and_every_step(capsys, fake_run, tmp_path):
     assert html.count("<polygon") == 9  # the 3 x 3 board
     data = json.loads(re.search(r'id="data">(.*?)</script>', html, re.S).group(1))
     assert len(data["frames"]) == len(data["events"]) + 1 == len(data["lines"]) + 1
+    first, last = (data["sets"][f[0]] for f in (data["frames"][0], data["frames"][-1]))
+    winner = _row(fake_run, 2)["winner"]
+    assert first == [] and last == (
+        [] if winner is None else [{"cell": winner, "seat": winner, "label": "W"}]
+    )
     assert "http" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
 
 
