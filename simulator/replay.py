@@ -9,7 +9,8 @@ show another game). A game can also be replayed from a seed with the usual run o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,6 @@ class Replay:
     row: pl.DataFrame  # one row, the run's columns
     game_index: int | None = None
     run: Path | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def spec(self) -> GameSpec:
@@ -203,7 +203,7 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
     row = run_row(folder, game_index)
     seed = int(row["seed"][0])
     config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules)
-    config = RunConfig(config.spec, rules, variant, config.seats, seed, 1, 1)
+    config = dataclasses.replace(config, variant=variant)
     replay = play(config, game_index, folder.path)
     if not same_row(replay.row, row):
         raise BalanceError(
