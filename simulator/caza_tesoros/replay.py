@@ -164,6 +164,8 @@ def text(ev: dict[str, Any]) -> str:
     if kind == "move":
         steps = len(ev["sides"])
         sides = "-".join(str(s) for s in ev["sides"])
+        if steps == 0:
+            return f"{ship} stays at {_xy(ev['from'])} ({ev['points']} movement points)"
         return (
             f"{ship} sails {_xy(ev['from'])} -> {_xy(ev['to'])}, {steps} of {ev['points']} "
             f"points (sides {sides or 'none'}), heading for {_xy(ev['aim'])}"
