@@ -109,8 +109,9 @@ def lay_cards(B, r, card, ship, pl, hand, p, buf, n, laid_heat, rec, rec_n, rnd)
             pl[p, S.P_HAND] -= 1
             pl[p, S.P_LAID] += 1
             laid_heat[c] += 1
-            record(rec, rec_n, EV_LAY, rnd, p, d, c, under, pl[p, S.P_HAND])
-        else:
+            if rec.shape[0] > 0:
+                record(rec, rec_n, EV_LAY, rnd, p, d, c, under, pl[p, S.P_HAND])
+        elif rec.shape[0] > 0:
             record(rec, rec_n, EV_REFUSED, rnd, p, d, c)
 
 
@@ -182,22 +183,25 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
     pid = pids[p]
     rnd = g[S.G_ROUND]
     S.gain_sail_points(r, pl, p, r.sail_points_per_turn)
-    record(rec, rec_n, EV_SAIL, rnd, p, pl[p, S.P_SP])
+    recording = rec.shape[0] > 0  # (a run skips every event: no call made)
+    if recording:
+        record(rec, rec_n, EV_SAIL, rnd, p, pl[p, S.P_SP])
     n = decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf)
     lay_cards(B, r, card, ship, pl, hand, p, buf, min(n, buf.shape[0]), laid_heat, rec, rec_n, rnd)
     if not S.has_normal_move(B, r, card, ship, p):
         pl[p, S.P_BLOCKED] += 1
         blocked_heat[ship[p]] += 1
-        record(rec, rec_n, EV_BLOCKED, rnd, p, ship[p])
+        if recording:
+            record(rec, rec_n, EV_BLOCKED, rnd, p, ship[p])
     kind, a, b = decide_move(pid, prm, p, B, r, card, ship, pl, hand, g)
     asked = kind
     if not S.legal_move(B, r, card, ship, pl, p, kind, a, b):
         kind = S.MV_NONE
     frm = ship[p]
     sp = pl[p, S.P_SP]
-    held = S.token_index(pl, p)
+    held = S.token_index(pl, p) if recording else 0
     reason = make_move(B, r, card, ship, pl, g, p, kind, a, b)
-    if rec.shape[0] > 0:
+    if recording:
         record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, sp, held)
     if reason >= 0:
         return reason
@@ -207,8 +211,9 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
                 if r.empty_piles == PILES_END:
                     return S.END_PILES
                 break
-            record(rec, rec_n, EV_DRAW, rnd, p, deck[g[S.G_DECK_POS] - 1], DRAW_DRAWN,
-                   pl[p, S.P_HAND], pl[p, S.P_SP])  # fmt: skip
+            if recording:
+                record(rec, rec_n, EV_DRAW, rnd, p, deck[g[S.G_DECK_POS] - 1], DRAW_DRAWN,
+                       pl[p, S.P_HAND], pl[p, S.P_SP])  # fmt: skip
     nb = decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
     for _ in range(nb):
         if pl[p, S.P_HAND] >= r.hand_max or pl[p, S.P_SP] < r.buy_cost:
@@ -217,8 +222,9 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
             break
         pl[p, S.P_SP] -= r.buy_cost
         pl[p, S.P_SP_BUY] += r.buy_cost
-        record(rec, rec_n, EV_DRAW, rnd, p, deck[g[S.G_DECK_POS] - 1], DRAW_BOUGHT,
-               pl[p, S.P_HAND], pl[p, S.P_SP])  # fmt: skip
+        if recording:
+            record(rec, rec_n, EV_DRAW, rnd, p, deck[g[S.G_DECK_POS] - 1], DRAW_BOUGHT,
+                   pl[p, S.P_HAND], pl[p, S.P_SP])  # fmt: skip
     return -1
 
 
