@@ -1,7 +1,8 @@
 """The compiled Caza-Tesoros game loop (rules: docs/rules/caza-tesoros.md).
 
-One call of :func:`play_games` plays a whole chunk. Each rule is a small compiled function on the
-state arrays of :mod:`.state`, so tests can drive a single rule on a hand-made position
+One call of :func:`play_games` plays a whole chunk (recording its events ``EV_*`` when given a
+buffer: ``balance replay``, docs/rules/caza-tesoros.md). Each rule is a small compiled function
+on the state arrays of :mod:`.state`, so tests can drive a single rule on a hand-made position
 (:func:`deviate`, :func:`pay_maintenance`, :func:`resolve_auction`, :func:`search`,
 :func:`check_end`, :func:`decide_winner` ...). :func:`play_one` plays one game from its seed and
 returns the final state and the trace of events.
@@ -26,48 +27,63 @@ from policies.caza_tesoros import (
     decide_ship,
 )
 from simulator.dataset import events_column
+from simulator.recording import no_recording, play_recorded, record
 
 from . import state as S
 from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
 from .odds import CHOICES, odds_table, worth_table
 from .search import resolve_search_with
 
-# -- trace events: rows of (day, event, player, ship, a, b, c) ------------------------------------
-EV_WEATHER = 0  # a: weather state
-EV_MOVE = 1  # a: from, b: to, c: movement points
-EV_DEVIATE = 2  # a: from, b: to, c: 10 * side + distance
-EV_SEARCH = 3  # a: level, b: success, c: cost
-EV_TREASURE = 4  # a: VP gained, b: 1 own cross / 0 Archive cross
+# -- recorded events (simulator.recording): rows of (event, day, seat, colour, ship, a, ..., h) --
+# The day is 0 for the set-up; the seat is the colour's player (colours_per_player), -1: nobody.
+EV_WEATHER = 0  # a: weather state, b: the weather die (1-6), c: day of the week
+EV_MOVE = 1  # a: from, b: to, c: movement points, d: the hex aimed at, e: sides sailed (digits)
+EV_DEVIATE = 2  # a: from, b: to, c: side (the higher die), d: distance (the lower die)
+EV_SEARCH = 3  # a: level, b: cell, c: cost, d: dice a throw, e: re-throws, f: own cross, h: marking
+EV_TREASURE = 4  # a: VP gained, b: 1 own cross / 0 Archive cross, c: cell
 EV_LEVEL2_FAIL = 5  # a: cross cell, b: ship's new cell, c: 1 if the cross became an Archive cross
 EV_ITEM_LOST = 6  # a: kind
-EV_MAINTENANCE = 7  # a: VP paid
-EV_FORCED_SALE = 8  # a: kind, b: buyer (-1 unsold), c: price
+EV_MAINTENANCE = 7  # a: VP paid, b: VP left
+EV_FORCED_SALE = 8  # a: kind, b: buyer colour (-1 unsold), c: price, d: starting price
 EV_RETIRE = 9  # a: cell the ship left, b: payout
 EV_ELIMINATED = 10
-EV_BUY = 11  # a: kind, c: price
-EV_AUCTION = 12  # a: kind, b: buyer (-1 unsold), c: price
+EV_BUY = 11  # a: kind, b: price, c: VP left
+EV_AUCTION = 12  # a: kind, b: buyer colour (-1 unsold), c: price, d: starting price
 EV_CARD = 13  # a: cross cell
 EV_SHIP = 14  # a: cell
-EV_END = 15  # a: end reason, b: winner
+EV_END = 15  # a: end reason, b: winner (also the event's seat)
+EV_THROW = 16  # a: throw, b: dice (digits), c: new values shown, d: marked before, e: rethrows
+EV_BID = 17  # a: kind, b: the most the colour will pay, c: starting price, d: seller colour
+EV_DRAW = 18  # a: kind of the object card drawn, b: its price
+EV_SEARCHED = 19  # a: 1 found, b: throws made, c: level, d: cell
+EV_PURCHASE = 20  # a: 0 Archive card / 1 ship, b: price, c: VP left
 EVENT_NAMES = (
     "weather", "move", "deviate", "search", "treasure", "level2_fail", "item_lost", "maintenance",
-    "forced_sale", "retire", "eliminated", "buy", "auction", "card", "ship", "end",
+    "forced_sale", "retire", "eliminated", "buy", "auction", "card", "ship", "end", "throw", "bid",
+    "draw", "searched", "purchase",
 )  # fmt: skip
-TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")
+EVENT_WIDTH = 12
+TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")  # play_one's trace (colours)
 
 
 @njit(cache=True)
-def log_event(log, g, event, p, s, a, b, c):
-    n = g[S.G_LOG_N]
-    if n < log.shape[0]:
-        log[n, 0] = g[S.G_DAY]
-        log[n, 1] = event
-        log[n, 2] = p
-        log[n, 3] = s
-        log[n, 4] = a
-        log[n, 5] = b
-        log[n, 6] = c
-        g[S.G_LOG_N] = n + 1
+def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
+    """Record an event of colour ``p`` (ship ``s``) on today's date; ``g[G_LOG_N]`` counts them.
+    A zero-row ``log`` (a run) records nothing."""
+    if log.shape[0] == 0:
+        return
+    record(log, g[S.G_LOG_N : S.G_LOG_N + 1], event, g[S.G_DAY], p, p, s, a, b, c, d, e, f, h)
+
+
+@njit(cache=True)
+def digits(values, n, plus) -> int:
+    """``values[:n] + plus`` (each 1..9) as the digits of one number; -1 when too long."""
+    if n > 18:
+        return -1
+    out = 0
+    for i in range(n):
+        out = out * 10 + values[i] + plus
+    return out
 
 
 # -- setup ----------------------------------------------------------------------------------------
@@ -114,8 +130,7 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
     sh[:, :, S.S_AIM] = -1
     cr[:] = 0
     cr[:, S.C_OWNER] = S.FREE
-    g[:] = 0
-    g[S.G_DAY] = 1
+    g[:] = 0  # day 0 while setting up (recorded events), day 1 once the game starts
     g[S.G_WEEKDAY] = 1
     g[S.G_ARCHIVE_DECK] = r[S.R.archive_deck_size]
     g[S.G_LIVE] = n_players
@@ -130,13 +145,15 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
         for _ in range(r[S.R.starting_archive_cards]):
             draw_archive_card(r, pl, cr, g, log, p)
     g[S.G_LIVE] = S.live_players(r, pl)
+    g[S.G_DAY] = 1
 
 
 # -- weather and sailing --------------------------------------------------------------------------
 @njit(cache=True)
 def roll_weather(wface, g, log):
-    g[S.G_WEATHER] = wface[np.random.randint(0, 6)]
-    log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], 0, 0)
+    face = np.random.randint(0, 6)
+    g[S.G_WEATHER] = wface[face]
+    log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], face + 1, g[S.G_WEEKDAY])
 
 
 @njit(cache=True)
@@ -155,7 +172,7 @@ def deviate(r, sh, g, log, p, s):
     side, distance = deviation_roll()
     start = sh[p, s, S.S_CELL]
     sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R.deviation_edge] == 0)
-    log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], 10 * side + distance)
+    log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], side, distance)
 
 
 @njit(cache=True)
@@ -165,7 +182,8 @@ def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
     start = sh[p, s, S.S_CELL]
     n = sail_toward(start, target, mp, r[S.R.max_straight], dirs)
     sh[p, s, S.S_CELL] = end_of_path(start, dirs, n)
-    log_event(log, g, EV_MOVE, p, s, start, sh[p, s, S.S_CELL], mp)
+    if log.shape[0] > 0:  # the sides sailed (1..6) as digits
+        log_event(log, g, EV_MOVE, p, s, start, sh[p, s, S.S_CELL], mp, target, digits(dirs, n, 1))
     return n
 
 
@@ -244,7 +262,7 @@ def resolve_auction(bids, start, seller) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, seller):
+def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, seller):
     """Collect every other live player's bid for ``kind`` and resolve the auction."""
     n = pl.shape[0]
     bids = np.full(n, -1, dtype=np.int64)
@@ -255,6 +273,7 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, seller):
             continue
         b = decide_bid(pids[q], prm[q], q, kind, start, seller, r, odds, tmean, pl, sh, cr, g)
         bids[q] = min(b, pl[q, S.P_VP])
+        log_event(log, g, EV_BID, q, -1, kind, bids[q], start, seller)
     g[S.G_AUCTIONS] += 1
     return resolve_auction(bids, start, seller)
 
@@ -283,14 +302,16 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     if kind < 0:
         return
     price = S.item_price(r, kind)
+    log_event(log, g, EV_DRAW, p, -1, kind, price, 0)
     if S.ship_for_item(sh, p, kind) >= 0 and pl[p, S.P_VP] >= price:
         if decide_buy(pids[p], prm[p], p, kind, price, r, odds, tmean, pl, sh, cr, g):
             pl[p, S.P_VP] -= price
             pl[p, S.P_ITEMS] += 1
-            log_event(log, g, EV_BUY, p, give_item(r, sh, g, p, kind), kind, 0, price)
+            s = give_item(r, sh, g, p, kind)
+            log_event(log, g, EV_BUY, p, s, kind, price, pl[p, S.P_VP])
             return
-    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, price, p)
-    log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid)
+    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, price, p)
+    log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid, price)
     if buyer < 0:
         return_to_deck(r, g, kind)
         return
@@ -382,8 +403,8 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
                 break
             offered[s, kind] = True
             start = S.item_price(r, kind) // r[S.R.forced_sale_divisor]
-            buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, kind, start, p)
-            log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid)
+            buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, p)
+            log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid, start)
             if buyer >= 0:
                 sh[p, s, S.S_ITEMS + kind] = 0
                 pl[buyer, S.P_VP] -= paid
@@ -395,7 +416,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
             retire_ship(r, pl, sh, g, log, p)
             owed = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
     pl[p, S.P_VP] -= owed
-    log_event(log, g, EV_MAINTENANCE, p, -1, owed, 0, 0)
+    log_event(log, g, EV_MAINTENANCE, p, -1, owed, pl[p, S.P_VP], 0)
     if pl[p, S.P_SHIPS] == 0:
         eliminate(r, pl, cr, g, log, p)
 
@@ -410,10 +431,13 @@ def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
             if draw_archive_card(r, pl, cr, g, log, p) < 0:
                 return
             pl[p, S.P_VP] -= r[S.R.price_archive_card]
+            log_event(log, g, EV_PURCHASE, p, -1, 0, r[S.R.price_archive_card], pl[p, S.P_VP])
         elif choice == BUY_SHIP and pl[p, S.P_VP] >= r[S.R.price_ship]:
-            if add_ship(r, pl, sh, g, log, p) < 0:
+            s = add_ship(r, pl, sh, g, log, p)
+            if s < 0:
                 return
             pl[p, S.P_VP] -= r[S.R.price_ship]
+            log_event(log, g, EV_PURCHASE, p, s, 1, r[S.R.price_ship], pl[p, S.P_VP])
         else:
             return
 
@@ -453,11 +477,14 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     marking = r[S.R.level1_marking] if level == 1 else r[S.R.level2_marking]
     # marking one: the best value by the exact values of the rule in force (greedy: none)
     values = worth[level, n_dice] if r[S.R.marking_choice] == 0 else worth[0, 0, :, :0]
-    found, _ = resolve_search_with(
-        level, n_dice, rerolls, marking, r[S.R.level2_combinations], values
-    )
-    log_event(log, g, EV_SEARCH, p, s, level, 1 if found else 0, cost)
     own = cr[c, S.C_OWNER] == p
+    log_event(log, g, EV_SEARCH, p, s, level, cr[c, S.C_CELL], cost, n_dice, rerolls,
+              1 if own else 0, marking)  # fmt: skip
+    found, throws = resolve_search_with(
+        level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
+        log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_THROW, g[S.G_DAY], p, s,
+    )  # fmt: skip
+    log_event(log, g, EV_SEARCHED, p, s, 1 if found else 0, throws, level, cr[c, S.C_CELL])
     hits[0, cr[c, S.C_CELL]] += 1
     if found:
         hits[1, cr[c, S.C_CELL]] += 1
@@ -467,14 +494,14 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
             pl[p, S.P_TREASURES] += 1
             pl[p, S.P_CARDS] -= 1
             g[S.G_ARCHIVE_DECK] += 1
-            log_event(log, g, EV_TREASURE, p, s, value, 1, 0)
+            log_event(log, g, EV_TREASURE, p, s, value, 1, cr[c, S.C_CELL])
         else:
             g[S.G_ARCHIVE_CROSSES] -= 1
             if r[S.R.archive_loot] == 0:
                 value = treasure_value(tv)
                 pl[p, S.P_VP] += value
                 pl[p, S.P_TREASURES] += 1
-                log_event(log, g, EV_TREASURE, p, s, value, 0, 0)
+                log_event(log, g, EV_TREASURE, p, s, value, 0, cr[c, S.C_CELL])
         free_cross(cr, c)
         if not own and r[S.R.archive_loot] == 1:
             draw_archive_card(r, pl, cr, g, log, p)
@@ -784,13 +811,20 @@ def play_game(
         if g[S.G_WEEKDAY] == 1 and r[S.R.turn_order] == 1:
             g[S.G_FIRST_SEAT] = (g[S.G_FIRST_SEAT] + 1) % n
     winner = decide_winner(r, pl, sh, g[S.G_DAY])
-    log_event(log, g, EV_END, -1, -1, g[S.G_END_REASON], winner, 0)
+    log_event(log, g, EV_END, winner, -1, g[S.G_END_REASON], winner, 0)
+    if log.shape[0] > 0:  # events name the colour's player (column 3 keeps the colour)
+        for e in range(min(g[S.G_LOG_N], log.shape[0])):
+            if log[e, 2] >= 0:
+                log[e, 2] = S.player_of(r, pl, log[e, 2])
     return winner, changes, lead[g[S.G_DAY] // 2]
 
 
 @njit(cache=True)
-def play_games(r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, prm, seeds):
-    """Play every game of a chunk; one row of every output per game."""
+def play_games(
+    r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, prm, seeds, rec, rec_n
+):
+    """Play every game of a chunk; one row of every output per game. ``rec``/``rec_n`` record
+    the events of a one-game chunk (a zero-row buffer: no recording)."""
     n = seeds.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
     length = np.zeros(n, dtype=np.int64)
@@ -815,7 +849,7 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, 
     cr = np.zeros((cross_slots(r, n_colours), S.N_CROSS_FIELDS), dtype=np.int64)
     pids, prm = colour_policies(pids, prm, k)
     g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
-    log = np.zeros((0, 7), dtype=np.int64)
+    log = rec
     lead = np.zeros(r[S.R.max_days] + 1, dtype=np.int64)
     hits = np.zeros((2, CELLS), dtype=np.int64)
     # Cells of every search and every find, game after game (events_column splits them).
@@ -847,6 +881,8 @@ def play_games(r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, 
             lead,
             False,
         )
+        if rec.shape[0] > 0:
+            rec_n[0] = g[S.G_LOG_N]
         search_cells, used_search, n_search[i] = _append_cells(search_cells, used_search, hits[0])
         find_cells, used_find, n_find[i] = _append_cells(find_cells, used_find, hits[1])
         winner[i] = w
@@ -930,13 +966,18 @@ def engine_inputs(rules) -> tuple:
     return r, tv, wface, wmove, deck0, odds, float(np.mean(tv)), worth
 
 
-def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+def play_chunk(
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
+    its events into ``rec``/``rec_n`` when given)."""
+    if rec is None:
+        rec, rec_n = no_recording(EVENT_WIDTH)
     r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
     out = play_games(
         r, tv, wface, wmove, deck0, odds, tmean, worth, n_players,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
-        np.asarray(seeds, dtype=np.int64),
+        np.asarray(seeds, dtype=np.int64), rec, rec_n,
     )  # fmt: skip
     columns = dict(zip(COLUMNS, out[: len(COLUMNS)], strict=True))
     search_cells, n_search, find_cells, n_find = out[len(COLUMNS) :]
@@ -951,26 +992,33 @@ def play_one(
     policy_ids,
     policy_params,
     seed: int,
-    trace_rows: int = 100_000,
+    trace_rows: int = 4096,
     checking: bool = True,
 ) -> dict[str, Any]:
-    """Play one game from ``seed``: final state arrays, outcome and the trace of events.
+    """Play one game from ``seed``: final state arrays, outcome, the recorded events and their
+    trace (``TRACE_FIELDS``: day, event, colour, ship, a, b, c).
 
     With ``checking`` the invariants of :func:`state_problems` are verified after every turn and
     the broken ones collected in ``g[G_PROBLEMS]`` (returned as ``problems``)."""
     r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
     k = int(r[S.R.colours_per_player])
     pl, sh, cr, g = S.new_state(n_players * k, int(cross_slots(r, n_players * k)))
-    log = np.zeros((trace_rows, 7), dtype=np.int64)
     lead = np.zeros(int(r[S.R.max_days]) + 1, dtype=np.int64)
     hits = np.zeros((2, CELLS), dtype=np.int64)
-    winner, changes, half = play_game(
-        r, tv, wface, wmove, deck0, odds, tmean, worth,
-        *colour_policies(
-            np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64), k
-        ),
-        np.int64(seed), pl, sh, cr, g, log, hits, lead, checking,
-    )  # fmt: skip
+
+    def play(rec, rec_n):
+        out = play_game(
+            r, tv, wface, wmove, deck0, odds, tmean, worth,
+            *colour_policies(
+                np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
+                k,
+            ),
+            np.int64(seed), pl, sh, cr, g, rec, hits, lead, checking,
+        )  # fmt: skip
+        rec_n[0] = g[S.G_LOG_N]
+        return out
+
+    events, (winner, changes, half) = play_recorded(play, EVENT_WIDTH, trace_rows)
     length = int(g[S.G_DAY])
     return {
         "winner": int(winner),
@@ -983,7 +1031,8 @@ def play_one(
         "sh": sh,
         "cr": cr,
         "g": g,
-        "trace": log[: g[S.G_LOG_N]].copy(),
+        "trace": events[:, [1, 0, 3, 4, 5, 6, 7]].copy(),  # TRACE_FIELDS
+        "events": events,
         "problems": int(g[S.G_PROBLEMS]),
         "hits": hits,
     }

@@ -28,6 +28,8 @@ from itertools import combinations_with_replacement
 import numpy as np
 from numba import njit
 
+from simulator.recording import record
+
 MARK_ALL, MARK_ONE = 0, 1  # rule options level1_marking, level2_marking: "all" / "one"
 PAIRS_ANY, PAIRS_BASE = 0, 1  # rule option level2_combinations "any_pair" / "base_pair"
 
@@ -187,13 +189,17 @@ def best_pick(level: int, n_dice: int, pairs: int, new: int, marked: int, worth_
 
 @njit(cache=True)
 def resolve_search_with(
-    level: int, n_dice: int, rerolls: int, marking: int, pairs: int, worth: np.ndarray
-) -> tuple[bool, int]:
+    level: int, n_dice: int, rerolls: int, marking: int, pairs: int, worth: np.ndarray,
+    rec=None, rec_n=None, event=0, day=0, colour=-1, ship=-1,
+) -> tuple[bool, int]:  # fmt: skip
     """Play one whole search at one level with numba's np.random; (success, throws made).
 
     ``worth[r, mask]``: chance to finish from the marked set ``mask`` with ``r`` repeat throws
     left (``odds.optimal_values``); with marking one the engine marks the best value by it. An
-    empty ``worth`` (``NO_WORTH``) marks by the greedy rule."""
+    empty ``worth`` (``NO_WORTH``) marks by the greedy rule. The engine passes its recording
+    buffer ``rec``/``rec_n`` (:mod:`simulator.recording`): each throw is then recorded as
+    ``(event, day, colour, colour, ship, throw, dice as digits, new values shown, values marked
+    before, repeat throws left)``, value masks as above."""
     if level != 1 and level != 2:
         raise ValueError("search level must be 1 or 2")
     if n_dice < level or n_dice > MAX_DICE:
@@ -210,6 +216,13 @@ def resolve_search_with(
             dice[i] = np.random.randint(1, FACES + 1)
         throws += 1
         new = throw_mask(level, dice, n_dice, pairs) & ~marked
+        if rec is not None:
+            if rec.shape[0] > 0:
+                packed = 0
+                for i in range(n_dice):
+                    packed = packed * 10 + dice[i]
+                record(rec, rec_n, event, day, colour, colour, ship, throws, packed, new, marked,
+                       rerolls_left)  # fmt: skip
         if new == 0:
             if rerolls_left > 0:
                 rerolls_left -= 1

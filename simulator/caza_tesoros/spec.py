@@ -7,6 +7,7 @@ from simulator.games import GameSpec
 
 from .board import board_cells
 from .engine import play_chunk
+from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
 from .state import END_REASONS
 
@@ -59,4 +60,5 @@ SPEC = GameSpec(
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",
     check=check,
+    replay=REPLAY,
 )
