@@ -1236,9 +1236,12 @@ def sample_deal(s, p, out):
         j = 0
         for u in range(NC):
             b = s[O_BELOW + u]
-            if s[O_CTRICK + u] < 0 and _known_holder(s, u) == dummy and b >= 0:
-                if s[O_CTRICK + b] >= 0 or _known_holder(s, b) >= 0:
-                    continue  # the card below is already up or played
+            if b < 0 or s[O_CTRICK + b] >= 0 or _known_holder(s, b) >= 0:
+                continue  # no card below, or it is already up or played
+            face_up = s[O_CTRICK + u] < 0 and _known_holder(s, u) == dummy
+            # played by the dummy in this trick: the card it uncovered turns up after the trick
+            pending = s[O_CTRICK + u] == s[S_DONE] and s[S_NIN] > 0
+            if face_up or pending:
                 while j < nu and owner[unknown[j]] != dummy:
                     j += 1
                 if j < nu:

@@ -121,6 +121,46 @@ class Rules(RuleSet):
         "captain, with 3-player task values; the only 2-player form, so it must stay on",
         f"{NOTES} §1 two players",
     )
+    dummy_seat: str = option(
+        "agreed",
+        "2 players: where the dummy sits, agreed before the deal (seat 2, so it plays right "
+        "after the captain in half the deals), or always right after or right before the captain",
+        f"{NOTES} §1 two players; rulebook p22 (the players decide where the dummy sits)",
+        choices=("agreed", "after_captain", "before_captain"),
+    )
+    volunteer_order: str = option(
+        "ending_with_captain",
+        "missions 14-16, 26: the captain asks each member in turn from its left, ending with "
+        "itself; or starting with itself",
+        "rulebook p20 (volunteers); missions.csv 14-16",
+        choices=("ending_with_captain", "from_captain"),
+    )
+    mission10_recipient: str = option(
+        "willing",
+        "missions 10, 13: the captain gives every task to the first member from its left who "
+        "agrees (nobody: its left neighbour), or to a member at random",
+        "missions.csv 10 ('gives all to one crew member')",
+        choices=("willing", "random"),
+    )
+    prediction_time: str = option(
+        "before_distress",
+        "task 'exactly X tricks' (X secret): X is fixed with the task, before a distress pass, "
+        "or after it",
+        "seed: Señal de socorro ('después de que se hayan asignado las cartas y las tareas')",
+        choices=("before_distress", "after_distress"),
+    )
+    mission23_communication: str = option(
+        "before_trick_2",
+        "mission 23 'no communication before trick 2': the first sonar phase is the one before "
+        "trick 2, or the one after it",
+        "missions.csv 23",
+        choices=("before_trick_2", "after_trick_2"),
+    )
+    rapture_several_per_phase: bool = option(
+        True,
+        "rapture of the deep: a member may take several tokens in one communication phase",
+        "seed: Captura de las profundidades ('puede comunicarse varias veces (o simultáneamente)')",
+    )
     communication: str = option(
         "mission",
         "communication as the mission says, none at all, or normal sonar in every mission",
