@@ -99,8 +99,8 @@ from .state import (
     play_card,
 )
 
-END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played")
-END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED = 0, 1, 2, 3
+END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played", "attempt_cap")
+END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED, END_ATTEMPT_CAP = 0, 1, 2, 3, 4
 
 # allocation codes (board.ALLOCATIONS)
 A_NORMAL, A_ONE_TAKES_ALL, A_CAPTAIN_ALL_OR_ONE, A_ONE_VOLUNTEER, A_TWO_VOLUNTEERS = range(5)
@@ -223,8 +223,10 @@ def _replace_conflicts(rows, n, values, forced, order):
 
 
 @njit(cache=True)
-def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows):
-    """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty)."""
+def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows, used=None):
+    """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty). With
+    ``used`` (campaign: 1 for task cards already used), the draw skips used cards; when the
+    rest cannot make the difficulty exactly, the used pile is shuffled back in."""
     if mcfg[M.n_fixed] > 0:
         for i in range(mcfg[M.n_fixed]):
             rows[i] = fixed[i]
@@ -232,7 +234,16 @@ def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players
     if mcfg[M.target] <= 0:
         return 0
     order = np.random.permutation(values.shape[0])
-    n = draw_tasks(order, values, mcfg[M.target], rows)
+    n = -1
+    if used is not None:
+        fresh = order[used[order] == 0]
+        n = draw_tasks(fresh, values, mcfg[M.target], rows)
+        if n >= 0:
+            order = fresh
+        else:  # the deck ran low: the used pile goes back in
+            used[:] = 0
+    if n < 0:
+        n = draw_tasks(order, values, mcfg[M.target], rows)
     alloc = mcfg[M.allocation]
     turn_based = alloc == A_NORMAL or alloc == A_HARDEST_TO_CAPTAIN or alloc == A_CAPTAIN_NONE
     if replace_conflicts and turn_based and n <= n_players:
@@ -525,13 +536,15 @@ def impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
 
 # -- the attempt -----------------------------------------------------------------------------
 @njit(cache=True)
-def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams):
+def setup_attempt(
+    n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams, used=None
+):
     """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
     mode = mcfg[M.communication]
     if mode == COMM_TERRAIN:
         mode = terrain_mode(np.random.randint(36) % 9 + 1)
     s = deal_state(n_players, rcfg[RC.dummy_seat])
-    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows)
+    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows, used)
     redraws = 0
     if rcfg[RC.redraw] != REDRAW_NONE:
         while redraws < MAX_REDRAWS and impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
@@ -540,7 +553,7 @@ def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, tt
                 s = deal_state(n_players, rcfg[RC.dummy_seat])
             else:
                 n = draw_mission_tasks(
-                    mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows
+                    mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows, used
                 )
     s[S_COMM_MODE] = mode
     s[S_POOL] = s[S_NP] - 2 if mode == COMM_RAPTURE else 0  # the dummy counts as a member
@@ -672,6 +685,7 @@ def play_attempts(
     policy_params,
     seeds,
     width,
+    used_tasks=None,
 ):
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
@@ -714,7 +728,17 @@ def play_attempts(
     for g in range(n_games):
         np.random.seed(seeds[g])
         s, redraws[g] = setup_attempt(
-            n_humans, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams
+            n_humans,
+            mcfg,
+            fixed,
+            rcfg,
+            values,
+            redeal,
+            forced,
+            rows,
+            ttype,
+            tparams,
+            used_tasks,
         )
         line_len = -1
         search_budget = 0
@@ -870,7 +894,12 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
 
 
 def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of simulator/games.py."""
+    """The engine contract of simulator/games.py: one attempt per game, or (rule `campaign`)
+    the logbook as one game."""
+    if rules.campaign:
+        from .campaign import play_campaign_chunk
+
+        return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds)
     ids = np.asarray(policy_ids, np.int64)
     table = task_table()
     inp = engine_inputs(rules, n_players)
@@ -908,6 +937,7 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, 
         "crew_captain": captain,
         "crew_comm_mode": comm_mode,
         "crew_search_nodes": nodes,
+        "crew_campaign_attempts": np.full((n, 1), -1, np.int64),
     }
 
 
@@ -921,4 +951,6 @@ COLUMNS = {
     "crew_captain": "seat of the captain (holder of submarine 4)",
     "crew_comm_mode": "communication of the attempt: 0 normal, 1 currents, 2 rapture, 4 none",
     "crew_search_nodes": "cards tried by the omniscient search (0 for other policies)",
+    "crew_campaign_attempts": "campaign: attempts at each mission 1-32 (distress counted), -1 "
+    "not reached; -1 (one entry) for a single attempt",
 }

@@ -161,6 +161,23 @@ class Rules(RuleSet):
         "rapture of the deep: a member may take several tokens in one communication phase",
         "seed: Captura de las profundidades ('puede comunicarse varias veces (o simultáneamente)')",
     )
+    campaign: bool = option(
+        False,
+        "play the logbook as one game: missions from 'mission' to 'campaign_last' in order, "
+        "each attempted until it succeeds; length in attempts",
+        f"seed: Misiones ('debe volver a jugarse para poder continuar'); {NOTES} §1",
+    )
+    campaign_last: int = option(
+        32, "campaign: the last logbook mission played", "missions.csv", lo=1, hi=32
+    )
+    campaign_attempt_cap: int = option(
+        500,
+        "campaign: attempts allowed at one mission before the campaign ends unfinished "
+        "(end reason 'attempt_cap')",
+        "ours: a run must end",
+        lo=1,
+        hi=100_000,
+    )
     communication: str = option(
         "mission",
         "communication as the mission says, none at all, or normal sonar in every mission",
@@ -172,4 +189,9 @@ class Rules(RuleSet):
         for name in ("trick_sum_above", "trick_sum_below"):
             if len(getattr(self, name)) != 3:
                 return f"rule '{name}' needs three values (3, 4 and 5 players)"
+        if self.campaign and self.mission > self.campaign_last:
+            return (
+                f"a campaign runs from rule 'mission' ({self.mission}) to 'campaign_last' "
+                f"({self.campaign_last}): the first must not come after the last"
+            )
         return None
