@@ -205,9 +205,25 @@ def _mission_targets(games: pl.DataFrame) -> pl.DataFrame:
 
 
 def run_audit(
-    players: int, policy: str, games: int, out: str | Path, seed: int = 0, jobs: int | None = None
+    players: int,
+    policy: str,
+    games: int,
+    out: str | Path,
+    seed: int = 0,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    confirm_with: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them."""
+    """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them. With
+    ``confirm_with`` (another audit's folder, e.g. under `omniscient`), also list the cards out
+    of line in both (`flagged_under_both`): those are the cards' own, not one crew's."""
+    if confirm_with is not None:
+        other = Path(confirm_with) / f"task_audit_{players}p.csv"
+        if not other.is_file():
+            raise BalanceError(
+                f"--confirm-with: {str(other)!r} not found (run crew-audit there with "
+                f"--players {players} first)"
+            )
     from simulator.runner import simulate
 
     out = Path(out)
@@ -221,6 +237,7 @@ def run_audit(
             seed=seed,
             sets={"mission": m},
             jobs=jobs,
+            cluster=cluster,
         )
         for m in range(1, 33)
     ]
@@ -241,4 +258,54 @@ def run_audit(
         result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
         result[f"mission_targets_{n}p"] = a["missions"].to_dicts()
         result[f"slope_{n}p"] = a["slope_logodds_per_point"]
+        if confirm_with is not None:
+            other = pl.read_csv(Path(confirm_with) / f"task_audit_{n}p.csv")
+            both = flagged_under_both(a["cards"], other)
+            both.write_csv(out / f"flagged_both_{n}p.csv")
+            result[f"flagged_both_{n}p"] = both.to_dicts()
     return result
+
+
+def campaign_attempts(run: Any) -> dict[str, Any] | None:
+    """A `campaign` run (the logbook as one game): expected attempts for the logbook with its
+    95% t interval, campaigns finished, and the attempts at each mission (mean with interval,
+    share of all attempts). None for a run of single attempts. Campaigns stopped by the attempt
+    cap count their attempts so far, so with any of them the logbook mean is a lower bound."""
+    from analyses.stats import mean_from_moments, proportion
+
+    if not run.rules.get("campaign"):
+        return None
+    games = run.scan().select("length", "success", "crew_campaign_attempts").collect()
+    n = games.height
+    if n == 0:
+        return None
+    length = games["length"].to_numpy().astype(float)
+    per = np.stack(games["crew_campaign_attempts"].to_numpy())
+    total = max(float(length.sum()), 1.0)
+    rows = []
+    for m in range(per.shape[1]):
+        col = per[:, m]
+        reached = col >= 0
+        if not reached.any():
+            continue
+        a = col[reached].astype(float)
+        est = mean_from_moments(
+            float(a.mean()), float(a.std(ddof=1)) if a.size > 1 else 0.0, a.size
+        )
+        rows.append(
+            {
+                "mission": m + 1,
+                "campaigns": int(reached.sum()),
+                "attempts": est.as_dict(),
+                "share": float(a.sum() / total),
+            }
+        )
+    sd = float(length.std(ddof=1)) if n > 1 else 0.0
+    return {
+        "campaigns": n,
+        "finished": proportion(int(games["success"].sum()), n).as_dict(),
+        "capped": int(n - games["success"].sum()),
+        "attempt_cap": run.rules.get("campaign_attempt_cap"),
+        "logbook_attempts": mean_from_moments(float(length.mean()), sd, n).as_dict(),
+        "missions": rows,
+    }

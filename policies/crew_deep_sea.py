@@ -62,6 +62,8 @@ from simulator.crew_deep_sea.state import (
     O_WINNER,
     O_WRANK,
     O_WSUIT,
+    OBJ_BALANCE1,
+    OBJ_BALANCE9,
     OBJ_FIRST_WINNER,
     OBJ_NO_LEAD,
     OBJ_Y5_LAST,
@@ -85,6 +87,7 @@ from simulator.crew_deep_sea.state import (
     finish_trick,
     finish_trick_as,
     forbidden_lead,
+    led_suit,
     legal_cards,
     neighbour,
     play_card,
@@ -169,6 +172,7 @@ W_SHED = 0.3
 W_LEAD_OTHERS = 3.0
 W_HAZARD = 1.0
 PARTIAL_CREDIT = 0.4
+W_BALANCE = 1.5
 Y5 = 13  # yellow 5 (mission 27)
 NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
@@ -683,6 +687,18 @@ def progress(s, k, ttype, tparams):
         for su in range(4):
             n += s[O_WSUIT + h * 5 + su] > 0
         return n
+    if ct == C_WIN_SUIT_EXACTLY or ct == C_WIN_RANK_EXACTLY:
+        # towards the count (beyond it the task fails): "exactly 1 submarine" wants one early
+        n = 0
+        for j in range(2):
+            if j == 1 and (ct == C_WIN_RANK_EXACTLY or tparams[row, 2] < 0):
+                break
+            key = tparams[row, 2 * j]
+            cnt = (
+                s[O_WRANK + h * 10 + key] if ct == C_WIN_RANK_EXACTLY else s[O_WSUIT + h * 5 + key]
+            )
+            n += min(cnt, tparams[row, 2 * j + 1])
+        return n
     return 0
 
 
@@ -894,11 +910,18 @@ def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
             row = s[O_TASK + k]
             h = s[O_HOLDER + k]
             if ttype[row] == C_WIN_RANK_WITH_RANK and w0 == h and best < 36:
-                # a later player adds the wanted rank under the owner's winning card
+                # a later player adds the wanted rank under the owner's winning card: in the
+                # led suit when it is lower, or as a discard from another suit when void
                 if rank_of(best) == tparams[row, 0]:
                     x = led * 9 + tparams[row, 1] - 1
                     if x < best and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
                         vals[h] += 0.8 * w_done * _later_hold(s2, p, x, later, nl)
+                    miss = 1.0
+                    for su in range(4):
+                        y = su * 9 + tparams[row, 1] - 1
+                        if su != led and s2[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
+                            miss *= 1.0 - _later_discard(s2, p, y, led, later, nl)
+                    vals[h] += 0.8 * w_done * (1.0 - miss)
                 continue
             if ttype[row] != C_WIN_CARDS:
                 continue
@@ -958,6 +981,45 @@ def _likely_beater(s, p, q, best, led, highest):
 
 
 @njit(cache=True)
+def _void_prob(s, p, q, su):
+    """From ``p``'s view: the chance that ``q`` holds no card of suit ``su`` (shown void: 1)."""
+    if s[O_VOID + q * 5 + su] == 1:
+        return 1.0
+    if _known_to_hold_suit(s, q, su):
+        return 0.0
+    unknown = 0
+    in_suit = 0
+    for y in range(NC):
+        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p and s[O_COMMBY + y] < 0:
+            unknown += 1
+            if suit_of(y) == su:
+                in_suit += 1
+    if unknown == 0:
+        return 0.0
+    miss = 1.0
+    for i in range(s[O_HANDN + q]):  # draws without replacement from the unknown cards
+        miss *= max(0.0, (unknown - in_suit - i) / max(1, unknown - i))
+    return miss
+
+
+@njit(cache=True)
+def _later_discard(s, p, x, led, later, nl):
+    """Chance that a later player holds the off-suit card ``x`` and has no card of the led suit,
+    so may discard it (a rank-with-rank task: a 6 under a 6, an 8 under a 4)."""
+    unknown = 0
+    for y in range(NC):
+        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
+            unknown += 1
+    miss = 1.0
+    for j in range(nl):
+        q = later[j]
+        h = _hold_prob(s, p, q, x, min(1.0, s[O_HANDN + q] / max(unknown, 1)))
+        if h > 0.0:
+            miss *= 1.0 - h * _void_prob(s, p, q, led)
+    return 1.0 - miss
+
+
+@njit(cache=True)
 def _later_hold(s, p, x, later, nl):
     """Chance that card ``x`` (unplayed, not ``p``'s) is with one of the players in ``later``."""
     unknown = 0
@@ -975,6 +1037,35 @@ def _later_hold(s, p, x, later, nl):
             if later[j] == q:
                 mass += h
     return mass / total if total > 0.0 else 0.0
+
+
+@njit(cache=True)
+def _balance_rank(s):
+    """The rank missions 8 and 21 balance (9 or 1), or 0."""
+    if s[S_OBJECTIVE] == OBJ_BALANCE9:
+        return 9
+    if s[S_OBJECTIVE] == OBJ_BALANCE1:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _balance_excess(s, p):
+    """Missions 8/21: how many of the balanced rank ``p`` has won or holds beyond its share
+    (the colour cards of that rank in play, spread as evenly as the rule demands)."""
+    r = _balance_rank(s)
+    if r == 0:
+        return 0
+    mine = s[O_WRANK + p * 10 + r]
+    total = 0
+    for su in range(4):
+        c = su * 9 + r - 1
+        if s[O_OWNER + c] == p:
+            mine += 1
+        if s[O_OWNER + c] >= 0 or s[O_CTRICK + c] >= 0:
+            total += 1
+    share = (total + s[S_NP] - 1) // s[S_NP]
+    return mine - share
 
 
 @njit(cache=True)
@@ -1000,6 +1091,7 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
                 hazard |= tparams[s[O_TASK + k], 0]
     if s[S_OBJECTIVE] == OBJ_NO_LEAD:
         shed |= NO_LEAD_MASK  # pink cards and submarines leave a hand only as discards
+    excess = _balance_excess(s, p)
     aim = np.zeros(MAXP)
     trick_aims(s, p, ttype, tparams, aim)
     # a task done late is worth more than one done early: waiting only adds risk
@@ -1026,6 +1118,9 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
             score -= 0.02 * rank
         if (shed >> c) & 1:
             score += 1.0 * lose
+        if excess > 0 and c < 36 and rank_of(c) == _balance_rank(s):
+            # more 9s (1s) than my share: each one I keep I would have to win myself
+            score += W_BALANCE * lose * (1.0 if suit_of(c) != led_suit(s) else 0.5)
         if (hazard >> c) & 1:
             score += W_HAZARD  # play it while the trick's fate is foreseeable (what-if above)
         if pos == 0 and (others >> c) & 1:
@@ -1236,9 +1331,12 @@ def sample_deal(s, p, out):
         j = 0
         for u in range(NC):
             b = s[O_BELOW + u]
-            if s[O_CTRICK + u] < 0 and _known_holder(s, u) == dummy and b >= 0:
-                if s[O_CTRICK + b] >= 0 or _known_holder(s, b) >= 0:
-                    continue  # the card below is already up or played
+            if b < 0 or s[O_CTRICK + b] >= 0 or _known_holder(s, b) >= 0:
+                continue  # no card below, or it is already up or played
+            face_up = s[O_CTRICK + u] < 0 and _known_holder(s, u) == dummy
+            # played by the dummy in this trick: the card it uncovered turns up after the trick
+            pending = s[O_CTRICK + u] == s[S_DONE] and s[S_NIN] > 0
+            if face_up or pending:
                 while j < nu and owner[unknown[j]] != dummy:
                     j += 1
                 if j < nu:

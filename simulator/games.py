@@ -80,6 +80,13 @@ class GameSpec:
     report_sections: str | None = None
     # How to replay one game from its seed and show it (``balance replay``), or None.
     replay: ReplayDef | None = None
+    # The rules in force -> the length unit when a rule changes what one game is (None: always
+    # ``length_unit``).
+    length_unit_of: Callable[[RuleSet], str] | None = None
+
+    def unit(self, rules: RuleSet) -> str:
+        """The unit of ``length`` under these rules."""
+        return self.length_unit_of(rules) if self.length_unit_of is not None else self.length_unit
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:

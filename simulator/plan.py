@@ -87,7 +87,7 @@ class RunConfig:
             },
             "rules_changed": self.rules.changed(),
             "cooperative": self.spec.cooperative,
-            "length_unit": self.spec.length_unit,
+            "length_unit": self.spec.unit(self.rules),
             "end_reasons": list(self.spec.end_reasons),
             "columns": self.spec.columns,
             "version": pkg_version,

@@ -90,3 +90,12 @@ def test_flags_only_what_both_crews_find_out_of_line():
     c = difficulty_audit(synthetic(seed=5, odd_card=30))["4"]["cards"]
     assert flagged_under_both(a, b)["task"].to_list()[:1] == [7]
     assert 7 not in flagged_under_both(a, c)["task"].to_list()
+
+
+def test_crew_audit_confirm_with_needs_the_other_audits_table(tmp_path):
+    cmd = [sys.executable, "-c", "from cli import app; app()", "crew-audit", "-n", "2"]
+    cmd += ["--out", str(tmp_path / "a"), "--confirm-with", str(tmp_path / "none")]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "task_audit_4p.csv" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "a").exists()  # refused before anything was written

@@ -131,3 +131,35 @@ def test_search_tries_the_heuristic_card_first():
     found, nodes = search_line(s, T.ctype, T.params, 4, line)
     assert found == 4 and nodes == 4
     assert line[0] == card("B4")
+
+
+def test_mission8_a_player_with_more_9s_than_its_share_discards_one():
+    # 4 players, the four 9s in play: player 1 holds two (its share is one) and is void in
+    # green: it gives a 9 to the green trick's winner, who has none yet
+    hands = [["G5", "G9", "Y1"], ["Y9", "B9", "B2"], ["G6", "P9", "Y2"], ["G7", "Y3", "B5"]]
+    s = make_state(hands, 0)
+    play(s, "G5")
+    assert choice(s) == "B2"  # without the rule nothing asks for it
+    s = make_state(hands, 0)
+    s[S.S_OBJECTIVE] = S.OBJ_BALANCE9
+    play(s, "G5")
+    assert choice(s) in ("Y9", "B9")
+
+
+def test_a_void_player_may_discard_the_rank_a_rank_with_rank_task_needs():
+    from policies.crew_deep_sea import _later_discard
+
+    # player 0 leads pink 6 for "a 6 with another 6"; player 2 is shown void in pink and may
+    # hold yellow 6: a discard under the 6 becomes likely
+    s = make_state(
+        [["P6", "Y1", "G1"], ["P1", "Y2", "G2"], ["Y6", "B3", "G3"], ["P2", "Y4", "G4"]], 0
+    )
+    later = np.array([1, 2, 3, 0, 0], np.int64)
+    play(s, "P6")
+    base = _later_discard(s, 0, card("Y6"), 0, later, 3)
+    s[S.O_VOID + 2 * 5 + 0] = 1
+    void = _later_discard(s, 0, card("Y6"), 0, later, 3)
+    assert 0.0 <= base < void <= 1.0
+    s[S.O_VOID + 1 * 5 + 0] = 1
+    s[S.O_VOID + 3 * 5 + 0] = 1
+    assert _later_discard(s, 0, card("Y6"), 0, later, 3) > void

@@ -83,8 +83,10 @@ def test_dummy_plays_only_face_up_cards_and_turns_up_the_card_below():
     assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "G2", "B3"))
     S.play_card(s, DUMMY, card("G2"))
     assert s[S.O_VOID + DUMMY * 5 + 0] == 0  # not shown void: pink may lie face down
-    assert s[S.O_DOWN + card("G8")] == 0 and s[S.O_COMMBY + card("G8")] == DUMMY
+    # the card under G2 stays face down until the trick is over (rulebook: after the trick)
+    assert s[S.O_DOWN + card("G8")] == 1 and s[S.O_COMMBY + card("G8")] == -1
     assert S.finish_trick(s) == 1
+    assert s[S.O_DOWN + card("G8")] == 0 and s[S.O_COMMBY + card("G8")] == DUMMY
     S.play_card(s, 1, card("G6"))
     n = S.legal_cards(s, DUMMY, legal)
     assert legal[:n].tolist() == [card("G8")]  # follows suit with the card turned up
@@ -95,10 +97,44 @@ def test_dummy_plays_only_face_up_cards_and_turns_up_the_card_below():
     assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "B3"))
 
 
-def test_pass_target_skips_the_dummy():
-    s = dealt(1)
-    assert (E.pass_target(s, 0, 1), E.pass_target(s, 1, 1)) == (1, 0)
-    assert (E.pass_target(s, 0, -1), E.pass_target(s, 1, -1)) == (1, 0)
+def test_the_dummy_passes_and_receives_in_a_distress_signal():
+    s = dealt(1)  # the dummy is a crew member with its own seat: 0 -> 1 -> dummy -> 0
+    assert [E.pass_target(s, p, 1) for p in range(3)] == [1, DUMMY, 0]
+    assert [E.pass_target(s, p, -1) for p in range(3)] == [DUMMY, 0, 1]
+    humans = [["P5", "Y5", "S4"], ["P6", "Y6", "G6"]]
+    s = dummy_state(humans, ["Y9", "G2"], ["P9", "G8"])
+    E.distress_pass(s, np.array([card("P5"), card("Y6"), card("G2")], np.int64), 1)
+    assert s[S.O_OWNER + card("G2")] == 0 and s[S.O_COMMBY + card("G2")] == -1
+    # Y6 lies face up where G2 was, on G8, and is public; G8 stays face down
+    assert s[S.O_OWNER + card("Y6")] == DUMMY and s[S.O_COMMBY + card("Y6")] == DUMMY
+    assert s[S.O_BELOW + card("Y6")] == card("G8") and s[S.O_DOWN + card("G8")] == 1
+    assert [int(s[S.O_HANDN + p]) for p in range(3)] == [3, 3, 4]
+    # the dummy passes but receives nothing: the card below turns up
+    s = dummy_state([["S4", "S3"], ["P6", "Y6"]], ["Y9", "G2"], ["P9", "G8"])
+    E.distress_pass(s, np.array([-1, card("Y6"), card("G2")], np.int64), -1)
+    assert s[S.O_OWNER + card("G2")] == 1 and s[S.O_DOWN + card("G8")] == 0
+    assert s[S.O_OWNER + card("Y6")] == 0
+    # its face-down cards cannot be passed
+    s = dummy_state(humans, ["Y9", "G2"], ["P9", "G8"])
+    with pytest.raises(ValueError):
+        E.distress_pass(s, np.array([-1, -1, card("G8")], np.int64), 1)
+
+
+@pytest.mark.parametrize(("seat", "order"), [("after_captain", 1), ("before_captain", 0)])
+def test_the_dummys_seat(seat, order):
+    """Rulebook p22: the players decide where the dummy sits. 'agreed' fixes the seat before
+    the deal; the other readings put it right after (or before) the captain in every deal."""
+    rules = Rules().with_values({"dummy_seat": seat})
+    code = E.RC.dummy_seat
+    captains = set()
+    for k in range(30):
+        seed_rng(k)
+        s = E.deal_state(2, E.engine_inputs(rules, 2).rcfg[code])
+        captains.add(int(s[S.S_CAPTAIN]))
+        assert s[S.O_OWNER + 39] == s[S.S_CAPTAIN] == order  # order 1: captain, dummy, other
+    assert captains == {order}
+    agreed = {int(dealt(k)[S.S_CAPTAIN]) for k in range(30)}
+    assert agreed == {0, 1}
 
 
 def test_the_captain_decides_for_the_dummy_without_its_face_down_cards():
@@ -181,15 +217,37 @@ def test_three_player_task_values_and_thresholds():
     values = task_table().difficulty[:, 0]
     for row, holders in zip(out["crew_tasks"], out["crew_task_holders"], strict=True):
         assert values[row[row > 0] - 1].sum() == 7
-        assert set(holders[row > 0].tolist()) <= {0, 1}  # the dummy takes no task
+        assert set(holders[row > 0].tolist()) <= {0, 1, DUMMY}
 
 
 @pytest.mark.parametrize("mission", [6, 10, 14, 15, 19, 25, 26, 28, 32])
-def test_every_allocation_mode_leaves_the_dummy_out(mission):
+def test_every_allocation_mode_runs_with_the_dummy_as_a_crew_member(mission):
     out = run(mission, n=12, distress="always")
-    assert (out["crew_task_holders"] < DUMMY).all()
+    held = out["crew_task_holders"][out["crew_tasks"] > 0]
+    assert set(held.tolist()) <= {0, 1, DUMMY}
     assert out["scores"].shape == (12, 2)
     assert (out["length"] <= 13).all()
+
+
+def test_the_dummy_takes_tasks_the_captain_chooses_for_it():
+    """The dummy is a crew member: in turn selection (captain, then clockwise) it takes its
+    share, chosen by the captain's policy."""
+    out = run(7, n=60)
+    held = out["crew_task_holders"][out["crew_tasks"] > 0]
+    assert (held == DUMMY).sum() > 0.2 * held.size
+    # the dummy's tasks count for the mission like anyone's
+    assert out["success"].any()
+
+
+def test_the_captain_sees_its_own_hand_when_deciding_for_the_dummy():
+    s = dealt(3)
+    cap = int(s[S.S_CAPTAIN])
+    v = S.dummy_view(s)
+    mine = [c for c in range(40) if s[S.O_OWNER + c] == cap]
+    assert all(v[S.O_COMMBY + c] == cap for c in mine)  # known to the one deciding
+    assert all(v[S.O_OWNER + c] == S.MAXP for c in range(40) if s[S.O_DOWN + c] == 1)
+    other = 1 - cap
+    assert all(v[S.O_COMMBY + c] == -1 for c in range(40) if s[S.O_OWNER + c] == other)
 
 
 def test_the_dummy_cannot_be_switched_off_at_two_players():

@@ -23,16 +23,44 @@ def register(app: typer.Typer) -> None:
         n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
         seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
         jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
+        cluster: Annotated[
+            str | None,
+            typer.Option(
+                "--cluster",
+                help="Dask scheduler address (tcp://host:8786): play the 32 runs' chunks there.",
+            ),
+        ] = None,
+        confirm_with: Annotated[
+            Path | None,
+            typer.Option(
+                "--confirm-with",
+                help="Another audit's folder (e.g. under omniscient): also list the cards out "
+                "of line in both audits.",
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
 
         Writes one run folder per mission, the audit tables (CSV) and OUT/report.html.
+        Under `expert` (about 1 attempt/s per core) a full audit is a cluster job, e.g.
+        `balance crew-audit -p omniscient -n 1000 -o audit-omni` then
+        `balance crew-audit -p expert -n 1000 -o audit-expert --cluster tcp://HOST:8786
+        --confirm-with audit-omni`.
         """
         from analyses.crew import run_audit
         from reports.build import write_report
 
-        result = run_audit(players, policy, n, out, seed=seed, jobs=jobs)
+        result = run_audit(
+            players,
+            policy,
+            n,
+            out,
+            seed=seed,
+            jobs=jobs,
+            cluster=cluster,
+            confirm_with=confirm_with,
+        )
         result["report"] = write_report(result["runs"], out / "report.html")["report"]
         if as_json:
             print_json(result)
@@ -59,5 +87,17 @@ def register(app: typer.Typer) -> None:
                 f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
                 f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
             )
+        both = result.get(f"flagged_both_{players}p")
+        if both is not None:
+            typer.echo(f"out of line under both {policy} and {confirm_with} (|z| >= 3):")
+            for row in both or [{"task": None}]:
+                if row["task"] is None:
+                    typer.echo("  none")
+                    continue
+                typer.echo(
+                    f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+                    f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f}, "
+                    f"{row['z_right']:+.1f})"
+                )
         typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
         typer.echo(f"report: {result['report']}")

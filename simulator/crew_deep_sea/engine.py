@@ -50,8 +50,13 @@ from .state import (
     COMM_TERRAIN,
     DONE,
     FAILED,
+    HIDDEN,
     MAX_TASKS,
     NC,
+    O_BELOW,
+    O_COMMBY,
+    O_COMMK,
+    O_DOWN,
     O_HANDN,
     O_HOLDER,
     O_OWNER,
@@ -94,8 +99,8 @@ from .state import (
     play_card,
 )
 
-END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played")
-END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED = 0, 1, 2, 3
+END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played", "attempt_cap")
+END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED, END_ATTEMPT_CAP = 0, 1, 2, 3, 4
 
 # allocation codes (board.ALLOCATIONS)
 A_NORMAL, A_ONE_TAKES_ALL, A_CAPTAIN_ALL_OR_ONE, A_ONE_VOLUNTEER, A_TWO_VOLUNTEERS = range(5)
@@ -118,11 +123,19 @@ RC = index_slots(
         "hardest_tie",
         "sum_above",
         "sum_below",
+        "dummy_seat",
+        "volunteer_order",
+        "recipient",
+        "predict_after",
+        "rapture_several",
     ),
 )
 REDRAW_REDEAL, REDRAW_TASKS, REDRAW_NONE = 0, 1, 2
 DISTRESS_POLICY, DISTRESS_NEVER, DISTRESS_ALWAYS = 0, 1, 2
 DIRECTION_AGREED, DIRECTION_LEFT, DIRECTION_RIGHT = 0, 1, 2
+SEAT_AGREED, SEAT_AFTER_CAPTAIN, SEAT_BEFORE_CAPTAIN = 0, 1, 2
+VOLUNTEER_ENDING_CAPTAIN, VOLUNTEER_FROM_CAPTAIN = 0, 1
+RECIPIENT_WILLING, RECIPIENT_RANDOM = 0, 1
 MAX_REDRAWS = 200
 FREE_LOAD_PENALTY = 0.15
 
@@ -144,15 +157,17 @@ def deal(n_players):
     return owner, owner[39]
 
 
-DUMMY_SEAT = 2  # 2 players: the dummy sits between seat 1 and seat 0 (trick order 0, 1, 2)
+DUMMY_SEAT = 2  # 2 players: the dummy is seat 2 (trick order 0, 1, 2)
 DUMMY_STACKS = 7
 
 
 @njit(cache=True)
-def deal_with_dummy():
+def deal_with_dummy(seat=SEAT_AGREED):
     """2 players: submarine 4 set aside, 7 cards face down with 7 face up on them for the dummy
     (seat 2), submarine 4 shuffled back, 13 to each human. Returns (holders, captain, face-up
-    cards, face-down cards below them)."""
+    cards, face-down cards below them). ``seat``: the dummy's place, agreed before the deal
+    (seat 2 whoever turns out captain), or right after or right before the captain in trick
+    order (the humans' hands are relabelled so that the captain sits in seat 1 or seat 0)."""
     order = np.random.permutation(NC - 1)  # every card but submarine 4 (card 39)
     owner = np.empty(NC, np.int64)
     down = order[:DUMMY_STACKS].copy()
@@ -165,14 +180,19 @@ def deal_with_dummy():
     rest = rest[np.random.permutation(rest.shape[0])]
     for i in range(rest.shape[0]):
         owner[rest[i]] = i % 2
+    want = 1 if seat == SEAT_AFTER_CAPTAIN else 0  # trick order 1, 2, 0 / 0, 1, 2
+    if seat != SEAT_AGREED and owner[NC - 1] != want:
+        for c in range(NC):
+            if owner[c] < 2:
+                owner[c] = 1 - owner[c]
     return owner, owner[NC - 1], up, down
 
 
 @njit(cache=True)
-def deal_state(n_players):
+def deal_state(n_players, dummy_seat=SEAT_AGREED):
     """A fresh state for a deal; 2 players get the dummy as a third seat."""
     if n_players == 2:
-        owner, captain, up, down = deal_with_dummy()
+        owner, captain, up, down = deal_with_dummy(dummy_seat)
         s = new_state(3, owner, captain)
         add_dummy(s, DUMMY_SEAT, up, down)
         return s
@@ -203,8 +223,10 @@ def _replace_conflicts(rows, n, values, forced, order):
 
 
 @njit(cache=True)
-def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows):
-    """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty)."""
+def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players, rows, used=None):
+    """Task rows of one attempt (fixed tasks, none, or a draw to the exact difficulty). With
+    ``used`` (campaign: 1 for task cards already used), the draw skips used cards; when the
+    rest cannot make the difficulty exactly, the used pile is shuffled back in."""
     if mcfg[M.n_fixed] > 0:
         for i in range(mcfg[M.n_fixed]):
             rows[i] = fixed[i]
@@ -212,7 +234,16 @@ def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players
     if mcfg[M.target] <= 0:
         return 0
     order = np.random.permutation(values.shape[0])
-    n = draw_tasks(order, values, mcfg[M.target], rows)
+    n = -1
+    if used is not None:
+        fresh = order[used[order] == 0]
+        n = draw_tasks(fresh, values, mcfg[M.target], rows)
+        if n >= 0:
+            order = fresh
+        else:  # the deck ran low: the used pile goes back in
+            used[:] = 0
+    if n < 0:
+        n = draw_tasks(order, values, mcfg[M.target], rows)
     alloc = mcfg[M.allocation]
     turn_based = alloc == A_NORMAL or alloc == A_HARDEST_TO_CAPTAIN or alloc == A_CAPTAIN_NONE
     if replace_conflicts and turn_based and n <= n_players:
@@ -221,6 +252,18 @@ def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players
 
 
 # -- allocation ------------------------------------------------------------------------------
+@njit(cache=True)
+def chooser(s, q):
+    """The seat whose policy decides for ``q``: the captain decides for the dummy."""
+    return s[S_CAPTAIN] if q == s[S_DUMMY] else q
+
+
+@njit(cache=True)
+def view_for(s, q):
+    """The state ``q``'s decisions are made from: for the dummy, the captain's view of it."""
+    return dummy_view(s) if q == s[S_DUMMY] else s
+
+
 @njit(cache=True)
 def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
     """Eligible players take one open task per turn, clockwise from ``start``; the captain never
@@ -254,7 +297,10 @@ def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
         to_come -= 1
         may_pass = passing_round and to_come >= n_open
         if na > 0:
-            i = decide_pick(s, q, avail, na, may_pass, pids[q], prms[q], ttype, tparams)
+            w = chooser(s, q)
+            i = decide_pick(
+                view_for(s, q), q, avail, na, may_pass, pids[w], prms[w], ttype, tparams
+            )
             if i >= 0:
                 s[O_HOLDER + avail[i]] = q
 
@@ -274,18 +320,19 @@ def _give_all(s, q):
 
 
 @njit(cache=True)
-def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
-    """Give every task a holder following the mission's allocation rule."""
+def allocate(
+    s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie,
+    volunteer_order=VOLUNTEER_ENDING_CAPTAIN, recipient=RECIPIENT_WILLING,
+):  # fmt: skip
+    """Give every task a holder following the mission's allocation rule (the captain decides
+    for the 2-player dummy)."""
     n_players = pids.shape[0]
     n = s[S_NTASKS]
     cap = s[S_CAPTAIN]
     if n == 0:
         return
     cap_ok = not _any_barred(s, barred)
-    dummy = s[S_DUMMY]
-    eligible = np.ones(n_players, np.bool_)
-    if dummy >= 0:  # the dummy takes no tasks
-        eligible[dummy] = False
+    eligible = np.ones(n_players, np.bool_)  # the dummy is a crew member: the captain picks for it
     if alloc == A_NORMAL:
         select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred)
     elif alloc == A_CAPTAIN_NONE:
@@ -313,11 +360,13 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
         best_bid = -1e9
         for i in range(n_players):
             q = (cap + i) % n_players
-            if (q == cap and not cap_ok) or q == dummy:
+            if q == cap and not cap_ok:
                 continue
             bid = 0.0
+            w = chooser(s, q)
+            v = view_for(s, q)
             for k in range(n):
-                bid += decide_task_bid(s, q, s[O_TASK + k], pids[q], prms[q], ttype, tparams)
+                bid += decide_task_bid(v, q, s[O_TASK + k], pids[w], prms[w], ttype, tparams)
             if bid > best_bid:
                 best_bid = bid
                 best = q
@@ -327,23 +376,32 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
             _give_all(s, cap)
         else:
             q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
-            while q == dummy or q == cap:
-                q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
+            if recipient == RECIPIENT_WILLING:  # the first member from the captain's left who
+                for i in range(1, n_players):  # agrees; nobody agrees: the left neighbour
+                    r = (cap + i) % n_players
+                    w = chooser(s, r)
+                    if decide_volunteer(view_for(s, r), r, pids[w], prms[w], ttype, tparams):
+                        q = r
+                        break
+                    if i == n_players - 1:
+                        q = (cap + 1) % n_players
             _give_all(s, q)
             s[S_COMM_UNTIL] = 1  # given away: communication only before the first trick
     elif alloc == A_ONE_VOLUNTEER or alloc == A_TWO_VOLUNTEERS:
         want = 1 if alloc == A_ONE_VOLUNTEER else 2
         chosen = np.full(2, -1, np.int64)
         nc = 0
+        first = cap + 1 if volunteer_order == VOLUNTEER_ENDING_CAPTAIN else cap
         for i in range(n_players):
-            q = (cap + i) % n_players
-            if nc < want and q != dummy and (q != cap or cap_ok or want == 2):
-                if decide_volunteer(s, q, pids[q], prms[q], ttype, tparams):
+            q = (first + i) % n_players
+            if nc < want and (q != cap or cap_ok or want == 2):
+                w = chooser(s, q)
+                if decide_volunteer(view_for(s, q), q, pids[w], prms[w], ttype, tparams):
                     chosen[nc] = q
                     nc += 1
         for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
-            q = (cap + i) % n_players
-            ok = q != chosen[0] and q != dummy and (q != cap or cap_ok or want == 2)
+            q = (first + i) % n_players
+            ok = q != chosen[0] and (q != cap or cap_ok or want == 2)
             if nc < want and ok:
                 chosen[nc] = q
                 nc += 1
@@ -364,9 +422,10 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
             best_bid = -1e9
             for i in range(n_players):
                 q = (cap + i) % n_players
-                if (q == cap and barred[row] == 1) or q == dummy:
+                if q == cap and barred[row] == 1:
                     continue
-                bid = decide_task_bid(s, q, row, pids[q], prms[q], ttype, tparams)
+                w = chooser(s, q)
+                bid = decide_task_bid(view_for(s, q), q, row, pids[w], prms[w], ttype, tparams)
                 bid -= FREE_LOAD_PENALTY * load[q]
                 if bid > best_bid:
                     best_bid = bid
@@ -380,13 +439,14 @@ def predict(s, pids, prms, ttype, tparams):
     for k in range(s[S_NTASKS]):
         if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
             h = s[O_HOLDER + k]
-            s[O_TX + k] = decide_predict(s, h, k, pids[h], prms[h], ttype, tparams)
+            w = chooser(s, h)
+            s[O_TX + k] = decide_predict(view_for(s, h), h, k, pids[w], prms[w], ttype, tparams)
 
 
 @njit(cache=True)
 def pass_target(s, p, d):
-    """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right), skipping the
-    dummy (2 players: the other human)."""
+    """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right); the 2-player dummy
+    passes and receives like any member."""
     return neighbour(s, p, d)
 
 
@@ -395,12 +455,33 @@ def distress_pass(s, cards, d):
     """Everyone passes ``cards[p]`` (-1: nothing) to the neighbour in direction ``d`` (+1 left,
     -1 right) at the same time."""
     n_players = cards.shape[0]
+    dummy = s[S_DUMMY]
     for p in range(n_players):
         c = cards[p]
         if c >= 0:
-            if c >= 36 or s[O_OWNER + c] != p or p == s[S_DUMMY]:
+            if c >= 36 or s[O_OWNER + c] != p or s[O_DOWN + c] == 1:
                 raise ValueError("distress signal: only own colour cards may be passed")
-            s[O_OWNER + c] = pass_target(s, p, d)
+    for p in range(n_players):
+        c = cards[p]
+        if c >= 0:
+            to = pass_target(s, p, d)
+            s[O_OWNER + c] = to
+            if p == dummy:  # a face-up dummy card leaves its stack: no longer shown
+                s[O_COMMBY + c] = -1
+                s[O_COMMK + c] = -1
+            if to == dummy:  # the card passed to the dummy lies face up where its card was
+                mine = cards[dummy]
+                s[O_COMMBY + c] = dummy
+                s[O_COMMK + c] = HIDDEN
+                if mine >= 0:
+                    s[O_BELOW + c] = s[O_BELOW + mine]
+    if dummy >= 0 and cards[dummy] >= 0:
+        below = s[O_BELOW + cards[dummy]]
+        s[O_BELOW + cards[dummy]] = -1
+        if cards[pass_target(s, dummy, -d)] < 0 and below >= 0:  # nothing came: turn it up
+            s[O_DOWN + below] = 0
+            s[O_COMMBY + below] = dummy
+            s[O_COMMK + below] = HIDDEN
     for p in range(n_players):  # a player with only submarines gives nothing but receives
         cnt = 0
         for c in range(NC):
@@ -420,7 +501,7 @@ def pass_direction(s, rule, pids, prms, ttype, tparams):
         return -1
     votes = 0
     for p in range(s[S_NP]):
-        if p != s[S_DUMMY]:
+        if p != s[S_DUMMY]:  # the captain speaks for the dummy with its own vote
             votes += decide_direction(s, p, pids[p], prms[p], ttype, tparams)
     return -1 if votes < 0 else 1
 
@@ -455,22 +536,24 @@ def impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
 
 # -- the attempt -----------------------------------------------------------------------------
 @njit(cache=True)
-def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams):
+def setup_attempt(
+    n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams, used=None
+):
     """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
     mode = mcfg[M.communication]
     if mode == COMM_TERRAIN:
         mode = terrain_mode(np.random.randint(36) % 9 + 1)
-    s = deal_state(n_players)
-    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows)
+    s = deal_state(n_players, rcfg[RC.dummy_seat])
+    n = draw_mission_tasks(mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows, used)
     redraws = 0
     if rcfg[RC.redraw] != REDRAW_NONE:
         while redraws < MAX_REDRAWS and impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
             redraws += 1
             if rcfg[RC.redraw] == REDRAW_REDEAL:
-                s = deal_state(n_players)
+                s = deal_state(n_players, rcfg[RC.dummy_seat])
             else:
                 n = draw_mission_tasks(
-                    mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows
+                    mcfg, fixed, values, forced, rcfg[RC.forced] == 1, n_players, rows, used
                 )
     s[S_COMM_MODE] = mode
     s[S_POOL] = s[S_NP] - 2 if mode == COMM_RAPTURE else 0  # the dummy counts as a member
@@ -491,18 +574,25 @@ def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, tt
 
 
 @njit(cache=True)
-def communication_phase(s, pids, prms, ttype, tparams):
-    """Before a trick, from the leader clockwise, each player may show a card."""
+def communication_phase(s, pids, prms, ttype, tparams, several=True):
+    """Before a trick, from the leader clockwise, each player may show a card; under rapture
+    of the deep with ``several``, a member may take another token at once while any is left."""
     n_players = pids.shape[0]
     for i in range(n_players):
         q = (current_player(s) + i) % n_players
-        if q == s[S_DUMMY] or not may_communicate(s, q):
+        if q == s[S_DUMMY]:
             continue
-        c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
-        if c >= 0:
+        for _ in range(NC):
+            if not may_communicate(s, q):
+                break
+            c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
+            if c < 0 or s[O_COMMBY + c] >= 0:
+                break
             if ((comm_claims(s, q, c) >> claim) & 1) == 0:
                 raise ValueError("policy made an untrue or illegal sonar claim")
             communicate(s, q, c, claim)
+            if not (several and s[S_COMM_MODE] == COMM_RAPTURE):
+                break
 
 
 @njit(cache=True)
@@ -516,7 +606,7 @@ def seat_card(s, q, legal, n, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
+def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, several=True):
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
@@ -543,7 +633,7 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
                 line_len = found
                 step = 0
         if line_len < 0:
-            communication_phase(s, pids, prms, ttype, tparams)
+            communication_phase(s, pids, prms, ttype, tparams, several)
         for _ in range(n_players):
             q = current_player(s)
             n = legal_cards(s, q, legal)
@@ -595,12 +685,13 @@ def play_attempts(
     policy_params,
     seeds,
     width,
+    used_tasks=None,
 ):
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
     length = np.zeros(n_games, np.int64)
     reason = np.zeros(n_games, np.int64)
-    scores = np.zeros((n_games, n_players), np.int64)  # humans only: the dummy holds no task
+    scores = np.zeros((n_games, n_players), np.int64)  # humans only (not the dummy's tasks)
     tasks = np.full((n_games, width), -1, np.int64)
     holders = np.full((n_games, width), -1, np.int64)
     done_out = np.full((n_games, width), -1, np.int64)
@@ -637,7 +728,17 @@ def play_attempts(
     for g in range(n_games):
         np.random.seed(seeds[g])
         s, redraws[g] = setup_attempt(
-            n_humans, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams
+            n_humans,
+            mcfg,
+            fixed,
+            rcfg,
+            values,
+            redeal,
+            forced,
+            rows,
+            ttype,
+            tparams,
+            used_tasks,
         )
         line_len = -1
         search_budget = 0
@@ -651,7 +752,7 @@ def play_attempts(
                 ids = play_ids if a == 0 else random_ids
                 allocate(
                     trial, mcfg[M.allocation], ids, play_params, ttype, tparams, values, barred,
-                    rcfg[RC.hardest_tie],
+                    rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient],
                 )  # fmt: skip
                 if a == 0:
                     s = trial.copy()
@@ -668,9 +769,10 @@ def play_attempts(
         else:
             allocate(
                 s, mcfg[M.allocation], play_ids, play_params, ttype, tparams, values, barred,
-                rcfg[RC.hardest_tie],
+                rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient],
             )  # fmt: skip
-            predict(s, play_ids, play_params, ttype, tparams)
+            if not rcfg[RC.predict_after]:
+                predict(s, play_ids, play_params, ttype, tparams)
             call = rcfg[RC.distress] == DISTRESS_ALWAYS
             if rcfg[RC.distress] == DISTRESS_POLICY:
                 for p in range(n_players):
@@ -682,27 +784,30 @@ def play_attempts(
             if call:
                 d = pass_direction(s, rcfg[RC.direction], play_ids, play_params, ttype, tparams)
                 cards = np.full(n_players, -1, np.int64)
-                for p in range(n_players):
-                    if p != s[S_DUMMY]:
-                        to = pass_target(s, p, d)
-                        cards[p] = decide_pass(
-                            s, p, to, play_ids[p], play_params[p], ttype, tparams
-                        )
+                for p in range(n_players):  # the captain chooses the dummy's card
+                    to = pass_target(s, p, d)
+                    w = chooser(s, p)
+                    cards[p] = decide_pass(
+                        view_for(s, p), p, to, play_ids[w], play_params[w], ttype, tparams
+                    )
                 distress_pass(s, cards, d)
                 s[S_DISTRESS] = 1
+            if rcfg[RC.predict_after]:
+                predict(s, play_ids, play_params, ttype, tparams)
         distress[g] = s[S_DISTRESS] == 1
         captain[g] = s[S_CAPTAIN]
         comm_mode[g] = s[S_COMM_MODE]
         reason[g], length[g], used = play_out(
-            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget
-        )
+            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget,
+            rcfg[RC.rapture_several] == 1,
+        )  # fmt: skip
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
         for k in range(min(s[S_NTASKS], width)):
             tasks[g, k] = s[O_TASK + k] + 1
             holders[g, k] = s[O_HOLDER + k]
             done_out[g, k] = 1 if s[O_TSTATE + k] == DONE else 0
-            if s[O_TSTATE + k] == DONE:
+            if s[O_TSTATE + k] == DONE and s[O_HOLDER + k] < n_humans:
                 scores[g, s[O_HOLDER + k]] += 1
     return (
         success,
@@ -761,7 +866,9 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
         communication=COMMUNICATIONS.index(comm),
         objective=OBJECTIVES.index(mission.objective),
         balance1=int(number == 20 and rules.mission20_ones_rule),
-        comm_from=1 if mission.objective == "first_winner_leads" else 0,
+        comm_from=(1 if rules.mission23_communication == "before_trick_2" else 2)
+        if mission.objective == "first_winner_leads"
+        else 0,
         n_fixed=n_fixed,
     )
     idx = min(max(n_players, 3), 5) - 3
@@ -776,13 +883,23 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
         hardest_tie=int(rules.hardest_tie == "captain_chooses"),
         sum_above=rules.trick_sum_above[idx],
         sum_below=rules.trick_sum_below[idx],
+        dummy_seat=Rules.choice_index("dummy_seat", rules.dummy_seat),
+        volunteer_order=Rules.choice_index("volunteer_order", rules.volunteer_order),
+        recipient=Rules.choice_index("mission10_recipient", rules.mission10_recipient),
+        predict_after=int(rules.prediction_time == "after_distress"),
+        rapture_several=int(rules.rapture_several_per_phase),
     )
     width = max(1, min(MAX_TASKS, n_fixed or target))
     return EngineInputs(mcfg, fixed, rcfg, values, width)
 
 
 def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of simulator/games.py."""
+    """The engine contract of simulator/games.py: one attempt per game, or (rule `campaign`)
+    the logbook as one game."""
+    if rules.campaign:
+        from .campaign import play_campaign_chunk
+
+        return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds)
     ids = np.asarray(policy_ids, np.int64)
     table = task_table()
     inp = engine_inputs(rules, n_players)
@@ -820,6 +937,7 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, 
         "crew_captain": captain,
         "crew_comm_mode": comm_mode,
         "crew_search_nodes": nodes,
+        "crew_campaign_attempts": np.full((n, 1), -1, np.int64),
     }
 
 
@@ -833,4 +951,6 @@ COLUMNS = {
     "crew_captain": "seat of the captain (holder of submarine 4)",
     "crew_comm_mode": "communication of the attempt: 0 normal, 1 currents, 2 rapture, 4 none",
     "crew_search_nodes": "cards tried by the omniscient search (0 for other policies)",
+    "crew_campaign_attempts": "campaign: attempts at each mission 1-32 (distress counted), -1 "
+    "not reached; -1 (one entry) for a single attempt",
 }

@@ -121,6 +121,63 @@ class Rules(RuleSet):
         "captain, with 3-player task values; the only 2-player form, so it must stay on",
         f"{NOTES} §1 two players",
     )
+    dummy_seat: str = option(
+        "agreed",
+        "2 players: where the dummy sits, agreed before the deal (seat 2, so it plays right "
+        "after the captain in half the deals), or always right after or right before the captain",
+        f"{NOTES} §1 two players; rulebook p22 (the players decide where the dummy sits)",
+        choices=("agreed", "after_captain", "before_captain"),
+    )
+    volunteer_order: str = option(
+        "ending_with_captain",
+        "missions 14-16, 26: the captain asks each member in turn from its left, ending with "
+        "itself; or starting with itself",
+        "rulebook p20 (volunteers); missions.csv 14-16",
+        choices=("ending_with_captain", "from_captain"),
+    )
+    mission10_recipient: str = option(
+        "willing",
+        "missions 10, 13: the captain gives every task to the first member from its left who "
+        "agrees (nobody: its left neighbour), or to a member at random",
+        "missions.csv 10 ('gives all to one crew member')",
+        choices=("willing", "random"),
+    )
+    prediction_time: str = option(
+        "before_distress",
+        "task 'exactly X tricks' (X secret): X is fixed with the task, before a distress pass, "
+        "or after it",
+        "seed: Señal de socorro ('después de que se hayan asignado las cartas y las tareas')",
+        choices=("before_distress", "after_distress"),
+    )
+    mission23_communication: str = option(
+        "before_trick_2",
+        "mission 23 'no communication before trick 2': the first sonar phase is the one before "
+        "trick 2, or the one after it",
+        "missions.csv 23",
+        choices=("before_trick_2", "after_trick_2"),
+    )
+    rapture_several_per_phase: bool = option(
+        True,
+        "rapture of the deep: a member may take several tokens in one communication phase",
+        "seed: Captura de las profundidades ('puede comunicarse varias veces (o simultáneamente)')",
+    )
+    campaign: bool = option(
+        False,
+        "play the logbook as one game: missions from 'mission' to 'campaign_last' in order, "
+        "each attempted until it succeeds; length in attempts",
+        f"seed: Misiones ('debe volver a jugarse para poder continuar'); {NOTES} §1",
+    )
+    campaign_last: int = option(
+        32, "campaign: the last logbook mission played", "missions.csv", lo=1, hi=32
+    )
+    campaign_attempt_cap: int = option(
+        500,
+        "campaign: attempts allowed at one mission before the campaign ends unfinished "
+        "(end reason 'attempt_cap')",
+        "ours: a run must end",
+        lo=1,
+        hi=100_000,
+    )
     communication: str = option(
         "mission",
         "communication as the mission says, none at all, or normal sonar in every mission",
@@ -132,4 +189,9 @@ class Rules(RuleSet):
         for name in ("trick_sum_above", "trick_sum_below"):
             if len(getattr(self, name)) != 3:
                 return f"rule '{name}' needs three values (3, 4 and 5 players)"
+        if self.campaign and self.mission > self.campaign_last:
+            return (
+                f"a campaign runs from rule 'mission' ({self.mission}) to 'campaign_last' "
+                f"({self.campaign_last}): the first must not come after the last"
+            )
         return None

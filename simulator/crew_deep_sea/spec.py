@@ -39,4 +39,6 @@ SPEC = GameSpec(
     check=check,
     success_subject="the crew",
     breakdown=("crew_mission", "mission"),
+    report_sections="reports.crew_deep_sea:sections",
+    length_unit_of=lambda rules: "attempts" if rules.campaign else "tricks",
 )

@@ -187,12 +187,17 @@ def add_dummy(s, dummy, up, down):
 
 @njit(cache=True)
 def dummy_view(s):
-    """The state as the captain sees it when choosing the dummy's card: the dummy's face-down
-    cards are unknown (held by no seat in play)."""
+    """The state as the captain sees it when deciding for the dummy: the dummy's face-down
+    cards are unknown (held by no seat in play), and the captain's own hand is known, recorded
+    as cards shown by the captain with no claim."""
     v = s.copy()
+    cap = s[S_CAPTAIN]
     for c in range(NC):
         if s[O_DOWN + c] == 1:
             v[O_OWNER + c] = MAXP
+        elif s[O_OWNER + c] == cap and s[O_COMMBY + c] < 0:
+            v[O_COMMBY + c] = cap
+            v[O_COMMK + c] = HIDDEN
     return v
 
 
@@ -281,11 +286,8 @@ def play_card(s, p, c):
     s[O_USUIT + su] -= 1
     if c < 36:
         s[O_URANK + rank_of(c)] -= 1
-    below = s[O_BELOW + c]
-    if below >= 0:  # the dummy's card under it is turned face up
-        s[O_DOWN + below] = 0
-        s[O_COMMBY + below] = p
-        s[O_COMMK + below] = HIDDEN
+    # a dummy card uncovered by this play stays face down until the trick is over
+    # (finish_trick_as turns it up)
 
 
 @njit(cache=True)
@@ -304,6 +306,14 @@ def finish_trick_as(s, winner):
         if c < 36:
             s[O_WRANK + winner * 10 + rank_of(c)] += 1
     s[O_TRICKS + winner] += 1
+    dummy = s[S_DUMMY]
+    if dummy >= 0:  # the dummy's cards uncovered in this trick are turned face up now
+        for i in range(n):
+            below = s[O_BELOW + cards[i]]
+            if below >= 0 and s[O_DOWN + below] == 1:
+                s[O_DOWN + below] = 0
+                s[O_COMMBY + below] = dummy
+                s[O_COMMK + below] = HIDDEN
     s[S_DONE] = t + 1
     s[S_NIN] = 0
     s[S_LEADER] = winner
@@ -326,11 +336,9 @@ def finish_trick(s):
 
 @njit(cache=True)
 def neighbour(s, p, d):
-    """The neighbour of ``p`` in direction ``d`` (+1 left, -1 right), skipping the dummy (2
-    players: the other human)."""
-    n = s[S_NP]
-    q = (p + d) % n
-    return (q + d) % n if q == s[S_DUMMY] else q
+    """The neighbour of ``p`` in direction ``d`` (+1 left, -1 right); the 2-player dummy is a
+    crew member with a seat of its own."""
+    return (p + d) % s[S_NP]
 
 
 # -- communication ---------------------------------------------------------------------------
