@@ -7,8 +7,10 @@ trick."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from simulator.crew_deep_sea import record as R
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -154,3 +156,20 @@ def test_the_text_log_names_the_captain_and_the_cards():
     assert lines[0].startswith(f"seat {events[0]['captain'] + 1} is captain")
     assert any(line.endswith("legal)") and " leads " in line for line in lines)
     assert lines[-1].startswith("the mission ")
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic", "expert", "omniscient"])
+def test_recording_changes_nothing_for_any_policy(policy):
+    """The recorded attempt is the run's attempt: same columns as play_chunk without a buffer
+    (the omniscient crew plays a searched line: its what-if play-outs are never recorded)."""
+    rules = Rules()
+    seats = seat_policies([policy], SPEC.policies, SPEC.id, 4)
+    ids, prm = engine_arrays(seats)
+    seeds = np.array([3, 17], dtype=np.uint32)
+    run = SPEC.play_chunk(rules, 4, ids, prm, seeds)
+    for g, seed in enumerate(seeds):
+        rows, columns = SPEC.replay.play(rules, 4, ids, prm, int(seed))
+        for name, values in run.items():
+            assert np.array_equal(columns[name][0], values[g]), (policy, name)
+        plays = [r for r in rows if r[0] == R.EV_PLAY]
+        assert len(plays) == 4 * columns["length"][0]  # every card of every trick, once

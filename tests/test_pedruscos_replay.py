@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulator.pedruscos import record as R
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import ASTEROID, COLOUR_NAMES, STATION, build_board
 from simulator.pedruscos.engine import play_one
@@ -123,3 +124,19 @@ def test_the_table_has_a_row_per_round():
     assert [r[0] for r in view["rows"]] == list(range(1, columns["length"][0] + 1))
     assert view["rows"][-1][4:] == list(columns["scores"][0])
     assert np.all(np.diff(view["event_of_row"]) > 0)
+
+
+@pytest.mark.parametrize("policy", sorted(SPEC.policies))
+def test_recording_changes_nothing_for_any_policy(policy):
+    """The recorded game is the run's game: same columns as play_chunk without a buffer."""
+    rules = Rules()
+    seats = seat_policies([policy], SPEC.policies, SPEC.id, 3)
+    ids, prm = engine_arrays(seats)
+    seeds = np.array([4, 9], dtype=np.uint32)
+    run = SPEC.play_chunk(rules, 3, ids, prm, seeds)
+    for g, seed in enumerate(seeds):
+        rows, columns = SPEC.replay.play(rules, 3, ids, prm, int(seed))
+        for name, values in run.items():
+            assert np.array_equal(columns[name][0], values[g]), (policy, name)
+        turns = sum(1 for r in rows if r[0] == R.EV_ROLL or r[0] == R.EV_TABLE)
+        assert turns >= columns["length"][0]  # at least one roll a round
