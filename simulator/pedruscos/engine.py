@@ -179,7 +179,8 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py)."""
     pos = pl[p, S.P_POS]
     moving = True
-    R.before_turn(rec, snap, pl, br, g, p)
+    if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
+        R.before_turn(rec, snap, pl, br, g, p)
     if b.kind[pos] == STATION and r.station_events:
         moving = station_event(r, b, pids, prm, pl, br, g, p, S.roll_event(r), heat_col)
     if moving:
@@ -189,7 +190,8 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
         pos = pl[p, S.P_POS]
         lo = b.reach_ptr[pos * 7 + die]
         hi = b.reach_ptr[pos * 7 + die + 1]
-        R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
+        if rec.shape[0] > 0:
+            R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
         if hi > lo:
             end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
             ok = False
@@ -200,7 +202,8 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
                 end = b.reach[lo]
             land(r, b, pids, prm, pl, br, g, p, end, heat_col)
     heat_end[pl[p, S.P_POS]] += 1
-    R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
+    if rec.shape[0] > 0:
+        R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
 
 
 # -- one game -------------------------------------------------------------------------------------
