@@ -22,8 +22,10 @@ from simulator.pedruscos.engine import (
     take_card,
     turn,
 )
+from simulator.pedruscos.record import EVENT_WIDTH
 from simulator.pedruscos.rules import Rules, engine_rules
 from simulator.policy import engine_arrays, seat_policies
+from simulator.recording import no_recording
 
 RED, YELLOW, BLUE = 0, 1, 2
 BOARD = build_board(*Rules().board_key())
@@ -73,7 +75,8 @@ class Table:
         return take_card(*self.args(), p, c, False, -1, self.cols)
 
     def turn(self, p):
-        turn(*self.args(), p, self.ends, self.cols)
+        rec, rec_n = no_recording(EVENT_WIDTH)
+        turn(*self.args(), p, self.ends, self.cols, rec, rec_n, np.zeros(0, np.int64))
 
 
 # -- shipping -------------------------------------------------------------------------------------

@@ -17,8 +17,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.errors import BalanceError
+from simulator.recording import no_recording
+
+from . import record as R
 from .board import task_table
-from .engine import END_ATTEMPT_CAP, END_SUCCESS, M, engine_inputs, play_attempts
+from .engine import (
+    END_ATTEMPT_CAP,
+    END_SUCCESS,
+    M,
+    engine_inputs,
+    play_attempt_chunk,
+    play_attempts,
+)
 
 LOGBOOK = 32
 
@@ -32,6 +43,21 @@ def _inputs(rules, n_players: int) -> dict[tuple[int, bool], object]:
         active = plain if rules.distress == "never" else plain.with_values({"distress": "always"})
         out[m, True] = engine_inputs(active, n_players)
     return out
+
+
+def play_chunk(
+    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of simulator/games.py: one attempt per game, or (rule `campaign`)
+    the logbook as one game."""
+    if not rules.campaign:
+        return play_attempt_chunk(rules, n_players, policy_ids, policy_params, seeds, rec, rec_n)
+    if rec is not None and len(rec):
+        raise BalanceError(
+            "a campaign is not replayed as a whole: replay one of its missions with "
+            "--set campaign=false --set mission=N"
+        )
+    return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds)
 
 
 def play_campaign_chunk(
@@ -63,7 +89,7 @@ def play_campaign_chunk(
                 out = play_attempts(
                     n_players, inp.mcfg, inp.fixed, inp.rcfg, table.ctype, table.params,
                     inp.values, table.redeal, table.forced, table.captain_barred, ids, prm,
-                    attempt_seed, inp.width, used,
+                    attempt_seed, inp.width, *no_recording(R.EVENT_WIDTH), used,
                 )  # fmt: skip
                 attempts += 1
                 if out[7][0] and not active:  # the signal is turned over: one more attempt

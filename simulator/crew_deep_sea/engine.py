@@ -30,8 +30,10 @@ from policies.crew_deep_sea import (
     heuristic_params,
     search_line,
 )
+from simulator.recording import no_recording
 from simulator.rules import index_slots, slot_array
 
+from . import record as R
 from .board import (
     ALLOCATIONS,
     COMMUNICATIONS,
@@ -606,17 +608,18 @@ def seat_card(s, q, legal, n, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, several=True):
+def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, seen, several=True):
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
-    played, search nodes used)."""
+    played, search nodes used). ``rec``/``rec_n``/``seen``: the recording (``record.py``)."""
     n_players = pids.shape[0]
     legal = np.empty(NC, np.int64)
     tf, rf, done = evaluate(s, ttype, tparams, False)
     step = 0
     nodes = 0
     while True:
+        R.record_progress(rec, rec_n, s, seen, rf)
         if tf:
             return END_TASK_FAILED, s[S_DONE], nodes
         if rf:
@@ -646,7 +649,9 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, several=True
                 ok = ok or legal[i] == c
             if not ok:
                 raise ValueError("policy chose an illegal card")
+            R.record_shown(rec, rec_n, s, seen)
             play_card(s, q, c)
+            R.record_play(rec, rec_n, s, q, c, n, seen)
             step += 1
         finish_trick(s)
         tf, rf, done = evaluate(s, ttype, tparams, False)
@@ -663,7 +668,8 @@ def _free_predictions(s, ttype):
 def _fix_predictions(s, line, line_len, ttype, tparams, pids, prms):
     """After a search with free predictions: X = the tricks the holder takes along the line."""
     sim = s.copy()
-    play_out(sim, pids, prms, ttype, tparams, line, line_len, 0)
+    rec, rec_n = np.zeros((0, 3), np.int64), np.zeros(1, np.int64)  # a what-if: not recorded
+    play_out(sim, pids, prms, ttype, tparams, line, line_len, 0, rec, rec_n, np.empty(0, np.int64))
     for k in range(s[S_NTASKS]):
         if s[O_TX + k] == -2:
             s[O_TX + k] = sim[O_TRICKS + s[O_HOLDER + k]]
@@ -685,6 +691,8 @@ def play_attempts(
     policy_params,
     seeds,
     width,
+    rec,
+    rec_n,
     used_tasks=None,
 ):
     n_games = seeds.shape[0]
@@ -740,6 +748,7 @@ def play_attempts(
             tparams,
             used_tasks,
         )
+        dealt = R.record_deal(rec, rec_n, s, redraws[g])
         line_len = -1
         search_budget = 0
         if omniscient:
@@ -797,12 +806,14 @@ def play_attempts(
         distress[g] = s[S_DISTRESS] == 1
         captain[g] = s[S_CAPTAIN]
         comm_mode[g] = s[S_COMM_MODE]
+        seen = R.record_preparation(rec, rec_n, s, dealt)
         reason[g], length[g], used = play_out(
-            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget,
-            rcfg[RC.rapture_several] == 1,
+            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget, rec, rec_n,
+            seen, rcfg[RC.rapture_several] == 1,
         )  # fmt: skip
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
+        R.record_end(rec, rec_n, s, reason[g], length[g])
         for k in range(min(s[S_NTASKS], width)):
             tasks[g, k] = s[O_TASK + k] + 1
             holders[g, k] = s[O_HOLDER + k]
@@ -893,13 +904,13 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
     return EngineInputs(mcfg, fixed, rcfg, values, width)
 
 
-def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of simulator/games.py: one attempt per game, or (rule `campaign`)
-    the logbook as one game."""
-    if rules.campaign:
-        from .campaign import play_campaign_chunk
-
-        return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds)
+def play_attempt_chunk(
+    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None
+) -> dict[str, np.ndarray]:
+    """One attempt per game (recording the events of ``record.py`` into ``rec``/``rec_n`` when
+    given: ``balance replay``). The game's chunk function is ``campaign.play_chunk``."""
+    if rec is None:
+        rec, rec_n = no_recording(R.EVENT_WIDTH)
     ids = np.asarray(policy_ids, np.int64)
     table = task_table()
     inp = engine_inputs(rules, n_players)
@@ -918,6 +929,8 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, 
         np.asarray(policy_params, np.float64),
         np.asarray(seeds, np.uint32),
         inp.width,
+        rec,
+        rec_n,
     )
     success, length, reason, scores, tasks, holders, done, distress, redraws = out[:9]
     captain, comm_mode, nodes = out[9:]

@@ -6,7 +6,9 @@ from policies.crew_deep_sea import OMNISCIENT, POLICIES
 from simulator.games import GameSpec
 from simulator.policy import SeatPolicy
 
-from .engine import COLUMNS, END_REASONS, play_chunk
+from .campaign import play_chunk
+from .engine import COLUMNS, END_REASONS
+from .replay import REPLAY
 from .rules import Rules
 
 
@@ -41,4 +43,5 @@ SPEC = GameSpec(
     breakdown=("crew_mission", "mission"),
     report_sections="reports.crew_deep_sea:sections",
     length_unit_of=lambda rules: "attempts" if rules.campaign else "tricks",
+    replay=REPLAY,
 )

@@ -23,6 +23,7 @@ from policies.pedruscos import (
     decide_swap,
 )
 
+from . import record as R
 from . import state as S
 from .board import ASTEROID, MOON, PLANET, STATION, build_board
 from .rules import N_EVENTS, REPAIRS_TELEPORT, ROUTE_BEFORE_ROLL, engine_rules
@@ -86,6 +87,9 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col) -> int:
             for j in range(lo, hi):
                 if i < 0 and (not coord or S.coordinates(br, g, p, b.route_end[j])):
                     i = j
+    g[S.G_HARVEST_ROLL] = roll  # for a replay (record.py)
+    g[S.G_HARVEST_ROUTE] = i
+    g[S.G_HARVEST_COORD] = coord
     n = min(roll, b.route_len[i])
     for j in range(n):
         col = b.route_colour[i, j]
@@ -170,10 +174,13 @@ def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col) -> bool:
 
 
 @njit(cache=True)
-def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col):
-    """One miner's turn: the station table if it starts on a station, then the die and the move."""
+def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
+    """One miner's turn: the station table if it starts on a station, then the die and the move
+    (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py)."""
     pos = pl[p, S.P_POS]
     moving = True
+    if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
+        R.before_turn(rec, snap, pl, br, g, p)
     if b.kind[pos] == STATION and r.station_events:
         moving = station_event(r, b, pids, prm, pl, br, g, p, S.roll_event(r), heat_col)
     if moving:
@@ -183,6 +190,8 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col):
         pos = pl[p, S.P_POS]
         lo = b.reach_ptr[pos * 7 + die]
         hi = b.reach_ptr[pos * 7 + die + 1]
+        if rec.shape[0] > 0:
+            R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
         if hi > lo:
             end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
             ok = False
@@ -193,6 +202,8 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col):
                 end = b.reach[lo]
             land(r, b, pids, prm, pl, br, g, p, end, heat_col)
     heat_end[pl[p, S.P_POS]] += 1
+    if rec.shape[0] > 0:
+        R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
 
 
 # -- one game -------------------------------------------------------------------------------------
@@ -222,10 +233,13 @@ def setup(r, pl, br, g, heat_end, heat_col):
 
 
 @njit(cache=True)
-def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checking):
-    """Play one game from ``seed``; returns (winner, lead_changes, half_leader)."""
+def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checking, rec, rec_n):
+    """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
+    returns (winner, lead_changes, half_leader)."""
     np.random.seed(seed)
     setup(r, pl, br, g, heat_end, heat_col)
+    R.record_setup(rec, rec_n, r, pl, g)
+    snap = R.snapshot_buffer(rec)
     n = pl.shape[0]
     lead[0] = -1
     last = -1
@@ -235,7 +249,7 @@ def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checki
         rnd += 1
         g[S.G_ROUND] = rnd
         for p in range(n):
-            turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col)
+            turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap)
             g[S.G_TURN] += 1
             if checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)
@@ -254,12 +268,14 @@ def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checki
             g[S.G_ENDED] = 1
             g[S.G_END_REASON] = S.END_ROUND_CAP
             g[S.G_WINNER] = -1
+    R.record_end(rec, rec_n, pl, g)
     return g[S.G_WINNER], changes, lead[rnd // 2]
 
 
 @njit(cache=True)
-def play_games(r, b, n_players, pids, prm, seeds):
-    """Play every game of a chunk; one row of every output per game."""
+def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n):
+    """Play every game of a chunk; one row of every output per game (``rec``/``rec_n``: a
+    recording buffer, zero rows when not recording; a replay passes one seed)."""
     n = seeds.shape[0]
     n_cells = b.kind.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
@@ -284,7 +300,7 @@ def play_games(r, b, n_players, pids, prm, seeds):
     lead = np.zeros(r.max_rounds + 1, dtype=np.int64)
     for i in range(n):
         w, changes, half = play_game(
-            r, b, pids, prm, seeds[i], pl, br, g, heat_end, heat_col, lead, False
+            r, b, pids, prm, seeds[i], pl, br, g, heat_end, heat_col, lead, False, rec, rec_n
         )
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -322,12 +338,18 @@ def engine_inputs(rules) -> tuple:
     return engine_rules(rules), build_board(*rules.board_key()).arrays
 
 
-def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+def play_chunk(
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns
+    (recording its events into ``rec``/``rec_n`` when given: ``balance replay``)."""
     r, b = engine_inputs(rules)
+    if rec is None:
+        rec, rec_n = R.no_recording(R.EVENT_WIDTH)
     out = play_games(
         r, b, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64),
+        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec,
+        rec_n,
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -343,7 +365,7 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int, checki
     winner, changes, half = play_game(
         r, b, np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.int64(seed), pl, br, g, heat_end,
-        heat_col, lead, checking,
+        heat_col, lead, checking, *R.no_recording(R.EVENT_WIDTH),
     )  # fmt: skip
     out: dict[str, Any] = {
         "winner": int(winner),

@@ -10,6 +10,7 @@ from simulator.games import GameSpec
 
 from .board import build_board
 from .engine import play_chunk
+from .replay import REPLAY
 from .rules import EVENT_NAMES, Rules
 from .state import END_REASONS
 
@@ -87,6 +88,7 @@ SPEC = GameSpec(
     columns=COLUMNS,
     board=board,
     heatmaps=HEATMAPS,
+    replay=REPLAY,
     check=check,
     report_sections="reports.pedruscos:sections",
 )

@@ -41,7 +41,10 @@ G_ENDED = 17
 G_END_REASON = 18
 G_WINNER = 19
 G_PROBLEMS = 20
-N_GAME_FIELDS = 21
+G_HARVEST_ROLL = 21  # the last harvest's dice total, its route row, 1 if coordinated: notes for
+G_HARVEST_ROUTE = 22  # a replay (record.py), never read by the rules
+G_HARVEST_COORD = 23
+N_GAME_FIELDS = 24
 
 END_TARGET, END_ROUND_CAP = 0, 1
 END_REASONS = ("target", "round_cap")
