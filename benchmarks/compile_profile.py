@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/compile_profile.py GAME [GAME ...] [--top 15]
 
 Each game is compiled in a fresh process with an empty JIT cache (a temporary
 ``BALANCE_CACHE_DIR``) by playing one game of its default set-up, as a run's first chunk does.
-Prints the first call's seconds, the number of compiled functions and signatures, the functions
+Prints the first call's seconds (wall, and CPU: on a shared machine the CPU seconds are the
+figure to compare), the number of compiled functions and signatures, the functions
 compiled more than once (several signatures: each is a whole compile) and the slowest compiles
 (exclusive seconds: a function's own compile, without the callees it compiled on the way).
 """
@@ -49,9 +50,10 @@ def profile(game: str) -> dict:
 
     listener = Listener()
     event.register("numba:compile", listener)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     play_chunk(config, 0, 0, 1)
     first = time.perf_counter() - start
+    first_cpu = time.process_time() - cpu
     event.unregister("numba:compile", listener)
     own = _exclusive(spans)
     count: dict[str, int] = defaultdict(int)
@@ -61,6 +63,7 @@ def profile(game: str) -> dict:
         "game": game,
         "import_s": imported,
         "first_call_s": first,
+        "first_call_cpu_s": first_cpu,
         "compile_s": sum(own.values()),
         "functions": len(count),
         "signatures": sum(count.values()),
@@ -127,7 +130,8 @@ def _cold(game: str, root: Path) -> dict:
 
 def _show(game: str, r: dict, top: int) -> None:
     print(
-        f"\n{game}: first call {r['first_call_s']:.1f} s (compiling {r['compile_s']:.1f} s), "
+        f"\n{game}: first call {r['first_call_s']:.1f} s wall, {r['first_call_cpu_s']:.1f} s CPU "
+        f"(compile events {r['compile_s']:.1f} s wall), "
         f"{r['functions']} functions, {r['signatures']} signatures; imports "
         f"{r['import_s']:.1f} s; load {os.getloadavg()[0]:.2f}"
     )
