@@ -181,10 +181,14 @@ def _child(args: list[str], env: dict[str, str] | None = None, timeout: float = 
 
 def bench_game(game: str, args: argparse.Namespace) -> dict:
     fake = ["--with-fake"] if args.with_fake else []
-    with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
-        empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
-        cold = _child(["--first-call", game, *fake], empty)
-        warm = _child(["--first-call", game, *fake], empty)
+    if args.skip_cold:  # cache load from the cache in use, no cold compile
+        cold = {"first_call_s": float("nan")}
+        warm = _child(["--first-call", game, *fake])
+    else:
+        with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
+            empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
+            cold = _child(["--first-call", game, *fake], empty)
+            warm = _child(["--first-call", game, *fake], empty)
     jobs = ["--jobs", str(args.jobs)]
     compiled = _child(["--measure", game, "--seconds", str(args.seconds), *jobs, *fake])
     interpreted = _child(
@@ -242,6 +246,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-call", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument(
         "--scale", type=float, default=1.0, help="multiply declared tables' game counts (0: skip)"
+    )
+    parser.add_argument(
+        "--skip-cold",
+        action="store_true",
+        help="no cold compile (compile s: nan); cache load from the cache in use",
     )
     parser.add_argument("--measure", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument("--tables", metavar="GAME", help=argparse.SUPPRESS)
