@@ -10,7 +10,9 @@ float64 programme written independently (numpy, a popcount layer at a time) must
 With marking ``one`` the player may mark the best choice (the new value leaving the highest
 chance to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.search`); both are solved
 exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte Carlo
-figure, played by the engine's own ``resolve_search_with``, estimates that same rule.
+figure, played by the engine's search rules (``search_trials``: the same throws, marking and
+choice as the engine's ``resolve_search_with``, on an explicit xoshiro256** generator), estimates
+that same rule.
 
 Economics: one attempt at a treasure is a level 1 search, then a level 2 search if level 1 fails;
 ``cost per treasure found`` (expected VP spent / chance of finding) is also the break-even treasure
@@ -25,7 +27,6 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from numba import njit
 from scipy.stats import binomtest
 
 from simulator.caza_tesoros.search import (
@@ -37,10 +38,11 @@ from simulator.caza_tesoros.search import (
     MARKING_NAMES,
     MAX_DICE,
     PAIRS_NAMES,
-    resolve_search_with,
+    search_trials,
     throw_distribution,
 )
 from simulator.errors import BalanceError
+from simulator.rng import new_state
 
 MAX_REROLLS = 5
 MAX_TRIALS = 100_000_000
@@ -204,17 +206,6 @@ def float_probability(
 
 
 # -- simulation ----------------------------------------------------------------------------------
-@njit(cache=True)
-def _simulate(seed, trials, level, dice, rerolls, marking, pairs, worth):
-    np.random.seed(seed)
-    successes = 0
-    for _ in range(trials):
-        found, _throws = resolve_search_with(level, dice, rerolls, marking, pairs, worth)
-        if found:
-            successes += 1
-    return successes
-
-
 def simulate_search(
     level: int,
     dice: int,
@@ -225,9 +216,10 @@ def simulate_search(
     seed: int = 0,
     choice: str = "optimal",
 ) -> tuple[int, float, float]:
-    """Play ``trials`` searches through the engine's ``resolve_search_with``, marking one value by
-    ``choice`` as the engine does: (successes, 95% Wilson interval). The stream depends on the
-    seed and the search's parameters only, so a row gets the same figure in any table."""
+    """Play ``trials`` searches by the engine's rules (``search_trials``), marking one value by
+    ``choice`` as the engine does: (successes, 95% Wilson interval). The xoshiro256** stream
+    depends on the seed and the search's parameters only, so a row gets the same figure in any
+    table."""
     from simulator.caza_tesoros.odds import search_values
 
     _check(level, dice, rerolls, marking, pairs)
@@ -237,8 +229,8 @@ def simulate_search(
     if marking == MARK_ONE and choice == "optimal":
         worth = np.ascontiguousarray(search_values(level, dice, rerolls, marking, pairs, choice))
     key = (level, dice, rerolls, marking, pairs)
-    stream = int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1)[0])
-    successes = int(_simulate(stream, trials, level, dice, rerolls, marking, pairs, worth))
+    state = new_state(np.random.SeedSequence(seed, spawn_key=key))
+    successes = search_trials(state, trials, level, dice, rerolls, marking, pairs, worth)
     ci = binomtest(successes, trials).proportion_ci(method="wilson")
     return successes, float(ci.low), float(ci.high)
 

@@ -19,6 +19,13 @@ import time
 
 import numpy as np
 
+# Policy tables for `make bench` (benchmarks/throughput.py): seat policies, compiled and
+# interpreted games at scale 1, played with the default rules (benchmarks/policy_tables.py).
+TABLES = {
+    "4 heuristic": (["heuristic"] * 4, 5_000, 40),
+    "4 expert": (["expert"] * 4, 500, 4),
+}
+
 
 def measure(games: int, mission: int, players: int, policy: str) -> float:
     from simulator.crew_deep_sea.rules import Rules

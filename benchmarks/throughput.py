@@ -1,7 +1,12 @@
 """Games per second for every game: compiled and interpreted, one job and all cores.
 
-    .venv/bin/python benchmarks/throughput.py            # every available game
+    .venv/bin/python benchmarks/throughput.py            # every available game (`make bench`)
     .venv/bin/python benchmarks/throughput.py --game caza-tesoros --seconds 10
+
+One table: for each registered game a row of whole runs with its default policies (1 job and
+``--jobs`` jobs, compile and cache-load seconds), then a row for each policy table the game
+declares in ``benchmarks/<game id with _ for ->.py`` (``TABLES``, see ``policy_tables.py``):
+games per second of the engine alone, compiled and interpreted, and their ratio.
 
 Each figure is a whole run through the runner (engine, Parquet table, writing parts), measured in a
 fresh process so that nothing compiled or loaded by one measurement helps the next. Interpreted
@@ -15,6 +20,7 @@ loads it instead of compiling again.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -133,6 +139,30 @@ def jit_stats(config) -> tuple[int, int, int]:  # noqa: ANN001
     return os.getpid(), hits, misses
 
 
+def declared_tables(game: str) -> dict[str, tuple[list[str], int, int]]:
+    """The policy tables ``benchmarks/<game>.py`` declares (none when there is no such file)."""
+    path = ROOT / "benchmarks" / (game.replace("-", "_") + ".py")
+    if not path.exists():
+        return {}
+    spec = importlib.util.spec_from_file_location(f"_bench_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(getattr(module, "TABLES", {}))
+
+
+def measure_tables(game: str, with_fake: bool, scale: float, interpreted: bool) -> dict:
+    """Games per second of the engine alone for each declared table (compiled or interpreted
+    counts of games, times ``scale``), in this process."""
+    _load(game, with_fake)
+    from benchmarks.policy_tables import games_per_second
+
+    out = {}
+    for name, (policies, fast_n, slow_n) in declared_tables(game).items():
+        n = max(1, round((slow_n if interpreted else fast_n) * scale))
+        out[name] = games_per_second(game, policies, n)
+    return out
+
+
 # -- the driver -----------------------------------------------------------------------------------
 def _child(args: list[str], env: dict[str, str] | None = None, timeout: float = 900) -> dict:
     environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
@@ -151,40 +181,57 @@ def _child(args: list[str], env: dict[str, str] | None = None, timeout: float = 
 
 def bench_game(game: str, args: argparse.Namespace) -> dict:
     fake = ["--with-fake"] if args.with_fake else []
-    with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
-        empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
-        cold = _child(["--first-call", game, *fake], empty)
-        warm = _child(["--first-call", game, *fake], empty)
+    if args.skip_cold:  # cache load from the cache in use, no cold compile
+        cold = {"first_call_s": float("nan")}
+        warm = _child(["--first-call", game, *fake])
+    else:
+        with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
+            empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
+            cold = _child(["--first-call", game, *fake], empty)
+            warm = _child(["--first-call", game, *fake], empty)
     jobs = ["--jobs", str(args.jobs)]
     compiled = _child(["--measure", game, "--seconds", str(args.seconds), *jobs, *fake])
     interpreted = _child(
         ["--measure", game, "--seconds", str(args.interpreted_seconds), *jobs, *fake],
         {"NUMBA_DISABLE_JIT": "1"},
     )
+    tables = {}
+    if declared_tables(game) and args.scale > 0:
+        scale = ["--scale", str(args.scale)]
+        fast = _child(["--tables", game, *scale, *fake])
+        interpreted_env = {"NUMBA_DISABLE_JIT": "1"}
+        slow = _child(["--tables", game, "--interpreted", *scale, *fake], interpreted_env)
+        tables = {name: {"compiled": fast[name], "interpreted": slow[name]} for name in fast}
     return {
         "game": game,
+        "load": os.getloadavg()[0],
         "compile_s": cold["first_call_s"],
         "cache_load_s": warm["first_call_s"],
         "compiled": compiled,
         "interpreted": interpreted,
+        "tables": tables,
     }
 
 
 def table(results: list[dict], jobs: int) -> str:
     head = (
-        f"| game | compiled 1 job | compiled {jobs} jobs | x{jobs} jobs | interpreted 1 job "
-        f"| interpreted {jobs} jobs | compiled / interpreted | compile s | cache load s "
-        f"| worker compiles |"
+        f"| game | policies | compiled g/s | interpreted g/s | compiled / interpreted "
+        f"| compiled {jobs} jobs | x{jobs} jobs | compile s | cache load s | load |"
     )
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in results:
         c, i = r["compiled"], r["interpreted"]
         lines.append(
-            f"| {r['game']} | {c['rate_1']:,.0f} | {c['rate_n']:,.0f} | "
-            f"{c['rate_n'] / c['rate_1']:.2f} | {i['rate_1']:,.0f} | {i['rate_n']:,.0f} | "
-            f"{c['rate_1'] / i['rate_1']:,.0f} | {r['compile_s']:.1f} | {r['cache_load_s']:.2f} | "
-            f"{c['worker_compiles']} |"
+            f"| {r['game']} | default, whole run | {c['rate_1']:,.0f} | {i['rate_1']:,.1f} | "
+            f"{c['rate_1'] / i['rate_1']:,.0f} | {c['rate_n']:,.0f} | "
+            f"{c['rate_n'] / c['rate_1']:.2f} | {r['compile_s']:.1f} | "
+            f"{r['cache_load_s']:.2f} | {r['load']:.1f} |"
         )
+        for name, t in r["tables"].items():
+            lines.append(
+                f"| | {name}, engine | {t['compiled']:,.0f} | {t['interpreted']:,.1f} | "
+                f"{t['compiled'] / t['interpreted']:,.0f} | | | | | |"
+            )
     return "\n".join(lines)
 
 
@@ -197,11 +244,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--with-fake", action="store_true", help="include the tests' fake game")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--first-call", metavar="GAME", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply declared tables' game counts (0: skip)"
+    )
+    parser.add_argument(
+        "--skip-cold",
+        action="store_true",
+        help="no cold compile (compile s: nan); cache load from the cache in use",
+    )
     parser.add_argument("--measure", metavar="GAME", help=argparse.SUPPRESS)
+    parser.add_argument("--tables", metavar="GAME", help=argparse.SUPPRESS)
+    parser.add_argument("--interpreted", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.first_call:
         print(json.dumps(measure_first_call(args.first_call, args.with_fake)))
+        return
+    if args.tables:
+        rates = measure_tables(args.tables, args.with_fake, args.scale, args.interpreted)
+        print(json.dumps(rates))
         return
     if args.measure:
         figures = measure_throughput(args.measure, args.with_fake, args.seconds, args.jobs)
@@ -225,9 +286,13 @@ def main(argv: list[str] | None = None) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average {load} at end")
     print(
-        "games/s of whole runs (engine + table + Parquet); 'worker compiles' counts engine "
-        "functions a loky worker compiled instead of loading the JIT cache (should be 0)"
+        "whole run: games/s of runs through the runner (engine + table + Parquet), default "
+        "policies; engine: the engine alone on a declared policy table; load: the 1-minute load "
+        "average after the game's measurements (2 cores shared: compare within a row)"
     )
+    compiles = {r["game"]: r["compiled"]["worker_compiles"] for r in results}
+    if any(compiles.values()):
+        print(f"loky workers compiled instead of loading the JIT cache: {compiles}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -216,18 +216,17 @@ class RunFolder:
             self._fingerprint = fingerprint(self.read_manifest()["config"])
         return self._fingerprint
 
-    def write_part(self, index: int, table: pl.DataFrame) -> None:
+    def write_part(self, index: int, table: pl.DataFrame | EncodedPart) -> None:
         """Write a part and its record. The record goes first, so a part on disk always has one;
-        a crash between the two leaves a record without its part: a missing part, replayed."""
-        buffer = io.BytesIO()
-        # The run and index ride in the Parquet footer too: a part copied in from elsewhere is
-        # then named for what it is, not just as damaged.
-        meta = {"balance.run": self.fingerprint, "balance.part": str(index)}
-        table.write_parquet(buffer, compression="zstd", statistics=False, metadata=meta)
-        data = buffer.getvalue()
+        a crash between the two leaves a record without its part: a missing part, replayed.
+        ``table`` may come already encoded by a worker (:func:`encode_part`, this run's
+        fingerprint), so the writing process only hashes and writes bytes."""
+        if isinstance(table, pl.DataFrame):
+            table = encode_part(table, self.fingerprint, index)
+        data = table.data
         record = {
             "part": index,
-            "rows": table.height,
+            "rows": table.rows,
             "bytes": len(data),
             "sha256": hashlib.sha256(data).hexdigest(),
             "run": self.fingerprint,
@@ -425,6 +424,24 @@ def _footer_origin(path: Path) -> tuple[str, int] | None:
         return meta[b"balance.run"].decode(), int(meta[b"balance.part"])
     except Exception:  # any damage: the footer is not evidence of anything
         return None
+
+
+@dataclass(frozen=True)
+class EncodedPart:
+    """A chunk's table as the Parquet bytes of its part file (encoded where it was played)."""
+
+    rows: int
+    data: bytes
+
+
+def encode_part(table: pl.DataFrame, run: str, index: int) -> EncodedPart:
+    """The Parquet bytes of part ``index`` of the run with fingerprint ``run``."""
+    buffer = io.BytesIO()
+    # The run and index ride in the Parquet footer too: a part copied in from elsewhere is then
+    # named for what it is, not just as damaged.
+    meta = {"balance.run": run, "balance.part": str(index)}
+    table.write_parquet(buffer, compression="zstd", statistics=False, metadata=meta)
+    return EncodedPart(table.height, buffer.getvalue())
 
 
 def atomic_write(path: Path, data: bytes, durable: bool = False) -> None:

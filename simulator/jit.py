@@ -55,3 +55,31 @@ def configure_cache() -> Path | None:
         return folder
     numba_config.CACHE_DIR = str(folder)  # read when each cached function is decorated
     return folder
+
+
+def compile_calls_unliteral() -> None:
+    """Compile one specialisation per argument type, not per constant, for calls between the
+    project's compiled functions.
+
+    numba types a constant argument of a call from compiled code as its literal value
+    (``Literal[int](0)``), and compiles the callee again for every distinct combination of
+    constants at its call sites, with everything it calls: one engine's ``log_event`` had 19
+    signatures. Calls to functions outside numba's own modules are typed by plain types instead
+    (``int64``, ``bool``), as a call from Python is; numba's own overloads, which may need a
+    literal (a dtype, a tuple index), are left alone. Idempotent.
+    """
+    from numba.core import types
+    from numba.core.dispatcher import Dispatcher
+
+    if getattr(Dispatcher.get_call_template, "_balance_unliteral", False):
+        return
+    original = Dispatcher.get_call_template
+
+    def get_call_template(self, args, kws):  # noqa: ANN001, ANN202 (numba's own signature)
+        if not self.py_func.__module__.startswith("numba"):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return original(self, args, kws)
+
+    get_call_template._balance_unliteral = True
+    Dispatcher.get_call_template = get_call_template

@@ -20,7 +20,7 @@ import polars as pl
 from joblib import Parallel, delayed
 
 from .cluster import cluster_session, execute_on_cluster
-from .dataset import RunFolder, now
+from .dataset import EncodedPart, RunFolder, encode_part, now
 from .errors import BalanceError
 from .plan import (
     RunConfig,
@@ -74,9 +74,9 @@ def run(
         already = sum(c[2] for c in config.chunks() if c[0] in done)
         with _Progress(config.games, already, progress) as bar:
             if until is None:
-                for index, table in _execute(config, todo, jobs, cluster):
+                for index, table in _execute(config, todo, jobs, cluster, folder.fingerprint):
                     folder.write_part(index, table)
-                    bar.advance(table.height)
+                    bar.advance(_rows(table))
             else:
                 _run_until(config, folder, jobs, cluster, until, bar)
         extra = {}
@@ -138,9 +138,9 @@ def _run_until(
         if start > 0 and all(c[0] in done for c in chunks[:start]) and until(folder):
             return
         batch = [c for c in chunks[start : start + UNTIL_BATCH] if c[0] not in done]
-        for index, table in _execute(config, batch, jobs, cluster):
+        for index, table in _execute(config, batch, jobs, cluster, folder.fingerprint):
             folder.write_part(index, table)
-            bar.advance(table.height)
+            bar.advance(_rows(table))
 
 
 def resolve_jobs(jobs: int | None) -> int:
@@ -160,8 +160,12 @@ def resolve_jobs(jobs: int | None) -> int:
 
 
 def _execute(
-    config: RunConfig, todo: list[tuple[int, int, int]], jobs: int, cluster: str | None
-) -> Iterator[tuple[int, pl.DataFrame]]:
+    config: RunConfig,
+    todo: list[tuple[int, int, int]],
+    jobs: int,
+    cluster: str | None,
+    run_id: str,
+) -> Iterator[tuple[int, pl.DataFrame | EncodedPart]]:
     if not todo:
         return
     if cluster is not None:
@@ -176,7 +180,21 @@ def _execute(
     parallel = Parallel(
         n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
     )
-    yield from parallel(delayed(indexed_chunk)(config, chunk) for chunk in todo)
+    # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
+    # receives compressed bytes instead of unpickling a table and encoding it alone.
+    yield from parallel(delayed(_encoded_chunk)(config, chunk, run_id) for chunk in todo)
+
+
+def _rows(table: pl.DataFrame | EncodedPart) -> int:
+    return table.height if isinstance(table, pl.DataFrame) else table.rows
+
+
+def _encoded_chunk(
+    config: RunConfig, chunk: tuple[int, int, int], run_id: str
+) -> tuple[int, EncodedPart]:
+    """Play one chunk and encode its part (in a worker process)."""
+    index, table = indexed_chunk(config, chunk)
+    return index, encode_part(table, run_id, index)
 
 
 class _Progress:

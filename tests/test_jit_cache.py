@@ -30,3 +30,28 @@ def test_numba_uses_the_folder_for_the_current_sources(tmp_path, monkeypatch):
         assert numba.config.CACHE_DIR == str(folder)
     finally:
         numba.config.CACHE_DIR = old
+
+
+@numba.njit
+def _store(a, i, v):
+    a[i] = v
+
+
+@numba.njit
+def _calls_with_constants(a, x):
+    _store(a, 0, 0)
+    _store(a, 1, -1)
+    _store(a, 2, x)
+    _store(a, 0, 1 if x > 2 else 0)
+
+
+def test_constant_arguments_share_one_specialisation():
+    # simulator/__init__ (imported by conftest) types calls between non-numba functions by plain
+    # types: four call sites with different constants compile _store once, not four times.
+    import numpy as np
+
+    a = np.zeros(3, dtype=np.int64)
+    _calls_with_constants(a, 5)
+    assert list(a) == [1, -1, 5]
+    assert len(_store.signatures) == 1
+    assert "Literal" not in str(_store.signatures[0])

@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from simulator.recording import record
+from simulator.rng import STATE_WORDS, below
 
 MARK_ALL, MARK_ONE = 0, 1  # rule options level1_marking, level2_marking: "all" / "one"
 PAIRS_ANY, PAIRS_BASE = 0, 1  # rule option level2_combinations "any_pair" / "base_pair"
@@ -42,7 +43,7 @@ LEVEL_BOXES = (0, 6, 12)  # index by level
 LEVEL_BASE_DICE = (0, 1, 2)  # dice a search throws before equipment adds any
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def throw_mask(level: int, dice: np.ndarray, n_dice: int, pairs: int) -> int:
     """Bit mask of the values a throw of ``dice[:n_dice]`` shows at ``level``."""
     boxes = 6 if level == 1 else 12
@@ -187,6 +188,26 @@ def best_pick(level: int, n_dice: int, pairs: int, new: int, marked: int, worth_
     return best
 
 
+@njit(cache=True, inline="always")
+def _mark_one(level, n_dice, pairs, new, marked, worth, rerolls_left) -> int:
+    # The marked set after marking one of the new values ``new`` (non-zero): the greedy rule's,
+    # or the best by ``worth[rerolls_left]`` (greedy_pick / best_pick, read in place so the loop
+    # makes no array view).
+    order = GREEDY_ORDER[level, n_dice, pairs]
+    best = 0
+    best_worth = -1.0
+    for k in range(order.shape[0]):
+        v = order[k]
+        if v > 0 and (new >> (v - 1)) & 1:
+            if worth.shape[1] == 0:
+                return marked | (1 << (v - 1))
+            w = worth[rerolls_left, marked | (1 << (v - 1))]
+            if w > best_worth + 1e-12:
+                best = v
+                best_worth = w
+    return marked | (1 << (best - 1))
+
+
 @njit(cache=True)
 def resolve_search_with(
     level: int, n_dice: int, rerolls: int, marking: int, pairs: int, worth: np.ndarray,
@@ -199,13 +220,9 @@ def resolve_search_with(
     empty ``worth`` (``NO_WORTH``) marks by the greedy rule. The engine passes its recording
     buffer ``rec``/``rec_n`` (:mod:`simulator.recording`): each throw is then recorded as
     ``(event, day, colour, colour, ship, throw, dice as digits, new values shown, values marked
-    before, repeat throws left)``, value masks as above."""
-    if level != 1 and level != 2:
-        raise ValueError("search level must be 1 or 2")
-    if n_dice < level or n_dice > MAX_DICE:
-        raise ValueError("dice per throw out of range (level 1: 1-8, level 2: 2-8)")
-    if rerolls < 0:
-        raise ValueError("rerolls must be 0 or more")
+    before, repeat throws left)``, value masks as above. :func:`search_kernel` is the same
+    search on an explicit generator."""
+    _check_kernel(level, n_dice, rerolls)
     full = (1 << (6 if level == 1 else 12)) - 1
     dice = np.empty(n_dice, dtype=np.int64)
     marked = 0
@@ -230,10 +247,87 @@ def resolve_search_with(
             return False, throws
         if marking == MARK_ALL:
             marked |= new
-        elif worth.shape[1] == 0:
-            marked |= 1 << (greedy_pick(level, n_dice, pairs, new) - 1)
         else:
-            pick = best_pick(level, n_dice, pairs, new, marked, worth[rerolls_left])
-            marked |= 1 << (pick - 1)
+            marked = _mark_one(level, n_dice, pairs, new, marked, worth, rerolls_left)
         if marked == full:
             return True, throws
+
+
+@njit(cache=True)
+def _check_kernel(level, n_dice, rerolls) -> None:
+    if level != 1 and level != 2:
+        raise ValueError("search level must be 1 or 2")
+    if n_dice < level or n_dice > MAX_DICE:
+        raise ValueError("dice per throw out of range (level 1: 1-8, level 2: 2-8)")
+    if rerolls < 0:
+        raise ValueError("rerolls must be 0 or more")
+
+
+@njit(cache=True, inline="always")
+def search_kernel(
+    state: np.ndarray,
+    dice: np.ndarray,
+    level: int,
+    n_dice: int,
+    rerolls: int,
+    marking: int,
+    pairs: int,
+    worth: np.ndarray,
+) -> tuple[bool, int]:
+    """One whole search drawing its dice from the xoshiro256** ``state`` (:mod:`simulator.rng`)
+    into the caller's ``dice`` (``MAX_DICE`` long), so a loop of searches allocates nothing;
+    (success, throws made). Arguments as :func:`resolve_search_with`, unchecked: the caller
+    checks them once (:func:`search_trials`), not every search."""
+    full = (1 << (6 if level == 1 else 12)) - 1
+    marked = 0
+    throws = 0
+    rerolls_left = rerolls
+    while True:
+        for i in range(n_dice):
+            dice[i] = below(state, FACES) + 1
+        throws += 1
+        new = throw_mask(level, dice, n_dice, pairs) & ~marked
+        if new == 0:
+            if rerolls_left > 0:
+                rerolls_left -= 1
+                continue
+            return False, throws
+        if marking == MARK_ALL:
+            marked |= new
+        else:
+            marked = _mark_one(level, n_dice, pairs, new, marked, worth, rerolls_left)
+        if marked == full:
+            return True, throws
+
+
+def search_trials(
+    state: np.ndarray,
+    trials: int,
+    level: int,
+    n_dice: int,
+    rerolls: int,
+    marking: int,
+    pairs: int,
+    worth: np.ndarray,
+) -> int:
+    """Successes in ``trials`` searches drawn from the xoshiro256** ``state`` (advanced; see
+    :func:`simulator.rng.new_state`), one dice array for them all. The arguments are checked
+    here, once, in Python: a check that can raise inside the compiled loop makes it slower."""
+    check_search(level, n_dice, rerolls, marking, pairs)
+    if state.dtype != np.uint64 or state.shape != (STATE_WORDS,):
+        raise ValueError("state must be simulator.rng.new_state's 4 uint64 words")
+    values = (rerolls + 1, 1 << LEVEL_BOXES[level])
+    if worth.ndim != 2 or (worth.shape[1] and worth.shape != values):
+        raise ValueError("worth must be (rerolls + 1, 2 ** boxes) values, or (n, 0) for greedy")
+    return _search_trials(state, trials, level, n_dice, rerolls, marking, pairs, worth)
+
+
+@njit(cache=True)
+def _search_trials(state, trials, level, n_dice, rerolls, marking, pairs, worth) -> int:
+    dice = np.empty(MAX_DICE, dtype=np.int64)
+    successes = 0
+    for _ in range(trials):
+        found, _throws = search_kernel(state, dice, level, n_dice, rerolls, marking, pairs, worth)
+        if found:
+            successes += 1
+    return successes

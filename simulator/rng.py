@@ -1,0 +1,78 @@
+"""A small explicit random generator for compiled code: xoshiro256** on a 4-word state array.
+
+numba's ``np.random`` is one hidden generator per thread: every draw goes through it, and a
+compiled function's randomness cannot be handed to it, saved or split. Here the state is an
+ordinary ``uint64[4]`` array the caller carries, so a kernel's randomness is an argument, and each
+draw is a handful of integer instructions inlined into the caller's loop.
+
+The generator is xoshiro256** (Blackman and Vigna, https://prng.di.unimi.it/), the same algorithm
+as the plain C loop of ``benchmarks/search_kernel.c``; bounded integers use Lemire's
+multiply-and-shift with rejection, so they are exactly uniform. Streams are this generator's own:
+a seed gives other draws than it gives numba's ``np.random``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+STATE_WORDS = 4
+
+
+@njit(cache=True, inline="always")
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def next_u64(state: np.ndarray) -> np.uint64:
+    """The next 64 random bits; advances ``state``."""
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2] ^ s0
+    s3 = state[3] ^ s1
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    state[0] = s0 ^ s3
+    state[1] = s1 ^ s2
+    state[2] = s2 ^ (s1 << np.uint64(17))
+    state[3] = _rotl(s3, 45)
+    return result
+
+
+@njit(cache=True, inline="always")
+def below(state: np.ndarray, n: int) -> int:
+    """A uniform integer in ``0 .. n-1`` (``1 <= n < 2**32``), exactly uniform (Lemire)."""
+    bound = np.uint64(n)
+    m = (next_u64(state) >> np.uint64(32)) * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        floor = (np.uint64(0x100000000) - bound) % bound
+        while low < floor:
+            m = (next_u64(state) >> np.uint64(32)) * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def seed_state(state: np.ndarray, seed: int) -> None:
+    """Fill ``state`` from one integer seed with splitmix64 (never all zero)."""
+    x = np.uint64(seed)
+    for i in range(STATE_WORDS):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        state[i] = z ^ (z >> np.uint64(31))
+
+
+def new_state(seed: int | np.random.SeedSequence) -> np.ndarray:
+    """A fresh state array: from an integer via splitmix64, or 256 bits of a ``SeedSequence``."""
+    state = np.zeros(STATE_WORDS, dtype=np.uint64)
+    if isinstance(seed, np.random.SeedSequence):
+        state[:] = seed.generate_state(STATE_WORDS, np.uint64)
+        if not state.any():  # the one state xoshiro cannot leave
+            state[0] = 1
+    else:
+        with np.errstate(over="ignore"):  # uint64 wraps on purpose (interpreted: numpy warns)
+            seed_state(state, np.uint64(seed % 2**64))
+    return state
