@@ -32,7 +32,7 @@ from typing import Any
 
 from .boards import Board
 from .errors import BalanceError
-from .policy import PolicyDef, SeatPolicy
+from .policy import OutsideDecisions, PolicyDef, SeatPolicy
 from .rules import RuleSet
 
 # Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
@@ -73,6 +73,9 @@ class GameSpec:
     breakdown: tuple[str, str] | None = None
     # "module:function" building extra report sections from a report's runs, or None.
     report_sections: str | None = None
+    # The decisions a designer's own policy makes (--policy-file), or None: the game takes none.
+    # Its play_chunk then accepts ``outside=`` (simulator.policy_file.engine_tuples).
+    outside: OutsideDecisions | None = None
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:

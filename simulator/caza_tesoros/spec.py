@@ -7,6 +7,7 @@ from simulator.games import GameSpec
 
 from .board import board_cells
 from .engine import play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .rules import MAX_COLOURS, Rules
 from .state import END_REASONS
 
@@ -59,4 +60,5 @@ SPEC = GameSpec(
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",
     check=check,
+    outside=OUTSIDE_DECISIONS,
 )
