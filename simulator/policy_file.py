@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from .games import GameSpec
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# numba calls tuples of compiled functions "experimental"; they are what this module is built on.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
 class Policy:

@@ -15,9 +15,11 @@ import numpy as np
 from numba import njit
 
 from policies.pirateer import decide_move
+from simulator.policy import OUTSIDE
 
 from . import state as S
 from .board import N_CELLS, N_PICTURE
+from .outside import X_MOVE
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
@@ -107,7 +109,7 @@ def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lo
 
 @njit(cache=True)
 def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
-              taken_cell, lost_cell, lead, trace, checking):  # fmt: skip
+              taken_cell, lost_cell, lead, trace, checking, ext=None):  # fmt: skip
     """Play one game; returns (lead changes, leader at half length, passes, problems)."""
     np.random.seed(seed)
     S.new_game(r, n_players, ships, owner, occ, g)
@@ -126,7 +128,11 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
             if n == 0:
                 passes += 1
             else:
-                k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
+                if ext is not None and pids[p] >= OUTSIDE:  # a policy from --policy-file
+                    k = ext[X_MOVE][pids[p] - OUTSIDE](prm[p], r, ships, owner, occ, g, p, moves,
+                                                       n)  # fmt: skip
+                else:
+                    k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
                 play_move(r, ships, owner, occ, g, p, moves[k], d1, d2, cap_cell, taken_cell,
                           lost_cell, trace)  # fmt: skip
@@ -148,7 +154,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
 
 
 @njit(cache=True)
-def play_games(r, n_players, pids, prm, seeds):
+def play_games(r, n_players, pids, prm, seeds, ext=None):
     n = seeds.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
     length = np.zeros(n, dtype=np.int64)
@@ -175,7 +181,7 @@ def play_games(r, n_players, pids, prm, seeds):
     for i in range(n):
         ch, half, ps, _ = play_game(
             r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
-            cap_cell[i], taken_cell[i], lost_cell[i], lead, trace, False,
+            cap_cell[i], taken_cell[i], lost_cell[i], lead, trace, False, ext,
         )  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
@@ -195,17 +201,28 @@ def play_games(r, n_players, pids, prm, seeds):
     )  # fmt: skip
 
 
-def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+def play_chunk(
+    rules, n_players: int, policy_ids, policy_params, seeds, outside=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns.
+
+    ``outside``: the compiled functions of policies from a --policy-file
+    (``simulator.policy_file.engine_tuples``); None compiles the engine without that path."""
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64),
+        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), outside,
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
 
 def play_one(
-    rules, n_players: int, policy_ids, policy_params, seed: int, trace_rows: int = 20_000
+    rules,
+    n_players: int,
+    policy_ids,
+    policy_params,
+    seed: int,
+    trace_rows: int = 20_000,
+    outside=None,
 ) -> dict[str, Any]:
     """Play one game from ``seed`` with every invariant checked after every turn: the outcome,
     the final position and the trace of die-steps (``TRACE_FIELDS``)."""
@@ -223,7 +240,7 @@ def play_one(
     changes, half, passes, problems = play_game(
         r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g, moves,
-        scratch, cells[0], cells[1], cells[2], lead, trace, True,
+        scratch, cells[0], cells[1], cells[2], lead, trace, True, outside,
     )  # fmt: skip
     return {
         "winner": int(g[S.G_WINNER]),
