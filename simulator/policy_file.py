@@ -233,9 +233,12 @@ def _compile(
             # instead of an exception that compiled code called by pointer could not report.
             compiled[decision.name] = njit(decision.signature, cache=True, error_model="numpy")(fn)
         except Exception as exc:  # numba's typing and lowering errors, of many classes
+            reason = _numba_reason(exc)
+            if "Untyped global name" in reason and "function" in reason:
+                reason += " (a helper function of your own needs @njit from numba)"
             raise BalanceError(
                 f"{_numba_line(exc, copy, where) or line}: {fn.__name__}() does not compile as "
-                f"a {spec.id} '{decision.name}' decision {wanted}: {_numba_reason(exc)}"
+                f"a {spec.id} '{decision.name}' decision {wanted}: {reason}"
             ) from None
     return compiled
 
@@ -245,19 +248,23 @@ def _defined_in(fn: Callable[..., Any], copy: Path) -> bool:
 
 
 def _numba_line(exc: Exception, copy: Path, where: str) -> str | None:
-    """``FILE:LINE`` of the deepest place in the designer's file numba's message points at."""
-    lines = re.findall(rf'File "{re.escape(str(copy))}", line (\d+)', str(exc))
+    """``FILE:LINE`` of the deepest place in the designer's file numba's message points at
+    (numba names the file by a relative path, so it is matched by its name)."""
+    lines = re.findall(rf'File "[^"]*{re.escape(copy.name)}", line (\d+)', str(exc))
     return f"{where}:{lines[-1]}" if lines else None
 
 
 def _numba_reason(exc: Exception) -> str:
     """The first informative line of a numba error, without its colours and boilerplate."""
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
-    skip = ("Failed in", "During:", "File ", "Resolution failure", "- Resolution", "No ")
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line and not line.startswith(skip) and not line.startswith(("^", ">", "<")):
-            return " ".join(line.split())[:300]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    skip = ("Failed in", "During:", "File ", "There are", "- Of which", "^", "<source")
+    for i, line in enumerate(lines):
+        if line.startswith(skip):
+            continue
+        if line.endswith(":") and i + 1 < len(lines):  # "... found for signature:" + the call
+            line = f"{line} {lines[i + 1].lstrip('>').strip()}"
+        return " ".join(line.split())[:300]
     return type(exc).__name__
 
 
