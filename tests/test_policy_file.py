@@ -280,3 +280,46 @@ def test_compiled_functions_come_from_the_cache_in_a_new_process(tmp_path):
     hits()
     found, functions = hits()
     assert functions == 2 and found == functions
+
+
+@pytest.mark.slow
+def test_the_file_travels_to_dask_workers_that_share_no_files(tmp_path, monkeypatch):
+    """Workers with their own cache folder and no access to the file play the run exactly as
+    local processes do: the file's text travels inside the task."""
+    pytest.importorskip("distributed")
+    from tests import test_cluster
+    from tests.test_cluster import LoopbackCluster
+
+    dask = Path(sys.executable).parent / "dask"  # the interpreter's own environment
+    if not dask.exists():
+        pytest.skip("needs the dask command beside the Python running the tests")
+    monkeypatch.setattr(test_cluster, "DASK", dask)
+    from simulator.runner import run
+
+    path = _write(tmp_path, GOOD)
+    config = plan_run(
+        "outside-fake", 2000, players=3, policies=["fixed", "heavy:skill=2", "strong"],
+        chunk_size=250, policy_file=path,
+    )  # fmt: skip
+    local = run(config, tmp_path / "local", jobs=1).path
+    path.unlink()
+    worker_cache = tmp_path / "worker-cache"
+    loopback = LoopbackCluster(tmp_path)
+    try:
+        loopback.env = {
+            k: v for k, v in loopback.env.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")
+        }
+        loopback.env["BALANCE_CACHE_DIR"] = str(worker_cache)
+        loopback.add_worker("w1")
+        loopback.add_worker("w2")
+        remote = run(config, tmp_path / "remote", cluster=loopback.address).path
+    finally:
+        loopback.close()
+    assert (
+        load_run(remote)
+        .sort("game_index")
+        .collect()
+        .equals(load_run(local).sort("game_index").collect())
+    )
+    copies = list(worker_cache.glob("numba-*/policy-files/balance_policy_*.py"))
+    assert [c.read_text() for c in copies] == [GOOD]
