@@ -153,7 +153,17 @@ def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.Da
     if config.policy_file is not None and config.spec.outside is not None:
         ids, slots = seat_slots(ids, load_policies(config.spec, config.policy_file))
         extra["outside"] = engine_tuples(config.spec.id, config.spec.outside, slots)
-    columns = config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds, **extra)
+    try:
+        columns = config.spec.play_chunk(
+            config.rules, config.n_players, ids, params, seeds, **extra
+        )
+    except ValueError as exc:  # an engine refusing an answer (an illegal card...)
+        if config.policy_file is None:
+            raise
+        raise BalanceError(
+            f"{config.policy_file.path}: a game stopped on an answer the engine refuses ({exc}); "
+            "check the decisions of the policies from this file"
+        ) from None
     return chunk_table(
         columns,
         game=config.spec.id,

@@ -61,6 +61,8 @@ def _play(draw, n_players, pids, prm, seeds, ext=None):
                 weights[s] = ext[0][pids[s] - OUTSIDE](prm[s], s)
             elif pids[s] == 1:
                 weights[s] = 1.0 + prm[s, 0]
+            if weights[s] < 0:
+                raise ValueError("a seat's weight is negative")
         if np.random.random() < draw:
             continue
         cum = np.cumsum(weights / weights.sum())

@@ -238,6 +238,21 @@ def test_a_parameter_out_of_bounds_names_the_file(tmp_path):
         plan_run("outside-fake", 10, policies=["heavy:speed=1"], policy_file=path)
 
 
+def test_an_answer_the_engine_refuses_is_one_line_naming_the_file(tmp_path):
+    path = _write(tmp_path, GOOD.replace("return 3.0", "return -1.0"))
+    out = tmp_path / "run"
+    code, output = _cli(
+        "simulate", "outside-fake", "-n", "100", "-p", "fixed", "--policy-file", path,
+        "--out", out, "-q", "-j", "1",
+    )  # fmt: skip
+    assert code == 2
+    assert output.strip().splitlines() == [
+        f"balance: error: {path}: a game stopped on an answer the engine refuses (a seat's "
+        "weight is negative); check the decisions of the policies from this file"
+    ]
+    assert not out.exists()
+
+
 def test_a_game_without_outside_decisions_refuses_the_file(tmp_path):
     path = _write(tmp_path, GOOD)
     with pytest.raises(BalanceError, match="fake does not take policies from a --policy-file"):

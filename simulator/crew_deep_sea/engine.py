@@ -18,20 +18,12 @@ from policies.crew_deep_sea import (
     OMNISCIENT,
     OMNISCIENT_P,
     RANDOM,
-    decide_comm,
-    decide_direction,
-    decide_distress,
-    decide_pass,
-    decide_pick,
-    decide_play,
-    decide_predict,
-    decide_task_bid,
-    decide_volunteer,
     heuristic_params,
     search_line,
 )
 from simulator.rules import index_slots, slot_array
 
+from . import outside as X  # the decisions: built-in, or a --policy-file's on its seat's view
 from .board import (
     ALLOCATIONS,
     COMMUNICATIONS,
@@ -222,7 +214,7 @@ def draw_mission_tasks(mcfg, fixed, values, forced, replace_conflicts, n_players
 
 # -- allocation ------------------------------------------------------------------------------
 @njit(cache=True)
-def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
+def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred, ext=None):
     """Eligible players take one open task per turn, clockwise from ``start``; the captain never
     takes a captain-comparison task."""
     n_players = eligible.shape[0]
@@ -254,7 +246,7 @@ def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
         to_come -= 1
         may_pass = passing_round and to_come >= n_open
         if na > 0:
-            i = decide_pick(s, q, avail, na, may_pass, pids[q], prms[q], ttype, tparams)
+            i = X.pick(ext, s, q, avail, na, may_pass, pids[q], prms[q], ttype, tparams)
             if i >= 0:
                 s[O_HOLDER + avail[i]] = q
 
@@ -274,7 +266,7 @@ def _give_all(s, q):
 
 
 @njit(cache=True)
-def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
+def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie, ext=None):
     """Give every task a holder following the mission's allocation rule."""
     n_players = pids.shape[0]
     n = s[S_NTASKS]
@@ -287,10 +279,10 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
     if dummy >= 0:  # the dummy takes no tasks
         eligible[dummy] = False
     if alloc == A_NORMAL:
-        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_CAPTAIN_NONE:
         eligible[cap] = False
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_HARDEST_TO_CAPTAIN:
         top = -1
         for k in range(n):
@@ -305,9 +297,9 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
                     nt += 1
             i = 0
             if hardest_tie == 1 and nt > 1:
-                i = decide_pick(s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
+                i = X.pick(ext, s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
             s[O_HOLDER + tied[i]] = cap
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_ONE_TAKES_ALL:
         best = -1
         best_bid = -1e9
@@ -317,13 +309,13 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
                 continue
             bid = 0.0
             for k in range(n):
-                bid += decide_task_bid(s, q, s[O_TASK + k], pids[q], prms[q], ttype, tparams)
+                bid += X.task_bid(ext, s, q, s[O_TASK + k], pids[q], prms[q], ttype, tparams)
             if bid > best_bid:
                 best_bid = bid
                 best = q
         _give_all(s, best)
     elif alloc == A_CAPTAIN_ALL_OR_ONE:
-        if cap_ok and decide_volunteer(s, cap, pids[cap], prms[cap], ttype, tparams):
+        if cap_ok and X.volunteer(ext, s, cap, pids[cap], prms[cap], ttype, tparams):
             _give_all(s, cap)
         else:
             q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
@@ -338,7 +330,7 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
         for i in range(n_players):
             q = (cap + i) % n_players
             if nc < want and q != dummy and (q != cap or cap_ok or want == 2):
-                if decide_volunteer(s, q, pids[q], prms[q], ttype, tparams):
+                if X.volunteer(ext, s, q, pids[q], prms[q], ttype, tparams):
                     chosen[nc] = q
                     nc += 1
         for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
@@ -353,7 +345,7 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
             eligible[:] = False
             eligible[chosen[0]] = True
             eligible[chosen[1]] = True
-            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred)
+            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_FREE:
         order = np.argsort(-values[s[O_TASK : O_TASK + n]], kind="mergesort")
         load = np.zeros(n_players)
@@ -366,7 +358,7 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
                 q = (cap + i) % n_players
                 if (q == cap and barred[row] == 1) or q == dummy:
                     continue
-                bid = decide_task_bid(s, q, row, pids[q], prms[q], ttype, tparams)
+                bid = X.task_bid(ext, s, q, row, pids[q], prms[q], ttype, tparams)
                 bid -= FREE_LOAD_PENALTY * load[q]
                 if bid > best_bid:
                     best_bid = bid
@@ -376,11 +368,11 @@ def allocate(s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie):
 
 
 @njit(cache=True)
-def predict(s, pids, prms, ttype, tparams):
+def predict(s, pids, prms, ttype, tparams, ext=None):
     for k in range(s[S_NTASKS]):
         if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
             h = s[O_HOLDER + k]
-            s[O_TX + k] = decide_predict(s, h, k, pids[h], prms[h], ttype, tparams)
+            s[O_TX + k] = X.predict(ext, s, h, k, pids[h], prms[h], ttype, tparams)
 
 
 @njit(cache=True)
@@ -410,7 +402,7 @@ def distress_pass(s, cards, d):
 
 
 @njit(cache=True)
-def pass_direction(s, rule, pids, prms, ttype, tparams):
+def pass_direction(s, rule, pids, prms, ttype, tparams, ext=None):
     """The direction of the distress pass: fixed by the rule, or agreed (seed: "los jugadores
     pueden acordar la dirección"): each member states a preference from its own hand and the
     public tasks, the majority decides, a tie passes left."""
@@ -421,7 +413,7 @@ def pass_direction(s, rule, pids, prms, ttype, tparams):
     votes = 0
     for p in range(s[S_NP]):
         if p != s[S_DUMMY]:
-            votes += decide_direction(s, p, pids[p], prms[p], ttype, tparams)
+            votes += X.direction(ext, s, p, pids[p], prms[p], ttype, tparams)
     return -1 if votes < 0 else 1
 
 
@@ -491,14 +483,14 @@ def setup_attempt(n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, tt
 
 
 @njit(cache=True)
-def communication_phase(s, pids, prms, ttype, tparams):
+def communication_phase(s, pids, prms, ttype, tparams, ext=None):
     """Before a trick, from the leader clockwise, each player may show a card."""
     n_players = pids.shape[0]
     for i in range(n_players):
         q = (current_player(s) + i) % n_players
         if q == s[S_DUMMY] or not may_communicate(s, q):
             continue
-        c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
+        c, claim = X.comm(ext, s, q, pids[q], prms[q], ttype, tparams)
         if c >= 0:
             if ((comm_claims(s, q, c) >> claim) & 1) == 0:
                 raise ValueError("policy made an untrue or illegal sonar claim")
@@ -506,17 +498,18 @@ def communication_phase(s, pids, prms, ttype, tparams):
 
 
 @njit(cache=True)
-def seat_card(s, q, legal, n, pids, prms, ttype, tparams):
+def seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext=None):
     """The card seat ``q`` plays. The dummy's is chosen by the captain's policy from the seat of
     the dummy, seeing its face-up cards as everyone does and not its face-down ones."""
     if q == s[S_DUMMY]:
         cap = s[S_CAPTAIN]
-        return decide_play(dummy_view(s), q, legal, n, pids[cap], prms[cap], ttype, tparams)
-    return decide_play(s, q, legal, n, pids[q], prms[q], ttype, tparams)
+        v = dummy_view(s)
+        return X.play(ext, v, cap, q, legal, n, pids[cap], prms[cap], ttype, tparams)
+    return X.play(ext, s, q, q, legal, n, pids[q], prms[q], ttype, tparams)
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
+def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, ext=None):
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
@@ -543,14 +536,14 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget):
                 line_len = found
                 step = 0
         if line_len < 0:
-            communication_phase(s, pids, prms, ttype, tparams)
+            communication_phase(s, pids, prms, ttype, tparams, ext)
         for _ in range(n_players):
             q = current_player(s)
             n = legal_cards(s, q, legal)
             if 0 <= step < line_len:
                 c = line[step]
             else:
-                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams)
+                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext)
             ok = False
             for i in range(n):
                 ok = ok or legal[i] == c
@@ -595,6 +588,7 @@ def play_attempts(
     policy_params,
     seeds,
     width,
+    ext=None,
 ):
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
@@ -668,25 +662,27 @@ def play_attempts(
         else:
             allocate(
                 s, mcfg[M.allocation], play_ids, play_params, ttype, tparams, values, barred,
-                rcfg[RC.hardest_tie],
+                rcfg[RC.hardest_tie], ext,
             )  # fmt: skip
-            predict(s, play_ids, play_params, ttype, tparams)
+            predict(s, play_ids, play_params, ttype, tparams, ext)
             call = rcfg[RC.distress] == DISTRESS_ALWAYS
             if rcfg[RC.distress] == DISTRESS_POLICY:
                 for p in range(n_players):
                     if p == s[S_DUMMY]:
                         continue
-                    call = call or decide_distress(
-                        s, p, play_ids[p], play_params[p], ttype, tparams
+                    call = call or X.distress(
+                        ext, s, p, play_ids[p], play_params[p], ttype, tparams
                     )
             if call:
-                d = pass_direction(s, rcfg[RC.direction], play_ids, play_params, ttype, tparams)
+                d = pass_direction(
+                    s, rcfg[RC.direction], play_ids, play_params, ttype, tparams, ext
+                )
                 cards = np.full(n_players, -1, np.int64)
                 for p in range(n_players):
                     if p != s[S_DUMMY]:
                         to = pass_target(s, p, d)
-                        cards[p] = decide_pass(
-                            s, p, to, play_ids[p], play_params[p], ttype, tparams
+                        cards[p] = X.pass_card(
+                            ext, s, p, to, play_ids[p], play_params[p], ttype, tparams
                         )
                 distress_pass(s, cards, d)
                 s[S_DISTRESS] = 1
@@ -694,7 +690,7 @@ def play_attempts(
         captain[g] = s[S_CAPTAIN]
         comm_mode[g] = s[S_COMM_MODE]
         reason[g], length[g], used = play_out(
-            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget
+            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget, ext
         )
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
@@ -781,8 +777,12 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
     return EngineInputs(mcfg, fixed, rcfg, values, width)
 
 
-def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of simulator/games.py."""
+def play_chunk(
+    rules, n_players, policy_ids, policy_params, seeds, outside=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of simulator/games.py. ``outside``: the compiled functions of policies
+    from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the engine
+    without that path."""
     ids = np.asarray(policy_ids, np.int64)
     table = task_table()
     inp = engine_inputs(rules, n_players)
@@ -801,6 +801,7 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, 
         np.asarray(policy_params, np.float64),
         np.asarray(seeds, np.uint32),
         inp.width,
+        outside,
     )
     success, length, reason, scores, tasks, holders, done, distress, redraws = out[:9]
     captain, comm_mode, nodes = out[9:]

@@ -7,6 +7,7 @@ from simulator.games import GameSpec
 from simulator.policy import SeatPolicy
 
 from .engine import COLUMNS, END_REASONS, play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .rules import Rules
 
 
@@ -39,4 +40,5 @@ SPEC = GameSpec(
     check=check,
     success_subject="the crew",
     breakdown=("crew_mission", "mission"),
+    outside=OUTSIDE_DECISIONS,
 )
