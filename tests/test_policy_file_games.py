@@ -33,6 +33,7 @@ def _games(game, policies, n, policy_file=None, **kw):
         ("pirateer", "runner", "runner_copy", "pirateer_runner_copy.py", 2),
         ("crew-deep-sea", "heuristic", "heuristic_view", "crew_heuristic_view.py", 4),
         ("pedruscos", "lookahead", "lookahead_copy", "pedruscos_lookahead_copy.py", 3),
+        ("cape-horn", "planner", "planner_copy", "cape_horn_planner_copy.py", 3),
     ],
 )
 def test_a_copied_builtin_plays_game_for_game_as_the_builtin(game, builtin, copy, file, players):
@@ -82,6 +83,7 @@ def test_the_crew_seat_view_hides_other_hands_and_secret_predictions():
         ("pirateer", ["safe_runner", "greedy_capture"], 2),
         ("pedruscos", ["branch_builder", "hauler"], 2),
         ("crew-deep-sea", ["silent", "dumper", "heuristic"], 3),
+        ("cape-horn", ["hoarder", "planner"], 2),
     ],
 )
 def test_the_worked_examples_load_and_play(game, policies, players):

@@ -14,9 +14,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.cape_horn import decide_buy, decide_move, decide_place
-
 from . import board as BD
+from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import state as S
 from .rules import PILES_END, STUCK_NO_MOVE, engine_rules
 
@@ -123,16 +122,18 @@ def make_move(B, r, card, ship, pl, g, p, kind, a, b):
 
 
 @njit(cache=True)
-def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat, blocked_heat):
+def play_turn(
+    B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat, blocked_heat, ext=None
+):
     """One player's turn, steps 1 to 4; returns the end reason (-1 while the game goes on)."""
     pid = pids[p]
     S.gain_sail_points(r, pl, p, r.sail_points_per_turn)
-    n = decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf)
+    n = X.place(ext, pid, prm, p, B, r, card, ship, pl, hand, g, buf)
     lay_cards(B, r, card, ship, pl, hand, p, buf, min(n, buf.shape[0]), laid_heat)
     if not S.has_normal_move(B, r, card, ship, p):
         pl[p, S.P_BLOCKED] += 1
         blocked_heat[ship[p]] += 1
-    kind, a, b = decide_move(pid, prm, p, B, r, card, ship, pl, hand, g)
+    kind, a, b = X.move(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
     if not S.legal_move(B, r, card, ship, pl, p, kind, a, b):
         kind = S.MV_NONE
     reason = make_move(B, r, card, ship, pl, g, p, kind, a, b)
@@ -143,7 +144,7 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
             if r.empty_piles == PILES_END:
                 return S.END_PILES
             break
-    nb = decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
+    nb = X.buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
     for _ in range(nb):
         if pl[p, S.P_HAND] >= r.hand_max or pl[p, S.P_SP] < r.buy_cost:
             break
@@ -171,7 +172,7 @@ def leader(B, pl, ship):
 
 @njit(cache=True)
 def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, laid_heat,
-              blocked_heat, lead, checking):  # fmt: skip
+              blocked_heat, lead, checking, ext=None):  # fmt: skip
     """Play one game from ``seed``. Returns (winner, lead changes, leader at half time);
     ``lead[k]`` gets the leader after round k. With ``checking``, broken invariants after any
     turn are OR-ed into the returned problems mask."""
@@ -187,7 +188,7 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
         for p in range(n_players):
             g[S.G_TURNS] += 1
             reason = play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
-                               blocked_heat)  # fmt: skip
+                               blocked_heat, ext)  # fmt: skip
             if checking:
                 problems |= S.state_problems(B, r, card, ship, pl, hand, g)
             if reason >= 0:
@@ -211,7 +212,7 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
 
 
 @njit(cache=True)
-def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size):
+def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, ext=None):
     """Play every game of a chunk; one row of every output per game."""
     n = seeds.shape[0]
     nc = B.kind.shape[0]
@@ -237,7 +238,7 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size):
     for i in range(n):
         w, changes, half, _ = play_game(
             B, r, deck0, pids, prm, seeds[i], card, ship, pl, hand, g, deck, buf, laid_heat[i],
-            blocked_heat[i], lead, False,
+            blocked_heat[i], lead, False, ext,
         )  # fmt: skip
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -293,13 +294,18 @@ def engine_inputs(rules) -> tuple:
     return B, r, deck0
 
 
-def play_chunk(rules, n_players: int, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]:
-    """The engine contract of ``simulator.games``: play one chunk, return its columns."""
+def play_chunk(
+    rules, n_players: int, policy_ids, policy_params, seeds, outside=None
+) -> dict[str, np.ndarray]:
+    """The engine contract of ``simulator.games``: play one chunk, return its columns.
+
+    ``outside``: the compiled functions of policies from a --policy-file
+    (``simulator.policy_file.engine_tuples``); None compiles the engine without that path."""
     B, r, deck0 = engine_inputs(rules)
     out = play_games(
         B, r, deck0, np.int64(n_players), np.asarray(policy_ids, np.int64),
         np.asarray(policy_params, np.float64), np.asarray(seeds, np.int64),
-        np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]),
+        np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]), outside,
     )  # fmt: skip
     (winner, length, reason, scores, changes, half, per_seat, tokens, turns, laid, blocked) = out
     cols: dict[str, np.ndarray] = {

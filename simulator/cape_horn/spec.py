@@ -9,6 +9,7 @@ from simulator.games import GameSpec
 
 from . import board as BD
 from .engine import COLUMNS, HEATMAPS, play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .rules import Rules
 from .state import END_REASONS
 
@@ -80,4 +81,5 @@ SPEC = GameSpec(
     board=board,
     heatmaps=HEATMAPS,
     check=check,
+    outside=OUTSIDE_DECISIONS,
 )
