@@ -109,8 +109,9 @@ def test_manifest_records_the_file_and_resume_refuses_an_edited_one(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["policy_file"] == read_policy_file(path).sha256
     assert manifest["policy_file"] == {"path": str(path), "source": path.read_text()}
-    before = sorted(p.name for p in (out / "games").iterdir())
     assert _cli(*args)[0] == 0  # the same file: resumes, nothing new
+    manifest = json.loads((out / "manifest.json").read_text())  # its "finished" time is new
+    before = sorted(p.name for p in (out / "games").iterdir())
 
     path.write_text(GOOD.replace("return 3.0", "return 4.0"))
     code, output = _cli(*args)
