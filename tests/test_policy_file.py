@@ -150,6 +150,21 @@ def test_studies_and_tune_take_the_file(tmp_path):
     }
     assert labels == {("fixed", "strong"), ("strong", "fixed")}
 
+    for command in (
+        ["sweep", "outside-fake", "--param", "draw=0,0.5"],
+        ["compare", "outside-fake", "--set", "draw=0.5"],
+    ):
+        study = tmp_path / command[0]
+        code, output = _cli(
+            *command, "-p", "heavy:skill=3", "-p", "fixed", "-n", "300", "--policy-file", path,
+            "--out", study, "-j", "1", "-q",
+        )  # fmt: skip
+        assert code == 0, output
+        configs = [json.loads(m.read_text())["config"] for m in study.glob("*/manifest.json")]
+        assert len(configs) == 2
+        assert all(c["policies"] == ["heavy:skill=3", "fixed"] for c in configs)
+        assert all(c["policy_file"] == read_policy_file(path).sha256 for c in configs)
+
     from simulator.tuning import plan_tune
 
     plan = plan_tune("outside-fake", "heavy", 400, against=["random"], policy_file=path)
