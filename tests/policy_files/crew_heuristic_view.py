@@ -4,7 +4,7 @@ other hands hidden)."""
 
 from policies import crew_deep_sea as C
 from simulator.crew_deep_sea.outside import HIDDEN_OWNER
-from simulator.crew_deep_sea.state import NC, O_COMMBY, O_OWNER
+from simulator.crew_deep_sea.state import NC, O_COMMBY, O_OWNER, S_CAPTAIN, S_DUMMY
 from simulator.policy_file import Policy
 
 H = C.HEURISTIC
@@ -48,10 +48,12 @@ def play(s, p, legal, n, prm, ttype, tparams):
 
 def peeking_play(s, p, legal, n, prm, ttype, tparams):
     """Plays the heuristic's card, unless it can see a card of another hand that was never
-    shown: then the last legal card (the games would differ from the heuristic's)."""
+    shown: then the last legal card (the games would differ from the heuristic's). The dummy's
+    card is chosen by the captain, on the captain's view."""
+    me = s[S_CAPTAIN] if p == s[S_DUMMY] else p
     for c in range(NC):
         owner = s[O_OWNER + c]
-        if owner >= 0 and owner != p and owner != HIDDEN_OWNER and s[O_COMMBY + c] < 0:
+        if owner >= 0 and owner != me and owner != HIDDEN_OWNER and s[O_COMMBY + c] < 0:
             return legal[n - 1]
     return C.decide_play(s, p, legal, n, H, prm, ttype, tparams)
 
