@@ -743,6 +743,114 @@ def demo(
         typer.echo(f"  report: {data['report']}")
 
 
+# -- replay ----------------------------------------------------------------------------------
+@app.command()
+def replay(
+    target: Annotated[
+        str, typer.Argument(help="A run folder (with --game-index) or a game id (with --seed).")
+    ],
+    game_index: Annotated[
+        int | None,
+        typer.Option("--game-index", "-i", help="Game of the run to replay (its game_index)."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Game seed (a run's `seed` column) of the game to play."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Players (default: the game's).")
+    ] = None,
+    policy: PolicyOpt = None,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print {game, seed, rules_changed, players, policies, events, result}."
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Write a replay page (.html): the board at every step, the log."
+        ),
+    ] = None,
+) -> None:
+    """Watch one game move by move: the engine plays it again from its seed and records it.
+
+    `balance replay RUN --game-index I` replays game I of a run with the run's rules and seats
+    (refused if the simulator now plays it differently from its row); `balance replay GAME
+    --seed S` plays game seed S with --players/-p/--set/--variant as in `simulate`. Prints the
+    game turn by turn; --json prints the events; --out replay.html writes a page with the board,
+    a slider over the events and the log.
+    Example: balance replay runs/base --game-index 12 --out game12.html
+    """
+    from simulator.replay import replay_run, replay_seed
+
+    is_run = Path(target).is_dir()
+    if is_run:
+        if game_index is None:
+            raise BalanceError(f"{target} is a run folder: say which game with --game-index I")
+        given = [
+            name
+            for name, value in (
+                ("--seed", seed),
+                ("--players", players),
+                ("--policy", policy),
+                ("--set", set_),
+                ("--variant", variant),
+            )  # fmt: skip
+            if value is not None
+        ]
+        if given:
+            raise BalanceError(
+                f"{given[0]} does not apply to a run's game (it is replayed with the run's own "
+                "seed, rules and seats); use `balance replay GAME --seed S` to choose them"
+            )
+    else:
+        if game_index is not None:
+            raise BalanceError(f"--game-index needs a run folder; {target!r} is not one")
+        if seed is None:
+            raise BalanceError(
+                f"say which game of {target} to play with --seed S (a run's `seed` column), or "
+                "give a run folder and --game-index I"
+            )
+    if out is not None:
+        _check_page_path(out)
+    if is_run:
+        game = replay_run(target, game_index)  # type: ignore[arg-type]
+    else:
+        game = replay_seed(
+            target, seed, players=players, policies=policy, sets=set_, variant=variant
+        )  # type: ignore[arg-type]
+    page = None
+    if out is not None:
+        from reports.replay_page import render
+
+        page = render(game)
+    if as_json:
+        print_json(game.as_json())
+    elif out is None:
+        typer.echo(game.text())
+    if page is not None and out is not None:
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(page, encoding="utf-8")
+        tmp.replace(out)
+        if not as_json:
+            typer.echo(game.header())
+            typer.echo(game.result_line())
+            typer.echo(f"{out}: {len(game.events)} events")
+
+
+def _check_page_path(out: Path) -> None:
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise BalanceError(f"--out {out}: name an .html file")
+    if not out.parent.exists():
+        raise BalanceError(f"--out {out}: folder {out.parent} does not exist")
+    if out.is_dir():
+        raise BalanceError(f"--out {out} is a folder; name an .html file")
+
+
 # -- the games' own commands (each game's optional `commands` module) ---------------------------
 def _add_game_commands() -> None:
     import importlib

@@ -27,6 +27,7 @@ from .run_sections import (
     extra_sections,
     outcome_sections,
     run_headline,
+    watch_section,
     what_was_run,
 )
 from .study_sections import (
@@ -87,6 +88,9 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         headline += targets_headline(rows)
         sections.insert(1, targets_section(rows))
     sections += board_sections(runs)
+    watch = watch_section(runs)
+    if watch is not None:
+        sections.append(watch)
     sections += extra_sections(runs)
     sections.append(_how_to_read(kind))
     data["headline"] = headline

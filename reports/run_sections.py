@@ -12,6 +12,7 @@ import numpy as np
 
 from analyses.boards import heatmaps
 from analyses.runs import Run
+from analyses.watch import games_to_watch
 
 from . import figures
 from .document import Figure, Section, Table
@@ -444,6 +445,48 @@ def board_sections(runs: list[Run]) -> list[Section]:
                 )
             )
     return list(by_column.values())
+
+
+_NONE_TO_WATCH = {
+    "a game nobody won": "Every game of the run had a winner.",
+    "a failed game": "No game of the run failed.",
+    "a comeback": "No game of the run was won by a seat that trailed at half time.",
+}
+
+
+def watch_section(runs: list[Run]) -> Section | None:
+    """A few games worth watching, each with the command that replays it (games that record)."""
+    spec = runs[0].spec
+    if spec is None or spec.replay is None:
+        return None
+    section = Section(
+        "Games to watch",
+        [
+            "A figure is easier to trust after watching a few of the games behind it. Each "
+            "command below replays one game of the run move by move from its seed (add "
+            "`--out game.html` for the board at every step)."
+        ],
+    )
+    rows = []
+    for run in runs[:MAX_BOARD_RUNS]:
+        games = games_to_watch(run)
+        label = f"{run.label}: " if len(runs) > 1 else ""
+        for game in games:
+            if game["game_index"] is None:
+                section.paragraphs.append(label + _NONE_TO_WATCH[game["what"]])
+        for game in (g for g in games if g["game_index"] is not None):
+            rows.append(
+                [
+                    run.label,
+                    game["what"],
+                    str(game["game_index"]),
+                    f"{game['length']} {run.length_unit}",
+                    game["end_reason"],
+                    game["command"],
+                ]
+            )
+    section.add(Table(["run", "game", "index", "length", "end", "replay it with"], rows))
+    return section
 
 
 def extra_sections(runs: list[Run]) -> list[Section]:

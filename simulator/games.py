@@ -20,6 +20,10 @@ The engine contract is
   analysis: how often the leader changed, and the leader at half the game's length, -1 if tied),
   and any game-specific column, named with the game's prefix (``caza_``, ``crew_``...);
   2-D arrays (games x P) become list columns.
+
+A game that can be replayed move by move (``balance replay``) also declares ``replay``, a
+:class:`simulator.recording.ReplayDef`: its engine records events into a buffer passed through
+the same compiled code that plays a chunk (a zero-row buffer when not recording).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any
 from .boards import Board
 from .errors import BalanceError
 from .policy import OutsideDecisions, PolicyDef, SeatPolicy
+from .recording import ReplayDef
 from .rules import RuleSet
 
 # Game id -> module that exports SPEC. Imported lazily so `balance games` stays fast.
@@ -76,6 +81,8 @@ class GameSpec:
     # The decisions a designer's own policy makes (--policy-file), or None: the game takes none.
     # Its play_chunk then accepts ``outside=`` (simulator.policy_file.engine_tuples).
     outside: OutsideDecisions | None = None
+    # How to replay one game from its seed and show it (``balance replay``), or None.
+    replay: ReplayDef | None = None
 
     def check_players(self, n_players: int) -> None:
         if not self.min_players <= n_players <= self.max_players:
@@ -102,6 +109,7 @@ class GameSpec:
             "policies": list(self.policies),
             "default_policy": self.default_policy,
             "end_reasons": list(self.end_reasons),
+            "replay": self.replay is not None,
         }
 
 

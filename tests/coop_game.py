@@ -2,6 +2,8 @@
 
 Each game's seed decides it: mission = seed % 3, and the crew succeeds when the seed's upper bits
 (a uniform number) fall below ``SUCCESS[mission]`` minus ``difficulty``. Length is 5 + seed % 7.
+Its replay records the mission and the outcome and shows them as a table (a game without a
+board).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import numpy as np
 
 from simulator.games import GameSpec, register
 from simulator.policy import PolicyDef
+from simulator.recording import ReplayDef, record, replay_by_chunk
 from simulator.rules import RuleSet, option
 
 SUCCESS = (0.8, 0.5, 0.2)
@@ -23,12 +26,20 @@ class CoopRules(RuleSet):
     difficulty: float = option(0.0, "lowers every mission's success chance", "test", lo=0, hi=1)
 
 
-def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
+EV_MISSION, EV_DONE, EV_FAILED = range(3)  # events: (kind, trick, player, mission number)
+EVENT_KINDS = ("mission", "mission_done", "mission_failed")
+
+
+def play_chunk(rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None):
     seeds = np.asarray(seeds, dtype=np.uint64)
     mission = (seeds % 3).astype(np.int64)
     uniform = (seeds >> np.uint64(8)).astype(np.float64) / 2.0**24
     success = uniform < np.asarray(SUCCESS)[mission] - rules.difficulty
     n = len(seeds)
+    if rec is not None:  # one game, recorded
+        record(rec, rec_n, EV_MISSION, 0, -1, mission[0] + 1)
+        end = EV_DONE if success[0] else EV_FAILED
+        record(rec, rec_n, end, int(5 + seeds[0] % 7), -1, mission[0] + 1)
     return {
         "winner": np.full(n, -1, np.int64),
         "success": success,
@@ -36,6 +47,29 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         "end_reason": np.where(success, 0, 1),
         "scores": np.zeros((n, n_players), np.int64),
         "fake_coop_mission": mission + 1,
+    }
+
+
+def decode(rules, n_players, rows):
+    return [
+        {"step": step, "player": player, "kind": EVENT_KINDS[kind], "mission": a}
+        for kind, step, player, a in rows.tolist()
+    ]
+
+
+def text(ev):
+    if ev["kind"] == "mission":
+        return f"the crew takes on mission {ev['mission']}"
+    return f"mission {ev['mission']} {'done' if ev['kind'] == 'mission_done' else 'failed'}"
+
+
+def table(rules, n_players, rows, events):
+    last = events[-1]
+    return {
+        "title": "Missions",
+        "columns": ["mission", "outcome"],
+        "rows": [[last["mission"], last["kind"].removeprefix("mission_")]],
+        "event_of_row": [len(events) - 1],
     }
 
 
@@ -55,5 +89,6 @@ SPEC = GameSpec(
     columns={"fake_coop_mission": "mission number (1-3)"},
     success_subject="the crew",
     breakdown=("fake_coop_mission", "mission"),
+    replay=ReplayDef(play=replay_by_chunk(play_chunk, 4), decode=decode, text=text, table=table),
 )
 register(SPEC)

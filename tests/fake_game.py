@@ -9,7 +9,9 @@ winner except with probability ``COMEBACK`` (then another seat, uniformly), and 
 games; ``lead_changes`` is a Poisson(1) count plus one when the half-time leader lost.
 
 It also shows a board from its own files only: a 3 x 3 square board, and ``fake_win_cells``
-(the winner's home cell, cell = seat) as a heatmap.
+(the winner's home cell, cell = seat) as a heatmap; and it can be replayed: the engine records
+the length drawn, the half-time leader and the outcome (``EV_*``), and the replay puts a piece on
+the winner's home cell.
 """
 
 from __future__ import annotations
@@ -23,9 +25,14 @@ from simulator.boards import Board, Cell
 from simulator.dataset import events_column
 from simulator.games import GameSpec
 from simulator.policy import PolicyDef, PolicyParam
+from simulator.recording import ReplayDef, no_recording, record, replay_by_chunk
 from simulator.rules import RuleSet, option
 
 COMEBACK = 0.25  # known answer of the comeback rate among decided games
+# Recorded events: (kind, round, player, a); a is the length for EV_LENGTH, else 0.
+EV_LENGTH, EV_HALF, EV_WIN, EV_DRAW = range(4)
+EVENT_KINDS = ("length", "half_time_leader", "win", "draw")
+EVENT_WIDTH = 4
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,8 @@ POLICIES = {
 
 
 @njit(cache=True)
-def _play(bias, draw, extra_length, comeback, n_players, policy_ids, policy_params, seeds):
+def _play(bias, draw, extra_length, comeback, n_players, policy_ids, policy_params, seeds, rec,
+          rec_n):  # fmt: skip
     n = seeds.shape[0]
     winner = np.full(n, -1, np.int64)
     length = np.zeros(n, np.int64)
@@ -64,9 +72,11 @@ def _play(bias, draw, extra_length, comeback, n_players, policy_ids, policy_para
     for g in range(n):
         np.random.seed(seeds[g])
         length[g] = 10 + np.random.geometric(1.0 / (1.0 + extra_length)) - 1
+        record(rec, rec_n, EV_LENGTH, 0, -1, length[g])
         if np.random.random() < draw:
             reason[g] = 1
             lead_changes[g] = np.random.poisson(1.0)
+            record(rec, rec_n, EV_DRAW, length[g], -1)
             continue
         u = np.random.random()
         w = 0
@@ -78,10 +88,14 @@ def _play(bias, draw, extra_length, comeback, n_players, policy_ids, policy_para
         if np.random.random() < comeback:
             half_leader[g] = (w + 1 + np.random.randint(0, n_players - 1)) % n_players
         lead_changes[g] = np.random.poisson(1.0) + (half_leader[g] != w)
+        record(rec, rec_n, EV_HALF, length[g] // 2, half_leader[g])
+        record(rec, rec_n, EV_WIN, length[g], w)
     return winner, length, reason, scores, lead_changes, half_leader
 
 
-def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
+def play_chunk(rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None):
+    if rec is None:
+        rec, rec_n = no_recording(EVENT_WIDTH)
     winner, length, reason, scores, lead_changes, half_leader = _play(
         rules.bias,
         rules.draw,
@@ -90,7 +104,9 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds):
         n_players,
         policy_ids,
         policy_params,
-        seeds,
+        np.asarray(seeds, dtype=np.int64),
+        rec,
+        rec_n,
     )
     won = winner >= 0
     return {
@@ -116,6 +132,38 @@ def board(rules: FakeRules) -> Board:
     return Board(tuple(cells), "square")
 
 
+def decode(rules, n_players, rows):
+    out = []
+    for kind, step, player, a in rows.tolist():
+        ev = {"step": step, "player": player, "kind": EVENT_KINDS[kind]}
+        if kind == EV_LENGTH:
+            ev["length"] = a
+        out.append(ev)
+    return out
+
+
+def text(ev):
+    if ev["kind"] == "length":
+        return f"the game will last {ev['length']} rounds"
+    if ev["kind"] == "draw":
+        return "nobody wins"
+    if ev["player"] < 0:
+        return "no leader at half time"
+    return f"seat {ev['player'] + 1} {'wins' if ev['kind'] == 'win' else 'leads at half time'}"
+
+
+def frames(rules, n_players, rows, events):
+    """Empty board; the winner's piece on its home cell (cell = seat) once the game is won."""
+    out = [{"pieces": [], "marks": []}]
+    for kind, _, player, _ in rows.tolist():
+        if kind == EV_WIN:
+            piece = {"cell": player, "seat": player, "label": "W"}
+            out.append({"pieces": [piece], "marks": [player]})
+        else:
+            out.append({"pieces": list(out[-1]["pieces"]), "marks": []})
+    return out
+
+
 SPEC = GameSpec(
     id="fake",
     title="Known-answer test game",
@@ -135,4 +183,7 @@ SPEC = GameSpec(
     },
     board=board,
     heatmaps={"fake_win_cells": "where winners start"},
+    replay=ReplayDef(
+        play=replay_by_chunk(play_chunk, EVENT_WIDTH), decode=decode, text=text, frames=frames
+    ),
 )

@@ -1,7 +1,8 @@
 """The compiled Pirateer game loop (rules: docs/rules/pirateer.md).
 
-One call of :func:`play_games` plays a whole chunk; :func:`play_one` plays one game from its seed
-and returns the final position and a trace of the moves. A turn: roll two dice, list the legal
+One call of :func:`play_games` plays a whole chunk (recording its events ``EV_*`` when given a
+buffer: ``balance replay``, docs/rules/pirateer.md); :func:`play_one` plays one game from its
+seed and returns the final position and a trace of the moves. A turn: roll two dice, list the legal
 moves (:func:`simulator.pirateer.state.legal_moves`), let the seat's policy pick one
 (``policies.pirateer.decide_move``), play it die-step by die-step, recording captures and where
 the treasure changes hands.
@@ -16,6 +17,7 @@ from numba import njit
 
 from policies.pirateer import decide_move
 from simulator.policy import OUTSIDE
+from simulator.recording import no_recording, play_recorded, record
 
 from . import state as S
 from .board import N_CELLS, N_PICTURE
@@ -23,6 +25,18 @@ from .outside import X_MOVE
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
+
+# Recorded events (simulator/recording.py): rows of (kind, turn, player, a, b, c, d, e, f, h);
+# the turn is 0 for the set-up, then 1..length. Fields a.. per kind:
+EV_PLACE = 0  # ship, space: a ship set up in its harbour
+EV_ROLL = 1  # die 1, die 2, legal moves (distinct resulting positions)
+EV_MOVE = 2  # ship, die (pips), direction, from, to, ship captured (-1), treasure after
+EV_CAPTURE = 3  # ship, captured ship, its player, space, 1 if it carried the treasure
+EV_TREASURE = 4  # ship now carrying it, space, where from (-1: Skull Island, else the ship)
+EV_PASS = 5  # die 1, die 2: no legal move
+EV_END = 6  # end reason (the player is the winner, -1 for none)
+EVENT_KINDS = ("place", "roll", "move", "capture", "treasure", "pass", "end")
+EVENT_WIDTH = 10
 COLUMNS = (
     "winner", "length", "end_reason", "scores", "lead_changes", "half_leader",
     "pirateer_captures", "pirateer_treasure_changes", "pirateer_treasure_taken_turn",
@@ -58,7 +72,8 @@ def leader_of(sc) -> int:
 
 
 @njit(cache=True)
-def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lost_cell, trace):
+def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lost_cell, rec,
+              rec_n):  # fmt: skip
     """Play a legal move step by step, counting captures and the treasure's changes of hand;
     ends the game when a step brings the treasure home or captures the last opponent."""
     for k in range(move[S.M_STEPS]):
@@ -69,31 +84,23 @@ def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lo
         victim = occ[t]
         before = g[S.G_TREASURE]
         S.make_step(ships, occ, g, s, t, move[base + 3])
+        turn = g[S.G_TURN] + 1
+        record(rec, rec_n, EV_MOVE, turn, p, s, move[base + 2], move[base + 1], frm, t, victim,
+               g[S.G_TREASURE])  # fmt: skip
         if victim >= 0:
             g[S.G_CAPTURES] += 1
             cap_cell[t] += 1
+            carried = 1 if before == victim else 0
+            record(rec, rec_n, EV_CAPTURE, turn, p, s, victim, owner[victim // S.FLEET], t, carried)
             if before == victim:
                 g[S.G_TREASURE_CAPTURES] += 1
                 lost_cell[t] += 1
                 taken_cell[t] += 1
+                record(rec, rec_n, EV_TREASURE, turn, p, s, t, victim)
         elif before == S.ON_ISLAND and g[S.G_TREASURE] == s:
             taken_cell[t] += 1
             g[S.G_TAKEN_TURN] = g[S.G_TURN]
-        n = trace.shape[0]
-        if n > 0:
-            i = trace[n - 1, 0]
-            if i < n - 1:
-                row = trace[i]
-                row[0] = g[S.G_TURN]
-                row[1] = p
-                row[2] = d1
-                row[3] = d2
-                row[4] = s
-                row[5] = frm
-                row[6] = t
-                row[7] = victim
-                row[8] = g[S.G_TREASURE]
-                trace[n - 1, 0] = i + 1
+            record(rec, rec_n, EV_TREASURE, turn, p, s, t, -1)
         if S.treasure_home(ships, g):
             g[S.G_ENDED] = 1
             g[S.G_END_REASON] = S.END_TREASURE_HOME
@@ -109,10 +116,14 @@ def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lo
 
 @njit(cache=True)
 def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
-              taken_cell, lost_cell, lead, trace, checking, ext=None):  # fmt: skip
+              taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None):  # fmt: skip
     """Play one game; returns (lead changes, leader at half length, passes, problems)."""
     np.random.seed(seed)
     S.new_game(r, n_players, ships, owner, occ, g)
+    if rec.shape[0] > 0:
+        for s in range(S.N_SHIPS):
+            if ships[s] >= 0:
+                record(rec, rec_n, EV_PLACE, 0, owner[s // S.FLEET], s, ships[s])
     sc = seat_scores(ships, owner, g, n_players)
     lead[0] = leader_of(sc)
     last = lead[0]
@@ -127,7 +138,9 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
             n = S.legal_moves(r, ships, owner, occ, g, p, d1, d2, moves, scratch)
             if n == 0:
                 passes += 1
+                record(rec, rec_n, EV_PASS, g[S.G_TURN] + 1, p, d1, d2)
             else:
+                record(rec, rec_n, EV_ROLL, g[S.G_TURN] + 1, p, d1, d2, n)
                 if ext is not None and pids[p] >= OUTSIDE:  # a policy from --policy-file
                     k = ext[X_MOVE][pids[p] - OUTSIDE](prm[p], r, ships, owner, occ, g, p, moves,
                                                        n)  # fmt: skip
@@ -135,7 +148,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                     k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
                 play_move(r, ships, owner, occ, g, p, moves[k], d1, d2, cap_cell, taken_cell,
-                          lost_cell, trace)  # fmt: skip
+                          lost_cell, rec, rec_n)  # fmt: skip
             g[S.G_TURN] += 1
             if checking:
                 problems |= S.check_state(r, ships, owner, occ, g)
@@ -150,11 +163,14 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                 g[S.G_ENDED] = 1
                 g[S.G_END_REASON] = S.END_TURN_CAP
         p = (p + 1) % n_players
+    record(rec, rec_n, EV_END, g[S.G_TURN], g[S.G_WINNER], g[S.G_END_REASON])
     return changes, lead[g[S.G_TURN] // 2], passes, problems
 
 
 @njit(cache=True)
-def play_games(r, n_players, pids, prm, seeds, ext=None):
+def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None):
+    """Play every game of ``seeds``; ``rec``/``rec_n`` record their events (a zero-row buffer:
+    no recording; a replay passes one seed)."""
     n = seeds.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
     length = np.zeros(n, dtype=np.int64)
@@ -177,11 +193,10 @@ def play_games(r, n_players, pids, prm, seeds, ext=None):
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
     scratch = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
     lead = np.zeros(r.max_turns + 1, dtype=np.int64)
-    trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     for i in range(n):
         ch, half, ps, _ = play_game(
             r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
-            cap_cell[i], taken_cell[i], lost_cell[i], lead, trace, False, ext,
+            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False, ext,
         )  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
@@ -202,15 +217,18 @@ def play_games(r, n_players, pids, prm, seeds, ext=None):
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, outside=None
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
-    """The engine contract of ``simulator.games``: play one chunk, return its columns.
-
-    ``outside``: the compiled functions of policies from a --policy-file
-    (``simulator.policy_file.engine_tuples``); None compiles the engine without that path."""
+    """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
+    its events into ``rec``/``rec_n`` when given). ``outside``: the compiled functions of
+    policies from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the
+    engine without that path."""
+    if rec is None:
+        rec, rec_n = no_recording(EVENT_WIDTH)
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), outside,
+        np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
+        outside,
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -235,13 +253,16 @@ def play_one(
     scratch = np.zeros_like(moves)
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     lead = np.zeros(r.max_turns + 1, dtype=np.int64)
-    # the last row of the trace holds the number of rows written
-    trace = np.zeros((trace_rows + 1, len(TRACE_FIELDS)), dtype=np.int64)
-    changes, half, passes, problems = play_game(
-        r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g, moves,
-        scratch, cells[0], cells[1], cells[2], lead, trace, True, outside,
-    )  # fmt: skip
+
+    def play(rec, rec_n):
+        cells[:] = 0  # played again from scratch when the first buffer was too small
+        return play_game(
+            r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
+            np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g,
+            moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True, outside,
+        )  # fmt: skip
+
+    events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)
     return {
         "winner": int(g[S.G_WINNER]),
         "length": int(g[S.G_TURN]),
@@ -257,5 +278,18 @@ def play_one(
         "captures_by_cell": cells[0],
         "taken_by_cell": cells[1],
         "lost_by_cell": cells[2],
-        "trace": trace[: trace[-1, 0]].copy(),
+        "trace": _trace(events),
+        "events": events,
     }
+
+
+def _trace(events: np.ndarray) -> np.ndarray:
+    """The die-steps of the events as ``TRACE_FIELDS`` rows (the roll from the move's turn)."""
+    rows = []
+    dice = (0, 0)
+    for e in events:
+        if e[0] == EV_ROLL:
+            dice = (int(e[3]), int(e[4]))
+        elif e[0] == EV_MOVE:
+            rows.append((e[1] - 1, e[2], *dice, e[3], e[6], e[7], e[8], e[9]))
+    return np.array(rows, dtype=np.int64).reshape(-1, len(TRACE_FIELDS))

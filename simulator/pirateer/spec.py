@@ -11,6 +11,7 @@ from simulator.policy import SeatPolicy
 from . import board as B
 from .engine import play_chunk
 from .outside import OUTSIDE_DECISIONS
+from .replay import REPLAY
 from .rules import Rules, check_players
 from .state import END_REASONS
 
@@ -79,4 +80,5 @@ SPEC = GameSpec(
     heatmaps=HEATMAPS,
     check=check,
     outside=OUTSIDE_DECISIONS,
+    replay=REPLAY,
 )

@@ -1,0 +1,221 @@
+"""``balance replay``: one game played again from its seed, recorded event by event.
+
+A game of a run is found by its ``game_index``: its seed, rules, seats and variant come from the
+run's manifest and row, the engine plays it again with a recording buffer
+(``GameSpec.replay.play``, :mod:`simulator.recording`), and the replay's row must equal the
+run's row, or the replay is refused (the simulator changed since the run: the same seed would
+show another game). A game can also be replayed from a seed with the usual run options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .dataset import RunFolder, chunk_table
+from .errors import BalanceError
+from .games import GameSpec, get_game
+from .plan import RunConfig, plan_run
+from .policy import engine_arrays
+from .rules import RuleSet
+
+MAX_SEED = 2**32 - 1  # game seeds are uint32 (simulator.plan.chunk_seeds)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One recorded game: raw event rows, decoded events and the game's row as a run has it."""
+
+    config: RunConfig  # games = 1; its seed is the game's seed
+    rows: np.ndarray
+    events: list[dict[str, Any]]
+    row: pl.DataFrame  # one row, the run's columns
+    game_index: int | None = None
+    run: Path | None = None
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.config.spec
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.config.rules
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    def result(self) -> dict[str, Any]:
+        """Winner (or success), length, end reason, scores, and the game's own scalar columns."""
+        r = self.row.row(0, named=True)
+        out: dict[str, Any] = {}
+        if self.spec.cooperative:
+            out["success"] = r["success"]
+        else:
+            out["winner"] = r["winner"]
+        out.update(
+            length=r["length"],
+            length_unit=self.spec.length_unit,
+            end_reason=r["end_reason"],
+            scores=r["scores"],
+        )
+        for name in self.spec.columns:
+            value = r.get(name)
+            if value is not None and not isinstance(value, list):
+                out[name] = value
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.spec.id, "seed": self.seed}
+        if self.run is not None:
+            out.update(run=str(self.run), game_index=self.game_index)
+        out.update(
+            variant=self.config.variant,
+            rules_changed=self.rules.changed(),
+            players=self.config.n_players,
+            policies=self.config.policy_labels,
+            events=self.events,
+            result=self.result(),
+        )
+        return out
+
+    def header(self) -> str:
+        seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(self.config.policy_labels))
+        where = f"game {self.game_index} of {self.run}, " if self.run is not None else ""
+        changed = self.rules.changed()
+        rules = (
+            "rules: " + ", ".join(f"{k}={v}" for k, v in changed.items())
+            if changed
+            else "default rules"
+        )
+        return f"{self.spec.title}: {where}seed {self.seed}; {seats}; {rules}"
+
+    def result_line(self) -> str:
+        r = self.result()
+        reason = str(r["end_reason"]).replace("_", " ")
+        if self.spec.cooperative:
+            who = f"{self.spec.success_subject} {'succeeds' if r['success'] else 'fails'}"
+        elif r["winner"] is None:
+            who = "no winner"
+        else:
+            who = f"seat {r['winner'] + 1} wins"
+        scores = ", ".join(str(s) for s in r["scores"])
+        return (
+            f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores {scores}"
+        )
+
+    def text(self) -> str:
+        """The game as text: a header, one line per event (its step first), the result."""
+        unit = self.spec.length_unit.rstrip("s") or "step"
+        width = max([len(str(e["step"])) for e in self.events] + [1])
+        lines = [self.header()]
+        show = self.spec.replay.text  # type: ignore[union-attr]
+        lines += [f"{unit} {str(e['step']).rjust(width)}  {show(e)}" for e in self.events]
+        lines.append(self.result_line())
+        return "\n".join(lines)
+
+
+def _replayable(spec: GameSpec) -> None:
+    if spec.replay is None:
+        raise BalanceError(f"{spec.id} cannot be replayed yet: its engine records no events")
+
+
+def play(config: RunConfig, game_index: int | None = None, run: Path | None = None) -> Replay:
+    """Play the game of ``config.seed`` again, recording it."""
+    spec = config.spec
+    _replayable(spec)
+    ids, params = engine_arrays(list(config.seats))
+    rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed)  # type: ignore[union-attr]
+    row = chunk_table(
+        columns,
+        game=spec.id,
+        variant=config.variant,
+        seeds=np.array([config.seed], dtype=np.uint32),
+        first_index=game_index or 0,
+        policies=config.policy_labels,
+        cooperative=spec.cooperative,
+        end_reasons=spec.end_reasons,
+    )
+    events = spec.replay.decode(config.rules, config.n_players, rows)  # type: ignore[union-attr]
+    return Replay(config, rows, events, row, game_index, run)
+
+
+def replay_seed(
+    game: str,
+    seed: int,
+    *,
+    players: int | None = None,
+    policies: list[str] | None = None,
+    sets: dict[str, Any] | list[str] | None = None,
+    variant: str | Path | None = None,
+) -> Replay:
+    """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column)."""
+    _replayable(get_game(game))
+    if not 0 <= seed <= MAX_SEED:
+        raise BalanceError(f"--seed {seed}: a game seed is between 0 and {MAX_SEED}")
+    config = plan_run(game, 1, players=players, policies=policies, seed=seed, sets=sets,
+                      variant=variant)  # fmt: skip
+    return play(config)
+
+
+def run_row(folder: RunFolder, game_index: int) -> pl.DataFrame:
+    """Game ``game_index`` of a run, as its one-row table (one line when it is not there)."""
+    manifest = folder.read_manifest()
+    total = manifest.get("games_played", manifest["config"].get("games"))
+    if not isinstance(total, int) or total < 1:
+        raise BalanceError(f"{str(folder.path)!r} is damaged: its manifest has no game count")
+    if not 0 <= game_index < total:
+        raise BalanceError(
+            f"--game-index {game_index} is outside the run: {str(folder.path)!r} has games 0 to "
+            f"{total - 1}"
+        )
+    row = folder.scan().filter(pl.col("game_index") == game_index).collect()
+    if row.height != 1:
+        raise BalanceError(
+            f"game {game_index} of {str(folder.path)!r} is not played yet (the run is "
+            "unfinished: run the same command again to finish it)"
+        )
+    return row
+
+
+def replay_run(path: str | Path, game_index: int) -> Replay:
+    """Game ``game_index`` of the run in ``path``, played again and checked against its row."""
+    folder = RunFolder.open(path)
+    recorded = folder.read_manifest()["config"]
+    try:
+        spec = get_game(str(recorded["game"]))
+        _replayable(spec)
+        rules = spec.rules_class().with_values(
+            recorded["rules"], source=f"{str(folder.path / 'manifest.json')!r}"
+        )
+        n_players = int(recorded["n_players"])
+        labels = [str(p) for p in recorded["policies"]]
+        variant = str(recorded["variant"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise BalanceError(
+            f"{str(folder.path)!r} is damaged: its manifest's run configuration is incomplete"
+        ) from None
+    row = run_row(folder, game_index)
+    seed = int(row["seed"][0])
+    config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules)
+    config = dataclasses.replace(config, variant=variant)
+    replay = play(config, game_index, folder.path)
+    if not same_row(replay.row, row):
+        raise BalanceError(
+            f"game {game_index} of {str(folder.path)!r} plays differently with the simulator as "
+            f"it is now (its code changed since the run); `balance replay {spec.id} --seed "
+            f"{seed}` shows what the seed gives today"
+        )
+    return replay
+
+
+def same_row(replayed: pl.DataFrame, recorded: pl.DataFrame) -> bool:
+    """Do two one-row tables hold the same game (same columns, same values)?"""
+    if set(replayed.columns) != set(recorded.columns):
+        return False
+    return replayed.equals(recorded.select(replayed.columns))
