@@ -168,6 +168,15 @@ PolicyOpt = Annotated[
         "colon: greedy:risk=0.3. See `balance games` for the names.",
     ),
 ]
+PolicyFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--policy-file",
+        help="Your own policies: a Python file listing them in POLICIES (see docs/policies.md "
+        "and docs/examples/). Use them by name with --policy beside the built-in ones; they are "
+        "compiled like the built-ins and travel with the work to a --cluster.",
+    ),
+]
 
 
 @app.command()
@@ -181,6 +190,7 @@ def simulate(
         int | None, typer.Option("--players", help="Players (default: the game's).")
     ] = None,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
     set_: SetOpt = None,
     variant: VariantOpt = None,
@@ -230,6 +240,7 @@ def simulate(
         sets=set_,
         variant=variant,
         chunk_size=chunk_size,
+        policy_file=policy_file,
     )
     until = None
     if until_ci is not None:
@@ -371,6 +382,7 @@ def compare(
     n: GamesOpt = 10_000,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
@@ -429,6 +441,7 @@ def compare(
         tune=tune,
         tune_trials=tune_trials,
         tune_games=tune_games,
+        policy_file=policy_file,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -451,6 +464,7 @@ def sweep(
     n: GamesOpt = 10_000,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
@@ -482,6 +496,7 @@ def sweep(
         progress=not quiet and not as_json,
         cluster=cluster,
         wait=wait,
+        policy_file=policy_file,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -496,6 +511,7 @@ def tournament(
             "--policy", "-p", help="A policy to enter (repeat, at least two); name:key=value."
         ),
     ],
+    policy_file: PolicyFileOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
     n: GamesOpt = 10_000,
@@ -531,6 +547,7 @@ def tournament(
         progress=not quiet and not as_json,
         cluster=cluster,
         wait=wait,
+        policy_file=policy_file,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -611,6 +628,7 @@ def tune(
             "every seat plays the tuned policy).",
         ),
     ] = None,
+    policy_file: PolicyFileOpt = None,
     param: Annotated[
         list[str] | None,
         typer.Option(
@@ -670,6 +688,7 @@ def tune(
         trials=trials,
         check_games=check_games,
         seed=seed,
+        policy_file=policy_file,
     )
     data = run_tune(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
     report = write_tune_report(out)

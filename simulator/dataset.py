@@ -171,6 +171,12 @@ class RunFolder:
                 folder.rebuilt = True
             elif old.get("config") != manifest["config"]:
                 diff = _config_diff(old.get("config", {}), manifest["config"])
+                if diff == "differs in policy_file":
+                    raise BalanceError(
+                        f"--out {str(p)!r} was played with another version of the policy file "
+                        "(its content changed since); use a new folder, or restore the file to "
+                        "resume"
+                    )
                 if diff == "differs in engine_source":
                     raise BalanceError(
                         f"--out {str(p)!r} was played by other engine code (the simulator or its "

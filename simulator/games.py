@@ -36,7 +36,7 @@ from typing import Any
 
 from .boards import Board
 from .errors import BalanceError
-from .policy import PolicyDef, SeatPolicy
+from .policy import OutsideDecisions, PolicyDef, SeatPolicy
 from .recording import ReplayDef
 from .rules import RuleSet
 
@@ -78,6 +78,9 @@ class GameSpec:
     breakdown: tuple[str, str] | None = None
     # "module:function" building extra report sections from a report's runs, or None.
     report_sections: str | None = None
+    # The decisions a designer's own policy makes (--policy-file), or None: the game takes none.
+    # Its play_chunk then accepts ``outside=`` (simulator.policy_file.engine_tuples).
+    outside: OutsideDecisions | None = None
     # How to replay one game from its seed and show it (``balance replay``), or None.
     replay: ReplayDef | None = None
     # The rules in force -> the length unit when a rule changes what one game is (None: always

@@ -20,6 +20,7 @@ from .errors import BalanceError
 from .games import GameSpec, get_game
 from .jit import engine_source
 from .policy import SeatPolicy, engine_arrays, seat_policies
+from .policy_file import PolicyFile, engine_tuples, load_policies, read_policy_file, seat_slots
 from .rules import RuleSet, build_rules
 
 MAX_CHUNK = 10_000
@@ -48,6 +49,7 @@ class RunConfig:
     seed: int
     games: int
     chunk_size: int
+    policy_file: PolicyFile | None = None  # travels with the run (Dask workers compile it)
 
     @property
     def n_players(self) -> int:
@@ -84,6 +86,8 @@ class RunConfig:
                 "chunk_size": self.chunk_size,
                 # Games played by other engine code must not be mixed into this run on resume.
                 "engine_source": engine_source(),
+                # Resuming with an edited policy file would mix two different policies.
+                **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
             },
             "rules_changed": self.rules.changed(),
             "cooperative": self.spec.cooperative,
@@ -91,6 +95,12 @@ class RunConfig:
             "end_reasons": list(self.spec.end_reasons),
             "columns": self.spec.columns,
             "version": pkg_version,
+            # The file itself, so `balance verify --repair` can replay the run without it.
+            **(
+                {"policy_file": {"path": self.policy_file.path, "source": self.policy_file.source}}
+                if self.policy_file
+                else {}
+            ),
         }
 
 
@@ -105,8 +115,12 @@ def plan_run(
     variant: str | Path | None = None,
     rules: RuleSet | None = None,
     chunk_size: int | None = None,
+    policy_file: str | Path | PolicyFile | None = None,
 ) -> RunConfig:
-    """Validate a run request (raises BalanceError naming the problem)."""
+    """Validate a run request (raises BalanceError naming the problem).
+
+    ``policy_file``: a designer's policies (``--policy-file``), usable by name beside the
+    built-in ones; the file is read, checked and compiled here, before anything is written."""
     spec = get_game(game)
     if games < 1:
         raise BalanceError(f"-n must be at least 1 game, not {games}")
@@ -114,7 +128,12 @@ def plan_run(
         raise BalanceError(f"--seed must be a non-negative integer, not {seed}")
     n_players = players if players is not None else spec.default_players
     spec.check_players(n_players)
-    seats = seat_policies(policies or [spec.default_policy], spec.policies, spec.id, n_players)
+    registry = spec.policies
+    if policy_file is not None:
+        if not isinstance(policy_file, PolicyFile):
+            policy_file = read_policy_file(policy_file)
+        registry = {**registry, **load_policies(spec, policy_file).definitions}
+    seats = seat_policies(policies or [spec.default_policy], registry, spec.id, n_players)
     if rules is None:
         rules, name = build_rules(spec.rules_class, variant, sets)
     else:
@@ -123,14 +142,28 @@ def plan_run(
     if size < 1:
         raise BalanceError(f"--chunk-size must be at least 1, not {size}")
     spec.check_run(rules, n_players, seats)
-    return RunConfig(spec, rules, name, tuple(seats), seed, games, size)
+    return RunConfig(spec, rules, name, tuple(seats), seed, games, size, policy_file)
 
 
 def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.DataFrame:
     """Play one chunk and return its table (runs in a worker process)."""
     seeds = chunk_seeds(config.seed, chunk_index, n)
     ids, params = engine_arrays(list(config.seats))
-    columns = config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds)
+    extra = {}
+    if config.policy_file is not None and config.spec.outside is not None:
+        ids, slots = seat_slots(ids, load_policies(config.spec, config.policy_file))
+        extra["outside"] = engine_tuples(config.spec.id, config.spec.outside, slots)
+    try:
+        columns = config.spec.play_chunk(
+            config.rules, config.n_players, ids, params, seeds, **extra
+        )
+    except ValueError as exc:  # an engine refusing an answer (an illegal card...)
+        if config.policy_file is None:
+            raise
+        raise BalanceError(
+            f"{config.policy_file.path}: a game stopped on an answer the engine refuses ({exc}); "
+            "check the decisions of the policies from this file"
+        ) from None
     return chunk_table(
         columns,
         game=config.spec.id,

@@ -9,6 +9,7 @@ slot; omitted parameters take their defaults). Compiled code reads a parameter b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,10 @@ from .errors import BalanceError
 from .rules import index_slots
 
 MAX_PARAMS = 8
+# Policy ids from OUTSIDE up belong to policies loaded from a designer's file (--policy-file): the
+# engine calls slot ``id - OUTSIDE`` of its tuples of compiled decision functions for them.
+OUTSIDE = 1000
+MAX_OUTSIDE = 8  # distinct outside policies in one run (slots in those tuples)
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class PolicyDef:
     id: int
     doc: str
     params: tuple[PolicyParam, ...] = field(default=())
+    source: str = ""  # the file an outside policy came from ("" for a built-in one)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -61,6 +67,30 @@ class PolicyDef:
         for i, p in enumerate(self.params):
             row[i] = p.default
         return row
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One kind of decision a game asks an outside policy (``--policy-file``) to make.
+
+    ``signature`` is the numba signature the designer's function is compiled with (return type
+    and argument types, in the order of ``args``); ``fallback`` is a plain Python function with the
+    same arguments answering something legal: compiled, it fills the engine's unused slots.
+    """
+
+    name: str
+    args: tuple[str, ...]
+    signature: Any
+    fallback: Callable[..., Any]
+    doc: str
+
+
+@dataclass(frozen=True)
+class OutsideDecisions:
+    """What a game asks of an outside policy: its decisions, documented in ``docs_section``."""
+
+    decisions: tuple[Decision, ...]
+    docs_section: str
 
 
 @dataclass(frozen=True)
@@ -90,10 +120,12 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
     """Parse ``name`` or ``name:key=value,key=value`` against a game's registry."""
     name, _, rest = text.strip().partition(":")
     if name not in registry:
+        hint = "" if any(p.source for p in registry.values()) else " (or --policy-file FILE)"
         raise BalanceError(
-            f"unknown policy '{name}' for {game_id}; choose from: {', '.join(registry)}"
+            f"unknown policy '{name}' for {game_id}; choose from: {', '.join(registry)}{hint}"
         )
     pdef = registry[name]
+    where = f"{pdef.source}: " if pdef.source else ""
     values = {p.name: p.default for p in pdef.params}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, raw = item.partition("=")
@@ -101,7 +133,8 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
         if param is None:
             allowed = ", ".join(p.name for p in pdef.params) or "none"
             raise BalanceError(
-                f"unknown parameter '{key.strip()}' for policy '{name}'; parameters: {allowed}"
+                f"{where}unknown parameter '{key.strip()}' for policy '{name}'; "
+                f"parameters: {allowed}"
             )
         try:
             value = float(raw) if sep else float("nan")
@@ -110,7 +143,7 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
         if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
             kind = "a whole number" if param.integer else "a number"
             raise BalanceError(
-                f"policy '{name}' parameter '{param.name}' got {raw!r}; "
+                f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
                 f"allowed: {kind} from {param.lo:g} to {param.hi:g}"
             )
         values[param.name] = value

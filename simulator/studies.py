@@ -23,6 +23,7 @@ from typing import Any
 from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
 from .games import get_game
+from .policy_file import PolicyFile, read_policy_file
 from .rules import parse_sets
 from .runner import RunConfig, plan_run, resolve_jobs, run
 
@@ -167,6 +168,7 @@ def compare(
     tune: str | None = None,
     tune_trials: int = 20,
     tune_games: int = 2_000,
+    policy_file: str | Path | None = None,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
@@ -180,7 +182,7 @@ def compare(
     """
     if not variants and not sets:
         raise BalanceError("compare needs at least one --variant FILE or --set key=value")
-    common = dict(players=players, policies=policies, seed=seed)
+    common = dict(players=players, policies=policies, seed=seed, policy_file=_read(policy_file))
     plans = [(StudyRun("01-default", "default"), plan_run(game, games, **common))]
     labels = {"default"}
     specs: list[tuple[str | Path | None, list[str] | None]] = [(v, None) for v in variants or []]
@@ -224,7 +226,7 @@ def _plan_adapted(
     config = plans[0][1]
     name = policy.partition(":")[0].strip()
     texts = [s.label for s in config.seats]
-    if name not in config.spec.policies:
+    if name not in config.spec.policies and all(s.policy.name != name for s in config.seats):
         raise BalanceError(
             f"unknown policy '{name}' for {config.spec.id}; choose from: "
             f"{', '.join(config.spec.policies)}"
@@ -252,6 +254,7 @@ def _plan_adapted(
             variant=variant,
             trials=trials,
             seed=seed,
+            policy_file=config.policy_file,
         )
         for variant, set_values in variants
     ]
@@ -285,6 +288,7 @@ def _adapt(
             seed=config.seed,
             rules=config.rules,
             chunk_size=config.chunk_size,
+            policy_file=config.policy_file,
         )
         from dataclasses import replace
 
@@ -357,6 +361,7 @@ def sweep(
     progress: bool = False,
     cluster: str | None = None,
     wait: bool = False,
+    policy_file: str | Path | None = None,
 ) -> Study:
     """Every combination of the ``--param`` values (``players`` sweeps the player count)."""
     if not params:
@@ -370,6 +375,7 @@ def sweep(
     if clash:
         raise BalanceError(f"{', '.join(sorted(clash))} is both swept (--param) and set (--set)")
     plans = []
+    pfile = _read(policy_file)
     for values in itertools.product(*(v for _, v in grid)):
         point = dict(zip(keys, values, strict=True))
         n_players = players
@@ -390,6 +396,7 @@ def sweep(
             seed=seed,
             sets=rule_values,
             variant=variant,
+            policy_file=pfile,
         )
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
@@ -446,17 +453,31 @@ def tournament(
     progress: bool = False,
     cluster: str | None = None,
     wait: bool = False,
+    policy_file: str | Path | None = None,
 ) -> Study:
     """Policies rotated through every seat, each rotation on the same game seeds."""
     spec = get_game(game)
     n_players = players if players is not None else spec.default_players
     spec.check_players(n_players)
     plans = []
+    pfile = _read(policy_file)
     for lineup in lineups(list(policies or []), n_players):
         config = plan_run(
-            game, games, players=n_players, policies=lineup, seed=seed, sets=sets, variant=variant
+            game,
+            games,
+            players=n_players,
+            policies=lineup,
+            seed=seed,
+            sets=sets,
+            variant=variant,
+            policy_file=pfile,
         )
         label = " | ".join(config.policy_labels)
         plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
     study = _prepare(out, "tournament", game, plans, jobs)
     return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+
+
+def _read(policy_file: str | Path | None) -> PolicyFile | None:
+    """The policy file read once for every run of a study (each run records the same hash)."""
+    return None if policy_file is None else read_policy_file(policy_file)

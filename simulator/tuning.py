@@ -48,6 +48,7 @@ from .errors import BalanceError
 from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
+from .policy_file import PolicyFile, load_policies, read_policy_file
 from .runner import UNTIL_BATCH, run
 
 TUNE_FILE = "tune.json"
@@ -123,6 +124,7 @@ class TunePlan:
     check_games: int  # per seating, per setting checked
     seed: int
     chunk_size: int
+    policy_file: PolicyFile | None = None
 
     @property
     def check_seed(self) -> int:
@@ -155,6 +157,7 @@ class TunePlan:
             sets=list(self.sets),
             variant=self.variant,
             chunk_size=None if check else self.chunk_size,
+            policy_file=self.policy_file,
         )
 
     def describe(self) -> dict[str, Any]:
@@ -179,6 +182,7 @@ class TunePlan:
             "chunk_size": self.chunk_size,
             "batch": BATCH,
             "rungs": RUNGS,
+            **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
         }
 
 
@@ -236,6 +240,7 @@ def plan_tune(
     trials: int = 40,
     check_games: int | None = None,
     seed: int = 0,
+    policy_file: str | Path | PolicyFile | None = None,
 ) -> TunePlan:
     """Validate a tune request (BalanceError naming the problem; nothing is written)."""
     spec = get_game(game)
@@ -243,7 +248,12 @@ def plan_tune(
         raise BalanceError(f"--trials must be at least 1 candidate, not {trials}")
     if trials > MAX_TRIALS:
         raise BalanceError(f"--trials must be at most {MAX_TRIALS}, not {trials}")
-    base = parse_policy(policy, spec.policies, spec.id)
+    registry = spec.policies
+    if policy_file is not None:
+        if not isinstance(policy_file, PolicyFile):
+            policy_file = read_policy_file(policy_file)
+        registry = {**registry, **load_policies(spec, policy_file).definitions}
+    base = parse_policy(policy, registry, spec.id)
     pdef = base.policy
     tunable = [p for p in pdef.params if p.tunable]
     if not tunable:
@@ -263,7 +273,7 @@ def plan_tune(
     if not field and not spec.cooperative:
         field = [name for name in spec.policies if name != pdef.name] or [pdef.name]
     for text in field:  # unknown names and parameters, one line each
-        parse_policy(text, spec.policies, spec.id)
+        parse_policy(text, registry, spec.id)
     if field:
         seatings = [Seating(s, opp) for opp in field for s in range(n_players)]
     else:
@@ -296,6 +306,7 @@ def plan_tune(
         check_games=per_check,
         seed=seed,
         chunk_size=chunk,
+        policy_file=policy_file,
     )
     # Every run the tune can make is validated now: rules, seat policies, the game's own checks.
     first = plan.config({}, seatings[0])

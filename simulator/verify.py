@@ -10,6 +10,7 @@ from pathlib import Path
 from .dataset import RunFolder, _config_diff, _quote
 from .errors import BalanceError
 from .plan import RunConfig, plan_run
+from .policy_file import PolicyFile
 from .studies import read_study
 
 
@@ -87,7 +88,8 @@ def config_from_manifest(folder: RunFolder) -> RunConfig:
     the recorded games (same rules, seats, seed, chunking and engine code)."""
     from .games import get_game
 
-    recorded = folder.read_manifest()["config"]
+    manifest = folder.read_manifest()
+    recorded = manifest["config"]
     spec = get_game(recorded["game"])
     rules = spec.rules_class().with_values(recorded["rules"], source="manifest.json")
     config = plan_run(
@@ -98,6 +100,8 @@ def config_from_manifest(folder: RunFolder) -> RunConfig:
         seed=int(recorded["seed"]),
         rules=rules,
         chunk_size=int(recorded["chunk_size"]),
+        # the policy file as it was when the run was played, kept in the manifest
+        policy_file=PolicyFile(**manifest["policy_file"]) if "policy_file" in manifest else None,
     )
     config = dataclasses.replace(config, variant=recorded["variant"])
     now = config.manifest()["config"]

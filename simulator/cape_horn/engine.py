@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.cape_horn import decide_buy, decide_move, decide_place
 from simulator.recording import no_recording, record
 
 from . import board as BD
+from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import state as S
 from .rules import PILES_END, STUCK_NO_MOVE, engine_rules
 
@@ -160,6 +160,7 @@ def make_move(B, r, card, ship, pl, g, p, kind, a, b):
 
 
 @njit(cache=True)
+@njit(cache=True)
 def record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, sp, held):
     """Record the move just made from ``frm`` (sail points ``sp`` and tokens ``held``, as
     ``S.token_index``, before it) and every station token it took."""
@@ -178,7 +179,7 @@ def record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, s
 
 @njit(cache=True)
 def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat, blocked_heat,
-              rec, rec_n):  # fmt: skip
+              rec, rec_n, ext=None):  # fmt: skip
     """One player's turn, steps 1 to 4; returns the end reason (-1 while the game goes on)."""
     pid = pids[p]
     rnd = g[S.G_ROUND]
@@ -186,14 +187,14 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
     recording = rec.shape[0] > 0  # (a run skips every event: no call made)
     if recording:
         record(rec, rec_n, EV_SAIL, rnd, p, pl[p, S.P_SP])
-    n = decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf)
+    n = X.place(ext, pid, prm, p, B, r, card, ship, pl, hand, g, buf)
     lay_cards(B, r, card, ship, pl, hand, p, buf, min(n, buf.shape[0]), laid_heat, rec, rec_n, rnd)
     if not S.has_normal_move(B, r, card, ship, p):
         pl[p, S.P_BLOCKED] += 1
         blocked_heat[ship[p]] += 1
         if recording:
             record(rec, rec_n, EV_BLOCKED, rnd, p, ship[p])
-    kind, a, b = decide_move(pid, prm, p, B, r, card, ship, pl, hand, g)
+    kind, a, b = X.move(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
     asked = kind
     if not S.legal_move(B, r, card, ship, pl, p, kind, a, b):
         kind = S.MV_NONE
@@ -214,7 +215,7 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
             if recording:
                 record(rec, rec_n, EV_DRAW, rnd, p, deck[g[S.G_DECK_POS] - 1], DRAW_DRAWN,
                        pl[p, S.P_HAND], pl[p, S.P_SP])  # fmt: skip
-    nb = decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
+    nb = X.buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
     for _ in range(nb):
         if pl[p, S.P_HAND] >= r.hand_max or pl[p, S.P_SP] < r.buy_cost:
             break
@@ -245,7 +246,7 @@ def leader(B, pl, ship):
 
 @njit(cache=True)
 def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, laid_heat,
-              blocked_heat, lead, checking, rec, rec_n):  # fmt: skip
+              blocked_heat, lead, checking, rec, rec_n, ext=None):  # fmt: skip
     """Play one game from ``seed``. Returns (winner, lead changes, leader at half time);
     ``lead[k]`` gets the leader after round k. With ``checking``, broken invariants after any
     turn are OR-ed into the returned problems mask."""
@@ -263,7 +264,7 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
         for p in range(n_players):
             g[S.G_TURNS] += 1
             reason = play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
-                               blocked_heat, rec, rec_n)  # fmt: skip
+                               blocked_heat, rec, rec_n, ext)  # fmt: skip
             if checking:
                 problems |= S.state_problems(B, r, card, ship, pl, hand, g)
             if reason >= 0:
@@ -288,7 +289,8 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
 
 
 @njit(cache=True)
-def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, rec, rec_n):
+def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, rec, rec_n,
+               ext=None):  # fmt: skip
     """Play every game of a chunk; one row of every output per game. ``rec``/``rec_n`` record
     the events (a zero-row buffer: no recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -315,7 +317,7 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, r
     for i in range(n):
         w, changes, half, _ = play_game(
             B, r, deck0, pids, prm, seeds[i], card, ship, pl, hand, g, deck, buf, laid_heat[i],
-            blocked_heat[i], lead, False, rec, rec_n,
+            blocked_heat[i], lead, False, rec, rec_n, ext,
         )  # fmt: skip
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -372,17 +374,19 @@ def engine_inputs(rules) -> tuple:
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
-    its events into ``rec``/``rec_n`` when given)."""
+    its events into ``rec``/``rec_n`` when given). ``outside``: the compiled functions of
+    policies from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the
+    engine without that path."""
     if rec is None:
         rec, rec_n = no_recording(EVENT_WIDTH)
     B, r, deck0 = engine_inputs(rules)
     out = play_games(
         B, r, deck0, np.int64(n_players), np.asarray(policy_ids, np.int64),
         np.asarray(policy_params, np.float64), np.asarray(seeds, np.int64),
-        np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]), rec, rec_n,
+        np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]), rec, rec_n, outside,
     )  # fmt: skip
     (winner, length, reason, scores, changes, half, per_seat, tokens, turns, laid, blocked) = out
     cols: dict[str, np.ndarray] = {

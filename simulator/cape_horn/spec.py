@@ -9,6 +9,7 @@ from simulator.games import GameSpec
 
 from . import board as BD
 from .engine import COLUMNS, HEATMAPS, play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
 from .state import END_REASONS
@@ -82,4 +83,5 @@ SPEC = GameSpec(
     heatmaps=HEATMAPS,
     check=check,
     replay=REPLAY,
+    outside=OUTSIDE_DECISIONS,
 )

@@ -27,11 +27,13 @@ from policies.caza_tesoros import (
     decide_ship,
 )
 from simulator.dataset import events_column
+from simulator.policy import OUTSIDE
 from simulator.recording import no_recording, play_recorded, record
 
 from . import state as S
 from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
 from .odds import CHOICES, odds_table, worth_table
+from .outside import X_BID, X_BUY, X_PURCHASE, X_SHIP
 from .search import resolve_search_with
 
 # -- recorded events (simulator.recording): rows of (event, day, seat, colour, ship, a, ..., h) --
@@ -262,7 +264,7 @@ def resolve_auction(bids, start, seller) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, seller):
+def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, seller, ext=None):
     """Collect every other live player's bid for ``kind`` and resolve the auction."""
     n = pl.shape[0]
     bids = np.full(n, -1, dtype=np.int64)
@@ -271,7 +273,11 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, sell
             continue
         if S.player_of(r, pl, q) == S.player_of(r, pl, seller):  # no bidding against oneself
             continue
-        b = decide_bid(pids[q], prm[q], q, kind, start, seller, r, odds, tmean, pl, sh, cr, g)
+        if ext is not None and pids[q] >= OUTSIDE:  # a policy from --policy-file
+            b = ext[X_BID][pids[q] - OUTSIDE](prm[q], q, kind, start, seller, r, odds, tmean, pl,
+                                              sh, cr, g)  # fmt: skip
+        else:
+            b = decide_bid(pids[q], prm[q], q, kind, start, seller, r, odds, tmean, pl, sh, cr, g)
         bids[q] = min(b, pl[q, S.P_VP])
         log_event(log, g, EV_BID, q, -1, kind, bids[q], start, seller)
     g[S.G_AUCTIONS] += 1
@@ -296,7 +302,7 @@ def give_item(r, sh, g, p, kind) -> int:
 
 
 @njit(cache=True)
-def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
     """``p`` draws an object card and buys it at its price, or puts it up for auction."""
     kind = draw_object(r, g)
     if kind < 0:
@@ -304,13 +310,18 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
     price = S.item_price(r, kind)
     log_event(log, g, EV_DRAW, p, -1, kind, price, 0)
     if S.ship_for_item(sh, p, kind) >= 0 and pl[p, S.P_VP] >= price:
-        if decide_buy(pids[p], prm[p], p, kind, price, r, odds, tmean, pl, sh, cr, g):
+        if ext is not None and pids[p] >= OUTSIDE:
+            buy = ext[X_BUY][pids[p] - OUTSIDE](prm[p], p, kind, price, r, odds, tmean, pl, sh,
+                                                cr, g)  # fmt: skip
+        else:
+            buy = decide_buy(pids[p], prm[p], p, kind, price, r, odds, tmean, pl, sh, cr, g)
+        if buy:
             pl[p, S.P_VP] -= price
             pl[p, S.P_ITEMS] += 1
             s = give_item(r, sh, g, p, kind)
             log_event(log, g, EV_BUY, p, s, kind, price, pl[p, S.P_VP])
             return
-    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, price, p)
+    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, price, p, ext)
     log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid, price)
     if buyer < 0:
         return_to_deck(r, g, kind)
@@ -390,7 +401,7 @@ def most_valuable_offer(r, sh, offered, p) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
     """Start of the week: ``p`` pays maintenance per ship. A player short of VP first auctions its
     cards at the forced-sale price (it receives the price), then retires ships (the Archive pays
     for each) until it can pay; with no ship left it is out of the game."""
@@ -403,7 +414,9 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
                 break
             offered[s, kind] = True
             start = S.item_price(r, kind) // r[S.R.forced_sale_divisor]
-            buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, p)
+            buyer, paid = run_auction(
+                r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, p, ext
+            )
             log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid, start)
             if buyer >= 0:
                 sh[p, s, S.S_ITEMS + kind] = 0
@@ -423,10 +436,13 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
 
 # -- purchases ------------------------------------------------------------------------------------
 @njit(cache=True)
-def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p):
+def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
     """Archive cards and ships, as long as the policy asks for something it can have."""
     for _ in range(2 * (S.MAX_SHIPS + S.MAX_CARDS)):
-        choice = decide_purchase(pids[p], prm[p], p, r, odds, tmean, pl, sh, cr, g)
+        if ext is not None and pids[p] >= OUTSIDE:
+            choice = ext[X_PURCHASE][pids[p] - OUTSIDE](prm[p], p, r, odds, tmean, pl, sh, cr, g)
+        else:
+            choice = decide_purchase(pids[p], prm[p], p, r, odds, tmean, pl, sh, cr, g)
         if choice == BUY_CARD and pl[p, S.P_VP] >= r[S.R.price_archive_card]:
             if draw_archive_card(r, pl, cr, g, log, p) < 0:
                 return
@@ -666,14 +682,14 @@ def finish(g, log, reason):
 
 
 @njit(cache=True)
-def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
+def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext=None):
     """Day 1 of a week: maintenance, then object draws, then Archive cards and ships."""
     n = pl.shape[0]
     if g[S.G_DAY] > 1 or r[S.R.maintenance_first_week] == 1:
         for i in range(n):
             p = order[i]
             if pl[p, S.P_ALIVE] == 1:
-                pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+                pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
                 if g[S.G_LIVE] <= 1 and r[S.R.maintenance_order] == 1:
                     finish(g, log, S.END_LAST_PLAYER)
                     return
@@ -686,20 +702,25 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order):
     for i in range(n):
         p = order[i]
         if pl[p, S.P_ALIVE] == 1:
-            weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+            weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
     for i in range(n):
         p = order[i]
         if pl[p, S.P_ALIVE] == 1:
-            purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+            purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
 
 
 @njit(cache=True)
-def ship_turn(r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth):
+def ship_turn(
+    r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth, ext=None
+):
     """One ship's turn: storm deviation, then sail OR search (never both), or pass."""
     storm = g[S.G_WEATHER] == S.STORM
     if storm and r[S.R.deviation_timing] == 1:  # before_action
         deviate(r, sh, g, log, p, s)
-    action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
+    if ext is not None and pids[p] >= OUTSIDE:
+        action = ext[X_SHIP][pids[p] - OUTSIDE](prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
+    else:
+        action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
     here = S.cross_here(cr, p, sh[p, s, S.S_CELL])
     if here >= 0 and S.bound_to_search(r, cr, g, p, here):
         action = SEARCH
@@ -736,6 +757,7 @@ def play_game(
     hits,
     lead,
     checking,
+    ext=None,
 ) -> tuple[int, int, int]:
     """Play one game from ``seed`` on the given state arrays.
 
@@ -756,7 +778,7 @@ def play_game(
             order[i] = (g[S.G_FIRST_SEAT] + i) % n
         roll_weather(wface, g, log)
         if g[S.G_WEEKDAY] == 1:
-            week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order)
+            week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext)
             if checking:
                 g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
         if g[S.G_ENDED] == 0:
@@ -765,7 +787,7 @@ def play_game(
                 if pl[p, S.P_ALIVE] == 0:
                     continue
                 if g[S.G_WEEKDAY] != 1 and r[S.R.purchase_days] == 1:
-                    purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p)
+                    purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
                 for s in range(sh.shape[1]):
                     if sh[p, s, S.S_CELL] < 0:
                         continue
@@ -787,6 +809,7 @@ def play_game(
                         s,
                         dirs,
                         worth,
+                        ext,
                     )
                     if checking:
                         g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
@@ -821,7 +844,21 @@ def play_game(
 
 @njit(cache=True)
 def play_games(
-    r, tv, wface, wmove, deck0, odds, tmean, worth, n_players, pids, prm, seeds, rec, rec_n
+    r,
+    tv,
+    wface,
+    wmove,
+    deck0,
+    odds,
+    tmean,
+    worth,
+    n_players,
+    pids,
+    prm,
+    seeds,
+    rec,
+    rec_n,
+    ext=None,
 ):
     """Play every game of a chunk; one row of every output per game. ``rec``/``rec_n`` record
     the events of a one-game chunk (a zero-row buffer: no recording)."""
@@ -880,6 +917,7 @@ def play_games(
             hits,
             lead,
             False,
+            ext,
         )
         if rec.shape[0] > 0:
             rec_n[0] = g[S.G_LOG_N]
@@ -967,17 +1005,19 @@ def engine_inputs(rules) -> tuple:
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
-    its events into ``rec``/``rec_n`` when given)."""
+    its events into ``rec``/``rec_n`` when given). ``outside``: the compiled functions of
+    policies from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the
+    engine without that path."""
     if rec is None:
         rec, rec_n = no_recording(EVENT_WIDTH)
     r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
     out = play_games(
         r, tv, wface, wmove, deck0, odds, tmean, worth, n_players,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
-        np.asarray(seeds, dtype=np.int64), rec, rec_n,
+        np.asarray(seeds, dtype=np.int64), rec, rec_n, outside,
     )  # fmt: skip
     columns = dict(zip(COLUMNS, out[: len(COLUMNS)], strict=True))
     search_cells, n_search, find_cells, n_find = out[len(COLUMNS) :]
@@ -994,6 +1034,7 @@ def play_one(
     seed: int,
     trace_rows: int = 4096,
     checking: bool = True,
+    outside=None,
 ) -> dict[str, Any]:
     """Play one game from ``seed``: final state arrays, outcome, the recorded events and their
     trace (``TRACE_FIELDS``: day, event, colour, ship, a, b, c).
@@ -1013,7 +1054,7 @@ def play_one(
                 np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
                 k,
             ),
-            np.int64(seed), pl, sh, cr, g, rec, hits, lead, checking,
+            np.int64(seed), pl, sh, cr, g, rec, hits, lead, checking, outside,
         )  # fmt: skip
         rec_n[0] = g[S.G_LOG_N]
         return out

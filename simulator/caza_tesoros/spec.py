@@ -7,6 +7,7 @@ from simulator.games import GameSpec
 
 from .board import board_cells
 from .engine import play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
 from .state import END_REASONS
@@ -61,4 +62,5 @@ SPEC = GameSpec(
     report_sections="reports.caza_tesoros:sections",
     check=check,
     replay=REPLAY,
+    outside=OUTSIDE_DECISIONS,
 )

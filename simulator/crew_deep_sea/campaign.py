@@ -46,22 +46,24 @@ def _inputs(rules, n_players: int) -> dict[tuple[int, bool], object]:
 
 
 def play_chunk(
-    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """The engine contract of simulator/games.py: one attempt per game, or (rule `campaign`)
     the logbook as one game."""
     if not rules.campaign:
-        return play_attempt_chunk(rules, n_players, policy_ids, policy_params, seeds, rec, rec_n)
+        return play_attempt_chunk(
+            rules, n_players, policy_ids, policy_params, seeds, rec, rec_n, outside
+        )
     if rec is not None and len(rec):
         raise BalanceError(
             "a campaign is not replayed as a whole: replay one of its missions with "
             "--set campaign=false --set mission=N"
         )
-    return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds)
+    return play_campaign_chunk(rules, n_players, policy_ids, policy_params, seeds, outside)
 
 
 def play_campaign_chunk(
-    rules, n_players, policy_ids, policy_params, seeds
+    rules, n_players, policy_ids, policy_params, seeds, outside=None
 ) -> dict[str, np.ndarray]:
     ids = np.asarray(policy_ids, np.int64)
     prm = np.asarray(policy_params, np.float64)
@@ -89,7 +91,7 @@ def play_campaign_chunk(
                 out = play_attempts(
                     n_players, inp.mcfg, inp.fixed, inp.rcfg, table.ctype, table.params,
                     inp.values, table.redeal, table.forced, table.captain_barred, ids, prm,
-                    attempt_seed, inp.width, *no_recording(R.EVENT_WIDTH), used,
+                    attempt_seed, inp.width, *no_recording(R.EVENT_WIDTH), used, outside,
                 )  # fmt: skip
                 attempts += 1
                 if out[7][0] and not active:  # the signal is turned over: one more attempt

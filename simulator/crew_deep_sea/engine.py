@@ -18,21 +18,13 @@ from policies.crew_deep_sea import (
     OMNISCIENT,
     OMNISCIENT_P,
     RANDOM,
-    decide_comm,
-    decide_direction,
-    decide_distress,
-    decide_pass,
-    decide_pick,
-    decide_play,
-    decide_predict,
-    decide_task_bid,
-    decide_volunteer,
     heuristic_params,
     search_line,
 )
 from simulator.recording import no_recording
 from simulator.rules import index_slots, slot_array
 
+from . import outside as X  # the decisions: built-in, or a --policy-file's on its seat's view
 from . import record as R
 from .board import (
     ALLOCATIONS,
@@ -267,7 +259,7 @@ def view_for(s, q):
 
 
 @njit(cache=True)
-def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
+def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred, ext=None):
     """Eligible players take one open task per turn, clockwise from ``start``; the captain never
     takes a captain-comparison task."""
     n_players = eligible.shape[0]
@@ -300,8 +292,8 @@ def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred):
         may_pass = passing_round and to_come >= n_open
         if na > 0:
             w = chooser(s, q)
-            i = decide_pick(
-                view_for(s, q), q, avail, na, may_pass, pids[w], prms[w], ttype, tparams
+            i = X.pick(
+                ext, view_for(s, q), q, avail, na, may_pass, pids[w], prms[w], ttype, tparams
             )
             if i >= 0:
                 s[O_HOLDER + avail[i]] = q
@@ -324,7 +316,7 @@ def _give_all(s, q):
 @njit(cache=True)
 def allocate(
     s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie,
-    volunteer_order=VOLUNTEER_ENDING_CAPTAIN, recipient=RECIPIENT_WILLING,
+    volunteer_order=VOLUNTEER_ENDING_CAPTAIN, recipient=RECIPIENT_WILLING, ext=None,
 ):  # fmt: skip
     """Give every task a holder following the mission's allocation rule (the captain decides
     for the 2-player dummy)."""
@@ -336,10 +328,10 @@ def allocate(
     cap_ok = not _any_barred(s, barred)
     eligible = np.ones(n_players, np.bool_)  # the dummy is a crew member: the captain picks for it
     if alloc == A_NORMAL:
-        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_CAPTAIN_NONE:
         eligible[cap] = False
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_HARDEST_TO_CAPTAIN:
         top = -1
         for k in range(n):
@@ -354,9 +346,9 @@ def allocate(
                     nt += 1
             i = 0
             if hardest_tie == 1 and nt > 1:
-                i = decide_pick(s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
+                i = X.pick(ext, s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
             s[O_HOLDER + tied[i]] = cap
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred)
+        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_ONE_TAKES_ALL:
         best = -1
         best_bid = -1e9
@@ -368,13 +360,13 @@ def allocate(
             w = chooser(s, q)
             v = view_for(s, q)
             for k in range(n):
-                bid += decide_task_bid(v, q, s[O_TASK + k], pids[w], prms[w], ttype, tparams)
+                bid += X.task_bid(ext, v, q, s[O_TASK + k], pids[w], prms[w], ttype, tparams)
             if bid > best_bid:
                 best_bid = bid
                 best = q
         _give_all(s, best)
     elif alloc == A_CAPTAIN_ALL_OR_ONE:
-        if cap_ok and decide_volunteer(s, cap, pids[cap], prms[cap], ttype, tparams):
+        if cap_ok and X.volunteer(ext, s, cap, pids[cap], prms[cap], ttype, tparams):
             _give_all(s, cap)
         else:
             q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
@@ -382,7 +374,7 @@ def allocate(
                 for i in range(1, n_players):  # agrees; nobody agrees: the left neighbour
                     r = (cap + i) % n_players
                     w = chooser(s, r)
-                    if decide_volunteer(view_for(s, r), r, pids[w], prms[w], ttype, tparams):
+                    if X.volunteer(ext, view_for(s, r), r, pids[w], prms[w], ttype, tparams):
                         q = r
                         break
                     if i == n_players - 1:
@@ -398,7 +390,7 @@ def allocate(
             q = (first + i) % n_players
             if nc < want and (q != cap or cap_ok or want == 2):
                 w = chooser(s, q)
-                if decide_volunteer(view_for(s, q), q, pids[w], prms[w], ttype, tparams):
+                if X.volunteer(ext, view_for(s, q), q, pids[w], prms[w], ttype, tparams):
                     chosen[nc] = q
                     nc += 1
         for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
@@ -413,7 +405,7 @@ def allocate(
             eligible[:] = False
             eligible[chosen[0]] = True
             eligible[chosen[1]] = True
-            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred)
+            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred, ext)
     elif alloc == A_FREE:
         order = np.argsort(-values[s[O_TASK : O_TASK + n]], kind="mergesort")
         load = np.zeros(n_players)
@@ -427,7 +419,7 @@ def allocate(
                 if q == cap and barred[row] == 1:
                     continue
                 w = chooser(s, q)
-                bid = decide_task_bid(view_for(s, q), q, row, pids[w], prms[w], ttype, tparams)
+                bid = X.task_bid(ext, view_for(s, q), q, row, pids[w], prms[w], ttype, tparams)
                 bid -= FREE_LOAD_PENALTY * load[q]
                 if bid > best_bid:
                     best_bid = bid
@@ -437,12 +429,12 @@ def allocate(
 
 
 @njit(cache=True)
-def predict(s, pids, prms, ttype, tparams):
+def predict(s, pids, prms, ttype, tparams, ext=None):
     for k in range(s[S_NTASKS]):
         if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
             h = s[O_HOLDER + k]
             w = chooser(s, h)
-            s[O_TX + k] = decide_predict(view_for(s, h), h, k, pids[w], prms[w], ttype, tparams)
+            s[O_TX + k] = X.predict(ext, view_for(s, h), h, k, pids[w], prms[w], ttype, tparams)
 
 
 @njit(cache=True)
@@ -493,7 +485,7 @@ def distress_pass(s, cards, d):
 
 
 @njit(cache=True)
-def pass_direction(s, rule, pids, prms, ttype, tparams):
+def pass_direction(s, rule, pids, prms, ttype, tparams, ext=None):
     """The direction of the distress pass: fixed by the rule, or agreed (seed: "los jugadores
     pueden acordar la dirección"): each member states a preference from its own hand and the
     public tasks, the majority decides, a tie passes left."""
@@ -504,7 +496,7 @@ def pass_direction(s, rule, pids, prms, ttype, tparams):
     votes = 0
     for p in range(s[S_NP]):
         if p != s[S_DUMMY]:  # the captain speaks for the dummy with its own vote
-            votes += decide_direction(s, p, pids[p], prms[p], ttype, tparams)
+            votes += X.direction(ext, s, p, pids[p], prms[p], ttype, tparams)
     return -1 if votes < 0 else 1
 
 
@@ -576,7 +568,7 @@ def setup_attempt(
 
 
 @njit(cache=True)
-def communication_phase(s, pids, prms, ttype, tparams, several=True):
+def communication_phase(s, pids, prms, ttype, tparams, several=True, ext=None):
     """Before a trick, from the leader clockwise, each player may show a card; under rapture
     of the deep with ``several``, a member may take another token at once while any is left."""
     n_players = pids.shape[0]
@@ -587,7 +579,7 @@ def communication_phase(s, pids, prms, ttype, tparams, several=True):
         for _ in range(NC):
             if not may_communicate(s, q):
                 break
-            c, claim = decide_comm(s, q, pids[q], prms[q], ttype, tparams)
+            c, claim = X.comm(ext, s, q, pids[q], prms[q], ttype, tparams)
             if c < 0 or s[O_COMMBY + c] >= 0:
                 break
             if ((comm_claims(s, q, c) >> claim) & 1) == 0:
@@ -598,17 +590,19 @@ def communication_phase(s, pids, prms, ttype, tparams, several=True):
 
 
 @njit(cache=True)
-def seat_card(s, q, legal, n, pids, prms, ttype, tparams):
+def seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext=None):
     """The card seat ``q`` plays. The dummy's is chosen by the captain's policy from the seat of
     the dummy, seeing its face-up cards as everyone does and not its face-down ones."""
     if q == s[S_DUMMY]:
         cap = s[S_CAPTAIN]
-        return decide_play(dummy_view(s), q, legal, n, pids[cap], prms[cap], ttype, tparams)
-    return decide_play(s, q, legal, n, pids[q], prms[q], ttype, tparams)
+        v = dummy_view(s)
+        return X.play(ext, v, cap, q, legal, n, pids[cap], prms[cap], ttype, tparams)
+    return X.play(ext, s, q, q, legal, n, pids[q], prms[q], ttype, tparams)
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, seen, several=True):
+def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, seen, several=True,
+             ext=None):  # fmt: skip
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
@@ -636,14 +630,14 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, 
                 line_len = found
                 step = 0
         if line_len < 0:
-            communication_phase(s, pids, prms, ttype, tparams, several)
+            communication_phase(s, pids, prms, ttype, tparams, several, ext)
         for _ in range(n_players):
             q = current_player(s)
             n = legal_cards(s, q, legal)
             if 0 <= step < line_len:
                 c = line[step]
             else:
-                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams)
+                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext)
             ok = False
             for i in range(n):
                 ok = ok or legal[i] == c
@@ -694,6 +688,7 @@ def play_attempts(
     rec,
     rec_n,
     used_tasks=None,
+    ext=None,
 ):
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
@@ -778,38 +773,40 @@ def play_attempts(
         else:
             allocate(
                 s, mcfg[M.allocation], play_ids, play_params, ttype, tparams, values, barred,
-                rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient],
+                rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient], ext,
             )  # fmt: skip
             if not rcfg[RC.predict_after]:
-                predict(s, play_ids, play_params, ttype, tparams)
+                predict(s, play_ids, play_params, ttype, tparams, ext)
             call = rcfg[RC.distress] == DISTRESS_ALWAYS
             if rcfg[RC.distress] == DISTRESS_POLICY:
                 for p in range(n_players):
                     if p == s[S_DUMMY]:
                         continue
-                    call = call or decide_distress(
-                        s, p, play_ids[p], play_params[p], ttype, tparams
+                    call = call or X.distress(
+                        ext, s, p, play_ids[p], play_params[p], ttype, tparams
                     )
             if call:
-                d = pass_direction(s, rcfg[RC.direction], play_ids, play_params, ttype, tparams)
+                d = pass_direction(
+                    s, rcfg[RC.direction], play_ids, play_params, ttype, tparams, ext
+                )
                 cards = np.full(n_players, -1, np.int64)
                 for p in range(n_players):  # the captain chooses the dummy's card
                     to = pass_target(s, p, d)
                     w = chooser(s, p)
-                    cards[p] = decide_pass(
-                        view_for(s, p), p, to, play_ids[w], play_params[w], ttype, tparams
+                    cards[p] = X.pass_card(
+                        ext, view_for(s, p), p, to, play_ids[w], play_params[w], ttype, tparams
                     )
                 distress_pass(s, cards, d)
                 s[S_DISTRESS] = 1
             if rcfg[RC.predict_after]:
-                predict(s, play_ids, play_params, ttype, tparams)
+                predict(s, play_ids, play_params, ttype, tparams, ext)
         distress[g] = s[S_DISTRESS] == 1
         captain[g] = s[S_CAPTAIN]
         comm_mode[g] = s[S_COMM_MODE]
         seen = R.record_preparation(rec, rec_n, s, dealt)
         reason[g], length[g], used = play_out(
             s, play_ids, play_params, ttype, tparams, line, line_len, search_budget, rec, rec_n,
-            seen, rcfg[RC.rapture_several] == 1,
+            seen, rcfg[RC.rapture_several] == 1, ext,
         )  # fmt: skip
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
@@ -905,10 +902,12 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
 
 
 def play_attempt_chunk(
-    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """One attempt per game (recording the events of ``record.py`` into ``rec``/``rec_n`` when
-    given: ``balance replay``). The game's chunk function is ``campaign.play_chunk``."""
+    given: ``balance replay``). ``outside``: the compiled functions of policies from a
+    --policy-file (``simulator.policy_file.engine_tuples``); None compiles the engine without
+    that path. The game's chunk function is ``campaign.play_chunk``."""
     if rec is None:
         rec, rec_n = no_recording(R.EVENT_WIDTH)
     ids = np.asarray(policy_ids, np.int64)
@@ -931,6 +930,8 @@ def play_attempt_chunk(
         inp.width,
         rec,
         rec_n,
+        None,
+        outside,
     )
     success, length, reason, scores, tasks, holders, done, distress, redraws = out[:9]
     captain, comm_mode, nodes = out[9:]

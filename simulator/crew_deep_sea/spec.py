@@ -8,6 +8,7 @@ from simulator.policy import SeatPolicy
 
 from .campaign import play_chunk
 from .engine import COLUMNS, END_REASONS
+from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
 
@@ -44,4 +45,5 @@ SPEC = GameSpec(
     report_sections="reports.crew_deep_sea:sections",
     length_unit_of=lambda rules: "attempts" if rules.campaign else "tricks",
     replay=REPLAY,
+    outside=OUTSIDE_DECISIONS,
 )

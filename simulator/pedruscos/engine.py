@@ -13,16 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.pedruscos import (
-    decide_branch,
-    decide_dice,
-    decide_move,
-    decide_purity,
-    decide_route,
-    decide_ship,
-    decide_swap,
-)
-
+from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import record as R
 from . import state as S
 from .board import ASTEROID, MOON, PLANET, STATION, build_board
@@ -35,13 +26,13 @@ EV_NOTHING, EV_HAULER, EV_LOST_TURN, EV_PURITY, EV_REPAIRS, EV_PIRATES, EV_MARKE
 
 # -- cards ----------------------------------------------------------------------------------------
 @njit(cache=True)
-def take_card(r, b, pids, prm, pl, br, g, p, c, harvest, cell, heat_col) -> bool:
+def take_card(r, b, pids, prm, pl, br, g, p, c, harvest, cell, heat_col, ext=None) -> bool:
     """``p`` takes a card of colour ``c``; a full hold takes it only by discarding one (the
     policy chooses which, or refuses). ``cell`` (-1: none) is where it was collected."""
     if not S.deck_has(r, g, c):
         return False
     if S.cargo(pl, p) >= r.hold_limit:
-        d = decide_swap(pids[p], prm[p], p, r, b, pl, br, g, c)
+        d = X.swap(ext, pids[p], prm[p], p, r, b, pl, br, g, c)
         if d < 0 or d >= 3 or pl[p, S.P_CARDS + d] == 0:
             return False
         S.discard_card(r, pl, g, p, d)
@@ -60,7 +51,7 @@ def roll_dice(n) -> int:
 
 
 @njit(cache=True)
-def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col) -> int:
+def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext=None) -> int:
     """A harvest at station ``s``: dice, then one card per square along the chosen route, in
     order, never past the next station. Returns the route's row."""
     lo = b.route_ptr[s]
@@ -69,7 +60,7 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col) -> int:
         return -1
     pid = pids[p]
     if r.route_choice == ROUTE_BEFORE_ROLL:
-        i = decide_route(pid, prm[p], p, r, b, pl, br, g, s, 0, False)
+        i = X.route(ext, pid, prm[p], p, r, b, pl, br, g, s, 0, False)
         if i < lo or i >= hi:
             i = lo
         coord = S.coordinates(br, g, p, b.route_end[i])
@@ -79,9 +70,9 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col) -> int:
         for j in range(lo, hi):
             if S.coordinates(br, g, p, b.route_end[j]):
                 coord = True
-        coord = coord and decide_dice(pid, prm[p], p, r, b, pl, br, g, s)
+        coord = coord and X.dice(ext, pid, prm[p], p, r, b, pl, br, g, s)
         roll = roll_dice(r.coordinated_dice if coord else r.harvest_dice)
-        i = decide_route(pid, prm[p], p, r, b, pl, br, g, s, roll, coord)
+        i = X.route(ext, pid, prm[p], p, r, b, pl, br, g, s, roll, coord)
         if i < lo or i >= hi or (coord and not S.coordinates(br, g, p, b.route_end[i])):
             i = -1
             for j in range(lo, hi):
@@ -94,7 +85,7 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col) -> int:
     for j in range(n):
         col = b.route_colour[i, j]
         if col >= 0:  # a counted moon gives nothing
-            take_card(r, b, pids, prm, pl, br, g, p, col, True, b.route_cell[i, j], heat_col)
+            take_card(r, b, pids, prm, pl, br, g, p, col, True, b.route_cell[i, j], heat_col, ext)
     return i
 
 
@@ -106,7 +97,7 @@ def build_branch(r, pl, br, g, p, s):
 
 
 @njit(cache=True)
-def land(r, b, pids, prm, pl, br, g, p, cell, heat_col):
+def land(r, b, pids, prm, pl, br, g, p, cell, heat_col, ext=None):
     """What ending the move on ``cell`` does: collect, ship, harvest or open a branch."""
     pl[p, S.P_POS] = cell
     k = b.kind[cell]
@@ -114,12 +105,12 @@ def land(r, b, pids, prm, pl, br, g, p, cell, heat_col):
     pid = pids[p]
     if k == ASTEROID:
         if not repair:
-            take_card(r, b, pids, prm, pl, br, g, p, b.colour[cell], False, cell, heat_col)
+            take_card(r, b, pids, prm, pl, br, g, p, b.colour[cell], False, cell, heat_col, ext)
     elif k == MOON:
         if (
             not repair
             and S.can_ship(r, pl, g, p, r.shipping_cost)
-            and decide_ship(pid, prm[p], p, r, b, pl, br, g, r.shipping_cost)
+            and X.ship(ext, pid, prm[p], p, r, b, pl, br, g, r.shipping_cost)
         ):
             S.ship(r, pl, g, p, r.shipping_cost)
     elif k == STATION:
@@ -127,17 +118,17 @@ def land(r, b, pids, prm, pl, br, g, p, cell, heat_col):
         if S.station_open(g, s):
             if S.old_branch(br, g, p, s):
                 if not repair:
-                    harvest(r, b, pids, prm, pl, br, g, p, s, heat_col)
+                    harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext)
             elif (
                 br[p, s] == 0
                 and pl[p, S.P_POINTS] >= r.branch_cost
-                and decide_branch(pid, prm[p], p, r, b, pl, br, g, s)
+                and X.branch(ext, pid, prm[p], p, r, b, pl, br, g, s)
             ):
                 build_branch(r, pl, br, g, p, s)
 
 
 @njit(cache=True)
-def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col) -> bool:
+def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col, ext=None) -> bool:
     """Resolve table result ``ev`` for ``p`` on its station; False when the turn ends here."""
     g[S.G_EVENTS + ev] += 1
     pid = pids[p]
@@ -146,7 +137,7 @@ def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col) -> bool:
         if (
             (pl[p, S.P_REPAIR] == 0 or not r.repairs_block_hauler)
             and S.can_ship(r, pl, g, p, r.hauler_cost)
-            and decide_ship(pid, prm[p], p, r, b, pl, br, g, r.hauler_cost)
+            and X.ship(ext, pid, prm[p], p, r, b, pl, br, g, r.hauler_cost)
         ):
             S.ship(r, pl, g, p, r.hauler_cost)
     elif ev == EV_LOST_TURN:
@@ -154,11 +145,11 @@ def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col) -> bool:
         return False
     elif ev == EV_PURITY:
         if S.cargo(pl, p) > 0:
-            c = decide_purity(pid, prm[p], p, r, b, pl, br, g)
+            c = X.purity(ext, pid, prm[p], p, r, b, pl, br, g)
             if c < 0 or c >= 3 or pl[p, S.P_CARDS + c] == 0:
                 c = S.dearest_held(pl, g, p)
             for _ in range(r.purity_cards):
-                take_card(r, b, pids, prm, pl, br, g, p, c, False, -1, heat_col)
+                take_card(r, b, pids, prm, pl, br, g, p, c, False, -1, heat_col, ext)
     elif ev == EV_REPAIRS:
         pl[p, S.P_REPAIR] = 1
         if r.repairs == REPAIRS_TELEPORT:
@@ -174,7 +165,7 @@ def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col) -> bool:
 
 
 @njit(cache=True)
-def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
+def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap, ext=None):
     """One miner's turn: the station table if it starts on a station, then the die and the move
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py)."""
     pos = pl[p, S.P_POS]
@@ -182,7 +173,7 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
     if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
         R.before_turn(rec, snap, pl, br, g, p)
     if b.kind[pos] == STATION and r.station_events:
-        moving = station_event(r, b, pids, prm, pl, br, g, p, S.roll_event(r), heat_col)
+        moving = station_event(r, b, pids, prm, pl, br, g, p, S.roll_event(r), heat_col, ext)
     if moving:
         if b.kind[pl[p, S.P_POS]] == PLANET and pl[p, S.P_REPAIR] == 1:
             pl[p, S.P_REPAIR] = 0  # it takes off from the planet, repaired
@@ -193,14 +184,14 @@ def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap):
         if rec.shape[0] > 0:
             R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
         if hi > lo:
-            end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
+            end = X.move(ext, pids[p], prm[p], p, r, b, pl, br, g, die)
             ok = False
             for j in range(lo, hi):
                 if b.reach[j] == end:
                     ok = True
             if not ok:
                 end = b.reach[lo]
-            land(r, b, pids, prm, pl, br, g, p, end, heat_col)
+            land(r, b, pids, prm, pl, br, g, p, end, heat_col, ext)
     heat_end[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
         R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
@@ -233,7 +224,8 @@ def setup(r, pl, br, g, heat_end, heat_col):
 
 
 @njit(cache=True)
-def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checking, rec, rec_n):
+def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checking, rec, rec_n,
+              ext=None):  # fmt: skip
     """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
     returns (winner, lead_changes, half_leader)."""
     np.random.seed(seed)
@@ -249,7 +241,7 @@ def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checki
         rnd += 1
         g[S.G_ROUND] = rnd
         for p in range(n):
-            turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap)
+            turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap, ext)
             g[S.G_TURN] += 1
             if checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)
@@ -273,7 +265,7 @@ def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checki
 
 
 @njit(cache=True)
-def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n):
+def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None):
     """Play every game of a chunk; one row of every output per game (``rec``/``rec_n``: a
     recording buffer, zero rows when not recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -300,7 +292,7 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n):
     lead = np.zeros(r.max_rounds + 1, dtype=np.int64)
     for i in range(n):
         w, changes, half = play_game(
-            r, b, pids, prm, seeds[i], pl, br, g, heat_end, heat_col, lead, False, rec, rec_n
+            r, b, pids, prm, seeds[i], pl, br, g, heat_end, heat_col, lead, False, rec, rec_n, ext
         )
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -339,17 +331,20 @@ def engine_inputs(rules) -> tuple:
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns
-    (recording its events into ``rec``/``rec_n`` when given: ``balance replay``)."""
+    (recording its events into ``rec``/``rec_n`` when given: ``balance replay``).
+
+    ``outside``: the compiled functions of policies from a --policy-file
+    (``simulator.policy_file.engine_tuples``); None compiles the engine without that path."""
     r, b = engine_inputs(rules)
     if rec is None:
         rec, rec_n = R.no_recording(R.EVENT_WIDTH)
     out = play_games(
         r, b, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec,
-        rec_n,
+        rec_n, outside,
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 

@@ -10,6 +10,7 @@ from simulator.games import GameSpec
 
 from .board import build_board
 from .engine import play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import EVENT_NAMES, Rules
 from .state import END_REASONS
@@ -91,4 +92,5 @@ SPEC = GameSpec(
     replay=REPLAY,
     check=check,
     report_sections="reports.pedruscos:sections",
+    outside=OUTSIDE_DECISIONS,
 )

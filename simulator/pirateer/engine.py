@@ -16,10 +16,12 @@ import numpy as np
 from numba import njit
 
 from policies.pirateer import decide_move
+from simulator.policy import OUTSIDE
 from simulator.recording import no_recording, play_recorded, record
 
 from . import state as S
 from .board import N_CELLS, N_PICTURE
+from .outside import X_MOVE
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
@@ -114,7 +116,7 @@ def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lo
 
 @njit(cache=True)
 def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
-              taken_cell, lost_cell, lead, rec, rec_n, checking):  # fmt: skip
+              taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None):  # fmt: skip
     """Play one game; returns (lead changes, leader at half length, passes, problems)."""
     np.random.seed(seed)
     S.new_game(r, n_players, ships, owner, occ, g)
@@ -139,7 +141,11 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                 record(rec, rec_n, EV_PASS, g[S.G_TURN] + 1, p, d1, d2)
             else:
                 record(rec, rec_n, EV_ROLL, g[S.G_TURN] + 1, p, d1, d2, n)
-                k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
+                if ext is not None and pids[p] >= OUTSIDE:  # a policy from --policy-file
+                    k = ext[X_MOVE][pids[p] - OUTSIDE](prm[p], r, ships, owner, occ, g, p, moves,
+                                                       n)  # fmt: skip
+                else:
+                    k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
                 play_move(r, ships, owner, occ, g, p, moves[k], d1, d2, cap_cell, taken_cell,
                           lost_cell, rec, rec_n)  # fmt: skip
@@ -162,7 +168,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
 
 
 @njit(cache=True)
-def play_games(r, n_players, pids, prm, seeds, rec, rec_n):
+def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None):
     """Play every game of ``seeds``; ``rec``/``rec_n`` record their events (a zero-row buffer:
     no recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -190,7 +196,7 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n):
     for i in range(n):
         ch, half, ps, _ = play_game(
             r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
-            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False,
+            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False, ext,
         )  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
@@ -211,21 +217,30 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n):
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None
+    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
-    its events into ``rec``/``rec_n`` when given)."""
+    its events into ``rec``/``rec_n`` when given). ``outside``: the compiled functions of
+    policies from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the
+    engine without that path."""
     if rec is None:
         rec, rec_n = no_recording(EVENT_WIDTH)
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
+        outside,
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
 
 def play_one(
-    rules, n_players: int, policy_ids, policy_params, seed: int, trace_rows: int = 20_000
+    rules,
+    n_players: int,
+    policy_ids,
+    policy_params,
+    seed: int,
+    trace_rows: int = 20_000,
+    outside=None,
 ) -> dict[str, Any]:
     """Play one game from ``seed`` with every invariant checked after every turn: the outcome,
     the final position and the trace of die-steps (``TRACE_FIELDS``)."""
@@ -244,7 +259,7 @@ def play_one(
         return play_game(
             r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
             np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g,
-            moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True,
+            moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True, outside,
         )  # fmt: skip
 
     events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)

@@ -10,6 +10,7 @@ from simulator.policy import SeatPolicy
 
 from . import board as B
 from .engine import play_chunk
+from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules, check_players
 from .state import END_REASONS
@@ -78,5 +79,6 @@ SPEC = GameSpec(
     board=board,
     heatmaps=HEATMAPS,
     check=check,
+    outside=OUTSIDE_DECISIONS,
     replay=REPLAY,
 )

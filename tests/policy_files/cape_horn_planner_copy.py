@@ -1,0 +1,31 @@
+"""Cape Horn's built-in planner, every decision handed back to the built-in on the hands the seat
+may know (tests/test_policy_file_games.py: it plays game for game as the built-in)."""
+
+from policies import cape_horn as C
+from simulator.policy_file import Policy
+
+PL = C.PLANNER
+
+
+def place(prm, p, B, r, card, ship, pl, hand, g, buf):
+    return C.decide_place(PL, prm, p, B, r, card, ship, pl, hand, g, buf)
+
+
+def move(prm, p, B, r, card, ship, pl, hand, g):
+    return C.decide_move(PL, prm, p, B, r, card, ship, pl, hand, g)
+
+
+def buy(prm, p, B, r, card, ship, pl, hand, g):
+    return C.decide_buy(PL, prm, p, B, r, card, ship, pl, hand, g)
+
+
+POLICIES = [
+    Policy(
+        "planner_copy",
+        "the built-in planner, from a file",
+        params=C.POLICIES["planner"].params,
+        place=place,
+        move=move,
+        buy=buy,
+    )
+]
