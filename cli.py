@@ -763,6 +763,7 @@ def replay(
     policy: PolicyOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    policy_file: PolicyFileOpt = None,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -799,6 +800,7 @@ def replay(
                 ("--policy", policy),
                 ("--set", set_),
                 ("--variant", variant),
+                ("--policy-file", policy_file),
             )  # fmt: skip
             if value is not None
         ]
@@ -821,8 +823,9 @@ def replay(
         game = replay_run(target, game_index)  # type: ignore[arg-type]
     else:
         game = replay_seed(
-            target, seed, players=players, policies=policy, sets=set_, variant=variant
-        )  # type: ignore[arg-type]
+            target, seed, players=players, policies=policy, sets=set_, variant=variant,
+            policy_file=policy_file,
+        )  # type: ignore[arg-type]  # fmt: skip
     page = None
     if out is not None:
         from reports.replay_page import render

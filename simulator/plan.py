@@ -145,14 +145,21 @@ def plan_run(
     return RunConfig(spec, rules, name, tuple(seats), seed, games, size, policy_file)
 
 
-def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.DataFrame:
-    """Play one chunk and return its table (runs in a worker process)."""
-    seeds = chunk_seeds(config.seed, chunk_index, n)
+def engine_seats(config: RunConfig) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The seats as the engine takes them: policy ids, parameter rows, and the keyword arguments
+    a policy file adds (``outside``: its compiled decisions)."""
     ids, params = engine_arrays(list(config.seats))
-    extra = {}
+    extra: dict[str, Any] = {}
     if config.policy_file is not None and config.spec.outside is not None:
         ids, slots = seat_slots(ids, load_policies(config.spec, config.policy_file))
         extra["outside"] = engine_tuples(config.spec.id, config.spec.outside, slots)
+    return ids, params, extra
+
+
+def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.DataFrame:
+    """Play one chunk and return its table (runs in a worker process)."""
+    seeds = chunk_seeds(config.seed, chunk_index, n)
+    ids, params, extra = engine_seats(config)
     try:
         columns = config.spec.play_chunk(
             config.rules, config.n_players, ids, params, seeds, **extra

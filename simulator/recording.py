@@ -98,14 +98,17 @@ def play_recorded(
 
 def replay_by_chunk(play_chunk: Callable[..., dict], width: int) -> Callable[..., tuple]:
     """``ReplayDef.play`` for an engine whose ``play_chunk`` takes ``rec`` and ``rec_n`` keyword
-    arguments (absent: not recording): the one game of ``seed``, played as a run plays it."""
+    arguments (absent: not recording): the one game of ``seed``, played as a run plays it
+    (``engine_args``: what a run passes too, e.g. the ``outside`` policies of a policy file)."""
 
-    def play(rules: RuleSet, n_players: int, policy_ids, policy_params, seed: int) -> tuple:
+    def play(
+        rules: RuleSet, n_players: int, policy_ids, policy_params, seed: int, **engine_args: Any
+    ) -> tuple:
         seeds = np.array([seed], dtype=np.uint32)  # as simulator.plan.chunk_seeds gives them
 
         def one(rec: np.ndarray, rec_n: np.ndarray) -> dict:
             return play_chunk(rules, n_players, policy_ids, policy_params, seeds, rec=rec,
-                              rec_n=rec_n)  # fmt: skip
+                              rec_n=rec_n, **engine_args)  # fmt: skip
 
         return play_recorded(one, width)
 

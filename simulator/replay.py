@@ -20,8 +20,8 @@ import polars as pl
 from .dataset import RunFolder, chunk_table
 from .errors import BalanceError
 from .games import GameSpec, get_game
-from .plan import RunConfig, plan_run
-from .policy import engine_arrays
+from .plan import RunConfig, engine_seats, plan_run
+from .policy_file import PolicyFile
 from .rules import RuleSet
 
 MAX_SEED = 2**32 - 1  # game seeds are uint32 (simulator.plan.chunk_seeds)
@@ -129,8 +129,9 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     """Play the game of ``config.seed`` again, recording it."""
     spec = config.spec
     _replayable(spec)
-    ids, params = engine_arrays(list(config.seats))
-    rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed)  # type: ignore[union-attr]
+    ids, params, extra = engine_seats(config)
+    rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
+                                     **extra)  # fmt: skip
     row = chunk_table(
         columns,
         game=spec.id,
@@ -153,13 +154,15 @@ def replay_seed(
     policies: list[str] | None = None,
     sets: dict[str, Any] | list[str] | None = None,
     variant: str | Path | None = None,
+    policy_file: str | Path | None = None,
 ) -> Replay:
-    """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column)."""
+    """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column);
+    ``policy_file``: a designer's policies usable by name in ``policies``."""
     _replayable(get_game(game))
     if not 0 <= seed <= MAX_SEED:
         raise BalanceError(f"--seed {seed}: a game seed is between 0 and {MAX_SEED}")
     config = plan_run(game, 1, players=players, policies=policies, seed=seed, sets=sets,
-                      variant=variant)  # fmt: skip
+                      variant=variant, policy_file=policy_file)  # fmt: skip
     return play(config)
 
 
@@ -186,8 +189,11 @@ def run_row(folder: RunFolder, game_index: int) -> pl.DataFrame:
 def replay_run(path: str | Path, game_index: int) -> Replay:
     """Game ``game_index`` of the run in ``path``, played again and checked against its row."""
     folder = RunFolder.open(path)
-    recorded = folder.read_manifest()["config"]
+    manifest = folder.read_manifest()
+    recorded = manifest["config"]
     try:
+        # the policy file as it was when the run was played, kept in the manifest
+        policy_file = PolicyFile(**manifest["policy_file"]) if "policy_file" in manifest else None
         spec = get_game(str(recorded["game"]))
         _replayable(spec)
         rules = spec.rules_class().with_values(
@@ -202,7 +208,8 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
         ) from None
     row = run_row(folder, game_index)
     seed = int(row["seed"][0])
-    config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules)
+    config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules,
+                      policy_file=policy_file)  # fmt: skip
     config = dataclasses.replace(config, variant=variant)
     replay = play(config, game_index, folder.path)
     if not same_row(replay.row, row):

@@ -97,3 +97,26 @@ def test_a_parameter_from_the_file_changes_play():
     calm = _games("pirateer", ["safe_runner:fear=0", "runner"], 200, example, players=2)
     afraid = _games("pirateer", ["safe_runner:fear=20", "runner"], 200, example, players=2)
     assert not calm["length"].equals(afraid["length"])
+
+
+def test_a_run_with_a_policy_file_replays_game_for_game(tmp_path):
+    """`balance replay RUN -i I` of a run with outside seats plays them from the file kept in the
+    manifest (the file itself may be gone) and gives the run's row."""
+    from simulator.replay import replay_run, replay_seed
+    from simulator.runner import run
+
+    source = tmp_path / "mine.py"
+    source.write_text((FILES / "pirateer_runner_copy.py").read_text())
+    out = tmp_path / "run"
+    run(plan_run("pirateer", 20, policies=["runner_copy", "hunter"], seed=5,
+                 policy_file=source, players=2), out, jobs=1)  # fmt: skip
+    seed = None
+    for i in (0, 7, 19):
+        game = replay_run(out, i)  # refused if the replayed row differs from the run's
+        assert game.events and game.row["game_index"][0] == i
+        seed = int(game.row["seed"][0])
+    source.unlink()
+    assert replay_run(out, 19).row.equals(game.row)
+    again = replay_seed("pirateer", seed, players=2, policies=["runner_copy", "hunter"],
+                        policy_file=FILES / "pirateer_runner_copy.py")  # fmt: skip
+    assert again.events == game.events

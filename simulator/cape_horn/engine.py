@@ -160,7 +160,6 @@ def make_move(B, r, card, ship, pl, g, p, kind, a, b):
 
 
 @njit(cache=True)
-@njit(cache=True)
 def record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, sp, held):
     """Record the move just made from ``frm`` (sail points ``sp`` and tokens ``held``, as
     ``S.token_index``, before it) and every station token it took."""
