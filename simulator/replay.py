@@ -104,7 +104,7 @@ class Replay:
             who = "no winner"
         else:
             who = f"seat {r['winner'] + 1} wins"
-        scores = ", ".join(str(s) for s in r["scores"])
+        scores = ", ".join(f"{s:.4g}" if isinstance(s, float) else str(s) for s in r["scores"])
         return (
             f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores {scores}"
         )
