@@ -1353,11 +1353,12 @@ def _search(s, ttype, tparams, budget, line, horizon):
     idx = np.zeros(depth_max + 1, np.int64)
     hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
     snap[0] = s
-    tf, rf, done = evaluate(snap[0], ttype, tparams, False)
-    if tf or rf:
-        return -1, 0, best_h
-    if done:
-        return 0, 0, best_h
+    if s[S_NIN] == 0:  # tasks are judged at trick ends: mid-trick a judgement can be early
+        tf, rf, done = evaluate(snap[0], ttype, tparams, False)
+        if tf or rf:
+            return -1, 0, best_h
+        if done:
+            return 0, 0, best_h
     if horizon and s[S_NIN] == 0 and s[S_DONE] > 0:
         best_h = horizon_value(s, ttype, tparams)
     ncand[0] = legal_cards(snap[0], current_player(snap[0]), cand[0])

@@ -219,3 +219,30 @@ def test_search_reports_its_horizon_estimate_only_when_out_of_budget():
         assert _search(s, T.ctype, T.params, 60, line, False)[2] == -1.0
         if found < 0 and nodes > 60:
             assert 0.0 < est <= 1.0
+
+
+def test_expert_does_not_take_a_forbidden_lead_for_a_finished_task():
+    # mission 1, seed 94 at 4 players: seat 1 must never lead pink or green and wins trick 3
+    # holding P6 and six other cards; leading P6 empties its hand of pink and green, which a
+    # mid-trick judgement once called the task done (it fails when the trick ends)
+    hands = [
+        "P2 P3 P4 P5 Y3 Y5 Y8 G4 B7 S4",
+        "P6 P7 Y6 Y7 Y9 G2 G9 B6 S2 S3",
+        "P1 P8 Y1 Y2 Y4 G3 G7 B2 B3 S1",
+        "P9 G1 G5 G6 G8 B1 B4 B5 B8 B9",
+    ]
+    s = make_state([h.split() for h in hands])
+    add_task(s, "no_lead_pink_green", 1)
+    for trick in ("G4 G2 G7 G1", "P8 P9 P2 P7", "G5 P3 G9 G3"):
+        play_trick(s, trick.split())
+        S.evaluate(s, T.ctype, T.params, False)
+    assert S.current_player(s) == 1 and s[S.O_TSTATE] == S.PENDING
+    legal = np.empty(40, np.int64)
+    n = S.legal_cards(s, 1, legal)
+    ids, prm = EXPERT
+    for seed in range(3):
+        seed_rng(seed)
+        assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params) != card("P6")
+    line = np.empty(40, np.int64)
+    S.play_card(s, 1, card("P6"))
+    assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1  # no line after that lead
