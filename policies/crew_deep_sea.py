@@ -153,8 +153,9 @@ POLICIES = {
         "plays from what it can know: at each card it samples deals consistent with the public "
         "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
         "its own hand, solves each with the omniscient search and plays the card that "
-        "completes the mission in most samples; takes tasks, talks and calls distress as "
-        "heuristic, and reads other players' sonar cards into its samples",
+        "completes the mission in most samples (a search out of nodes scores the best trick "
+        "end it reached by the chance its pending tasks are kept); takes tasks, talks and "
+        "calls distress as heuristic, and reads other players' sonar cards into its samples",
         (
             PolicyParam("samples", 12.0, 1.0, 512.0, "deals sampled per card decision"),
             PolicyParam("nodes", 3000.0, 10.0, 1e7, "search budget per card decision (cards)"),
