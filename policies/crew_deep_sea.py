@@ -58,6 +58,8 @@ from simulator.crew_deep_sea.state import (
     O_TSTATE,
     O_TWINNER,
     O_TX,
+    O_URANK,
+    O_USUIT,
     O_VOID,
     O_WINNER,
     O_WRANK,
@@ -66,6 +68,7 @@ from simulator.crew_deep_sea.state import (
     OBJ_BALANCE9,
     OBJ_FIRST_WINNER,
     OBJ_NO_LEAD,
+    OBJ_NONE,
     OBJ_Y5_LAST,
     ONLY,
     PENDING,
@@ -83,6 +86,7 @@ from simulator.crew_deep_sea.state import (
     beats,
     comm_claims,
     current_player,
+    eval_objective,
     evaluate,
     finish_trick,
     finish_trick_as,
@@ -149,8 +153,9 @@ POLICIES = {
         "plays from what it can know: at each card it samples deals consistent with the public "
         "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
         "its own hand, solves each with the omniscient search and plays the card that "
-        "completes the mission in most samples; takes tasks, talks and calls distress as "
-        "heuristic, and reads other players' sonar cards into its samples",
+        "completes the mission in most samples (a search out of nodes scores the best trick "
+        "end it reached by the chance its pending tasks are kept); takes tasks, talks and "
+        "calls distress as heuristic, and reads other players' sonar cards into its samples",
         (
             PolicyParam("samples", 12.0, 1.0, 512.0, "deals sampled per card decision"),
             PolicyParam("nodes", 3000.0, 10.0, 1e7, "search budget per card decision (cards)"),
@@ -1197,6 +1202,150 @@ def search_line(s, ttype, tparams, budget, line):
     mission, the heuristic's card tried first at every node, pruning as soon as a task or
     mission rule fails. Returns (cards in the line, or -1 if none was found; nodes used). The
     line is written to ``line``."""
+    found, nodes, _ = _search(s, ttype, tparams, budget, line, False)
+    return found, nodes
+
+
+# -- horizon evaluation: a pending task scored from the state so far ------------------------
+# The expert's searches run out of nodes long before the last trick, where most end-judged
+# tasks are decided; ``horizon_value`` then scores a trick end of a sampled (fully visible)
+# deal by the chance that its pending tasks are kept, a cheap product of per-card factors:
+H_HOLD = 0.8  # a card still to win that the holder has in hand (or a card still to win with)
+H_REACH = 0.45  # a card still to win that the holder must take from another hand
+H_LONG = 0.2  # ... and the holder has nothing left that beats it
+H_AVOID_HELD = 0.6  # a card the holder must not win, still in their own hand
+H_AVOID_OUT = 0.9  # a card the holder must not win, in another hand; a forbidden lead held
+H_UNKNOWN = 0.5  # a pending task (or mission rule) with no estimate of its own
+
+
+@njit(cache=True)
+def _can_beat(s, h, c):
+    """Does ``h`` hold a card that beats ``c`` (higher of its suit, or a submarine over a
+    colour card)?"""
+    su = suit_of(c)
+    for x in range(NC):
+        if s[O_OWNER + x] == h and x != c:
+            if suit_of(x) == su and x > c:
+                return True
+            if su != SUB and x >= 36:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _to_win(s, h, c):
+    """Chance factor that ``h`` still wins the unplayed card ``c``."""
+    if s[O_OWNER + c] == h:
+        return H_HOLD
+    return H_REACH if _can_beat(s, h, c) else H_LONG
+
+
+@njit(cache=True)
+def _held(s, h, su, r):
+    """Cards of suit ``su`` (or colour rank ``r`` when ``su`` < 0) in ``h``'s hand."""
+    n = 0
+    for x in range(NC):
+        if s[O_OWNER + x] == h and (suit_of(x) == su if su >= 0 else (x < 36 and rank_of(x) == r)):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def task_keep(s, k, ttype, tparams):
+    """Estimated chance that pending task ``k`` is kept from this state (every hand visible):
+    cards still to win count ``H_HOLD``/``H_REACH``/``H_LONG`` each by where they are, cards
+    not to win ``H_AVOID_HELD``/``H_AVOID_OUT``; "more A than B" is a logistic in the
+    expected final margin (the holder wins ``H_HOLD`` of their own A cards and a fair share of
+    the rest); trick counts compare the tricks needed with a fair share of those left."""
+    row = s[O_TASK + k]
+    h = s[O_HOLDER + k]
+    ct = ttype[row]
+    prm = tparams[row]
+    n_players = s[S_NP]
+    rem = s[S_NTRICKS] - s[S_DONE]
+    v = 1.0
+    if ct == C_WIN_CARDS:
+        for c in range(NC):
+            if (prm[0] >> c) & 1 and s[O_CTRICK + c] < 0:
+                v *= _to_win(s, h, c)
+        return v
+    if ct == C_WIN_NONE:
+        for c in range(NC):
+            if (prm[0] >> c) & 1 and s[O_CTRICK + c] < 0:
+                v *= H_AVOID_HELD if s[O_OWNER + c] == h else H_AVOID_OUT
+        return v
+    if ct == C_WIN_RANK_AT_LEAST or ct == C_WIN_SUIT_AT_LEAST:
+        rank = ct == C_WIN_RANK_AT_LEAST
+        cnt = s[O_WRANK + h * 10 + prm[0]] if rank else s[O_WSUIT + h * 5 + prm[0]]
+        held = _held(s, h, -1, prm[0]) if rank else _held(s, h, prm[0], 0)
+        need = max(0, prm[1] - cnt)
+        return H_HOLD ** min(need, held) * H_REACH ** max(0, need - held)
+    if ct == C_WIN_RANK_EXACTLY or ct == C_WIN_SUIT_EXACTLY:
+        for j in range(2):
+            if j == 1 and (ct == C_WIN_RANK_EXACTLY or prm[2] < 0):
+                break
+            key = prm[2 * j]
+            if ct == C_WIN_RANK_EXACTLY:
+                cnt = s[O_WRANK + h * 10 + key]
+                out = s[O_URANK + key]
+            else:
+                cnt = s[O_WSUIT + h * 5 + key]
+                out = s[O_USUIT + key]
+            need = max(0, prm[2 * j + 1] - cnt)
+            v *= H_REACH**need * H_AVOID_OUT ** max(0, out - need)
+        return v
+    if ct == C_WIN_MORE_SUIT_THAN_SUIT:
+        a = prm[0]
+        b = prm[1]
+        ha = _held(s, h, a, 0)
+        hb = _held(s, h, b, 0)
+        ua = s[O_USUIT + a]
+        ub = s[O_USUIT + b]
+        ea = s[O_WSUIT + h * 5 + a] + H_HOLD * ha + (ua - ha) / n_players
+        eb = s[O_WSUIT + h * 5 + b] + (1.0 - H_AVOID_HELD) * hb + (ub - hb) / n_players
+        spread = 0.5 + 0.5 * np.sqrt(ua + ub)
+        return 1.0 / (1.0 + np.exp(-1.7 * (ea - eb - 0.5) / spread))
+    if ct == C_WIN_EACH_SUIT:
+        for su in range(5):
+            if (prm[0] >> su) & 1 and s[O_WSUIT + h * 5 + su] == 0:
+                v *= H_HOLD if _held(s, h, su, 0) > 0 else H_REACH
+        return v
+    if ct == C_NEVER_LEAD_SUITS:
+        for c in range(36):
+            if s[O_OWNER + c] == h and (prm[0] >> suit_of(c)) & 1:
+                v *= H_AVOID_OUT
+        return v
+    if ct == C_WIN_NONE_OF_FIRST:
+        return H_AVOID_OUT ** max(0, prm[0] - s[S_DONE])
+    if ct == C_WIN_EXACT_TRICKS or ct == C_WIN_EXACT_TRICKS_PREDICTED:
+        n = prm[0] if ct == C_WIN_EXACT_TRICKS else s[O_TX + k]
+        if n < 0:
+            return 1.0
+        gap = abs(n - s[O_TRICKS + h] - rem / n_players)
+        return max(0.1, 1.0 - 0.3 * gap)
+    return H_UNKNOWN
+
+
+@njit(cache=True)
+def horizon_value(s, ttype, tparams):
+    """Estimated chance that the mission succeeds from a trick end with nothing failed yet:
+    the product of ``task_keep`` over the pending tasks (done tasks count 1), times
+    ``H_UNKNOWN`` for a pending mission rule. Reads the state's hands, so it is for
+    fully visible (sampled) deals only."""
+    v = 1.0
+    for k in range(s[S_NTASKS]):
+        if s[O_TSTATE + k] == PENDING:
+            v *= task_keep(s, k, ttype, tparams)
+    if s[S_OBJECTIVE] != OBJ_NONE and eval_objective(s, s[S_OBJECTIVE]) == PENDING:
+        v *= H_UNKNOWN
+    return v
+
+
+@njit(cache=True)
+def _search(s, ttype, tparams, budget, line, horizon):
+    """``search_line``, also returning, with ``horizon``, the best ``horizon_value`` of the
+    trick ends it reached with nothing failed (-1.0 if none, or without ``horizon``)."""
+    best_h = -1.0
     n_players = s[S_NP]
     depth_max = (s[S_NTRICKS] - s[S_DONE]) * n_players - s[S_NIN]
     snap = np.empty((depth_max + 1, STATE_SIZE), np.int64)
@@ -1205,11 +1354,14 @@ def search_line(s, ttype, tparams, budget, line):
     idx = np.zeros(depth_max + 1, np.int64)
     hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
     snap[0] = s
-    tf, rf, done = evaluate(snap[0], ttype, tparams, False)
-    if tf or rf:
-        return -1, 0
-    if done:
-        return 0, 0
+    if s[S_NIN] == 0:  # tasks are judged at trick ends: mid-trick a judgement can be early
+        tf, rf, done = evaluate(snap[0], ttype, tparams, False)
+        if tf or rf:
+            return -1, 0, best_h
+        if done:
+            return 0, 0, best_h
+    if horizon and s[S_NIN] == 0 and s[S_DONE] > 0:
+        best_h = horizon_value(s, ttype, tparams)
     ncand[0] = legal_cards(snap[0], current_player(snap[0]), cand[0])
     _order_moves(snap[0], cand[0], ncand[0], hprm, ttype, tparams)
     d = 0
@@ -1222,7 +1374,7 @@ def search_line(s, ttype, tparams, budget, line):
         idx[d] += 1
         nodes += 1
         if nodes > budget:
-            return -1, nodes
+            return -1, nodes, best_h
         st = snap[d + 1]
         st[:] = snap[d]
         play_card(st, current_player(st), c)
@@ -1233,19 +1385,21 @@ def search_line(s, ttype, tparams, budget, line):
             if tf or rf:
                 continue
             if done:
-                return d + 1, nodes
+                return d + 1, nodes, best_h
             if st[S_DONE] >= st[S_NTRICKS]:
                 continue
+            if horizon:
+                best_h = max(best_h, horizon_value(st, ttype, tparams))
         d += 1
         ncand[d] = legal_cards(st, current_player(st), cand[d])
         idx[d] = 0
         if ncand[d] > 1:
             _order_moves(st, cand[d], ncand[d], hprm, ttype, tparams)
-    return -1, nodes
+    return -1, nodes, best_h
 
 
 # -- expert: sampled deals, each solved with every hand visible --------------------------------
-EXPERT_UNKNOWN_CREDIT = 0.25  # a sample whose search ran out of budget: neither won nor lost
+EXPERT_UNKNOWN_CREDIT = 0.25  # out of budget before any trick end: neither won nor lost
 EXPERT_MIN_NODES = 40
 
 
@@ -1376,11 +1530,11 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
                     continue
                 if st[S_DONE] >= st[S_NTRICKS]:
                     continue
-            found, used = search_line(st, ttype, tparams, per, line)
+            found, used, est = _search(st, ttype, tparams, per, line, True)
             if found >= 0:
                 score[i] += 1.0
-            elif used > per:
-                score[i] += EXPERT_UNKNOWN_CREDIT
+            elif used > per:  # out of budget: the best trick end it reached, by its estimate
+                score[i] += est if est >= 0.0 else EXPERT_UNKNOWN_CREDIT
     best = -1
     for i in range(n_legal):
         if legal[i] == first:

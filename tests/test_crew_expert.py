@@ -7,12 +7,20 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies.crew_deep_sea import decide_play, sample_deal, task_fit
+from policies.crew_deep_sea import (
+    _search,
+    decide_play,
+    horizon_value,
+    sample_deal,
+    search_line,
+    task_fit,
+    task_keep,
+)
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
-from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
+from tests.crew_helpers import add_task, deal_hands, make_state, play_trick, seed_rng
 
 T = task_table()
 EXPERT = engine_arrays(seat_policies(["expert:samples=4,nodes=600"], SPEC.policies, SPEC.id, 4))
@@ -138,3 +146,103 @@ def test_expert_runs_every_table_size_and_repeats_itself():
         b = SPEC.play_chunk(r, players, ids, prm, seeds)
         assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
         assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
+
+
+# -- the horizon evaluation: a pending task scored from the state so far ----------------------
+def _keep(s, k=0):
+    return task_keep(s, k, T.ctype, T.params)
+
+
+def test_horizon_scores_win_no_9s_by_where_the_9s_are():
+    nines_away = [
+        ["P1", "Y1", "G1", "B1", "S1"],
+        ["P2", "Y2", "G2", "B2", "S2"],
+        ["P3", "Y3", "G3", "B3", "S3"],
+        ["P9", "Y9", "G9", "B9", "S4"],
+    ]
+    s = make_state(nines_away)
+    add_task(s, "win_no_9s", 0)
+    two_held = make_state(
+        [["P9", "Y9", "G1", "B1", "S1"], *nines_away[1:3], ["P1", "Y1"] + nines_away[3][2:]]
+    )
+    add_task(two_held, "win_no_9s", 0)
+    assert _keep(two_held) < _keep(s) < 1.0  # a 9 in the holder's hand is the larger risk
+    # the captain (seat 3) wins its own 9s: each one gone raises the chance, the last settles it
+    before = _keep(s)
+    for lead, rest in (("P9", ["P1", "P2", "P3"]), ("Y9", ["Y1", "Y2", "Y3"])):
+        assert play_trick(s, [lead, *rest]) == 3
+        S.evaluate(s, T.ctype, T.params, False)
+        assert _keep(s) > before
+        before = _keep(s)
+    for lead, rest in (("G9", ["G1", "G2", "G3"]), ("B9", ["B1", "B2", "B3"])):
+        play_trick(s, [lead, *rest])
+    S.evaluate(s, T.ctype, T.params, False)
+    assert s[S.O_TSTATE] == S.DONE
+    assert horizon_value(s, T.ctype, T.params) == 1.0  # already certain, a trick before the end
+
+
+def test_horizon_scores_more_pink_than_green_from_counts_and_hands():
+    others = [["P2", "G2", "G5"], ["P3", "G3", "G6"]]
+    pinks = [["P9", "P8", "Y1"], *others, ["P4", "G4", "S4"]]
+    greens = [["G9", "G8", "Y1"], *others, ["P4", "P8", "S4"]]
+    a, b = make_state(pinks), make_state(greens)
+    for s in (a, b):
+        add_task(s, "more_pink_than_green", 0)
+    assert _keep(a) > 0.5 > _keep(b)  # holding pink helps, holding green hurts
+    lead = _keep(a)
+    assert play_trick(a, ["P4", "P9", "P2", "P3"]) == 0  # the holder wins four pink cards
+    S.evaluate(a, T.ctype, T.params, False)
+    assert a[S.O_TSTATE] == S.PENDING and _keep(a) > lead
+
+
+def test_horizon_scores_a_card_to_win_by_who_holds_it():
+    def keep(hands):
+        s = make_state(hands, captain=0)
+        add_task(s, "win_pink3", 0)
+        return _keep(s)
+
+    held = keep([["P3", "Y1"], ["P5", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
+    beats_it = keep([["P9", "Y1"], ["P3", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
+    long_shot = keep([["P1", "Y1"], ["P3", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
+    assert held > beats_it > long_shot > 0.0
+
+
+def test_search_reports_its_horizon_estimate_only_when_out_of_budget():
+    line = np.empty(40, np.int64)
+    for seed in range(4):
+        s = make_state(deal_hands(4, seed))
+        add_task(s, "more_pink_than_green", int(seed % 4))
+        add_task(s, "win_no_9s", int((seed + 1) % 4))
+        found, nodes = search_line(s, T.ctype, T.params, 60, line)
+        f2, n2, est = _search(s, T.ctype, T.params, 60, line, True)
+        assert (found, nodes) == (f2, n2)  # the estimate never changes the search itself
+        assert _search(s, T.ctype, T.params, 60, line, False)[2] == -1.0
+        if found < 0 and nodes > 60:
+            assert 0.0 < est <= 1.0
+
+
+def test_expert_does_not_take_a_forbidden_lead_for_a_finished_task():
+    # mission 1, seed 94 at 4 players: seat 1 must never lead pink or green and wins trick 3
+    # holding P6 and six other cards; leading P6 empties its hand of pink and green, which a
+    # mid-trick judgement once called the task done (it fails when the trick ends)
+    hands = [
+        "P2 P3 P4 P5 Y3 Y5 Y8 G4 B7 S4",
+        "P6 P7 Y6 Y7 Y9 G2 G9 B6 S2 S3",
+        "P1 P8 Y1 Y2 Y4 G3 G7 B2 B3 S1",
+        "P9 G1 G5 G6 G8 B1 B4 B5 B8 B9",
+    ]
+    s = make_state([h.split() for h in hands])
+    add_task(s, "no_lead_pink_green", 1)
+    for trick in ("G4 G2 G7 G1", "P8 P9 P2 P7", "G5 P3 G9 G3"):
+        play_trick(s, trick.split())
+        S.evaluate(s, T.ctype, T.params, False)
+    assert S.current_player(s) == 1 and s[S.O_TSTATE] == S.PENDING
+    legal = np.empty(40, np.int64)
+    n = S.legal_cards(s, 1, legal)
+    ids, prm = EXPERT
+    for seed in range(3):
+        seed_rng(seed)
+        assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params) != card("P6")
+    line = np.empty(40, np.int64)
+    S.play_card(s, 1, card("P6"))
+    assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1  # no line after that lead
