@@ -85,7 +85,10 @@ PLANNER_P = POLICIES["planner"].slots
 
 
 # -- the value of a position ----------------------------------------------------------------------
-@njit(cache=True)
+# Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
+# call does not increment and decrement (atomically) every array it is passed, which cost more
+# than the helpers' own work (same results, measured in docs/performance.md).
+@njit(cache=True, _nrt=False)
 def ts_token(B, g, ts, c):
     """Token state after ending a move on ``c`` from token state ``ts`` (unchanged if none)."""
     z = B.st_zone[c]
@@ -103,7 +106,7 @@ def ts_token(B, g, ts, c):
     return ts + (colour + 1) * 4**z
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ts_count(ts):
     n = 0
     for _ in range(N_ZONES):
@@ -113,7 +116,7 @@ def ts_count(ts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def potential(rem, target, n_moves, ts, c, d):
     """Steps the card ``d`` on ``c`` promises for the next move (negative for backward cards)."""
     if d < 0:
@@ -131,7 +134,7 @@ def potential(rem, target, n_moves, ts, c, d):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, w_next, w_sp, w_card):
     """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token)."""
     n = ts_count(ts)
@@ -153,7 +156,7 @@ PLAN_SIZE = PLAN_CARDS + 2 * MAX_CHAIN
 FAR = 1 << 20
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _offer(best, plan, v, kind, a, b, chain, n):
     if v > best[0]:
         best[0] = v
@@ -166,7 +169,7 @@ def _offer(best, plan, v, kind, a, b, chain, n):
             plan[PLAN_CARDS + 2 * i + 1] = chain[i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _touches_with(B, r, card, c, extra):
     if S.touches_card(B, r, card, c):
         return True
@@ -217,7 +220,7 @@ def chain_field(B, r, card, dist, parent):
             tail += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _spare(left):
     """The card to spend on a bridge: the most plentiful one left."""
     best = -1
@@ -474,7 +477,7 @@ def _random_place(B, r, card, ship, hand, p, buf):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first(left):
     for d in range(left.shape[0]):
         if left[d] > 0:

@@ -75,7 +75,10 @@ WIN = 1000.0  # value of reaching the target: above anything else
 
 
 # -- values ---------------------------------------------------------------------------------------
-@njit(cache=True)
+# Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
+# call does not increment and decrement (atomically) every array it is passed, which cost more
+# than the helpers' own work (same results, measured in docs/performance.md).
+@njit(cache=True, _nrt=False)
 def card_gain(r, pl, g, p, c, w) -> float:
     """What one more card of colour ``c`` is worth (a full hold swaps out its cheapest card)."""
     if not S.deck_has(r, g, c):
@@ -110,7 +113,7 @@ def _dice_table(max_dice: int = 4) -> np.ndarray:
 DICE = _dice_table()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def route_prefix(r, b, pl, g, p, i, w, out):
     """``out[k]``: what the first ``k`` squares of route ``i`` give (k up to the route's length)."""
     room = r.hold_limit - S.cargo(pl, p)
@@ -162,7 +165,7 @@ def route_expectation(r, b, pl, br, g, p, i, w) -> float:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_coordination(b, br, g, p, s) -> bool:
     for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
         if S.coordinates(br, g, p, b.route_end[i]):
@@ -184,7 +187,7 @@ def harvest_value(r, b, pl, br, g, p, s, w) -> float:
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shipment_gain(r, pl, g, p, cost, w) -> float:
     """Points a shipment now brings over keeping the cargo (WIN when it reaches the target)."""
     if not S.can_ship(r, pl, g, p, cost):
@@ -195,7 +198,7 @@ def shipment_gain(r, pl, g, p, cost, w) -> float:
     return (v - cost) - w * v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def event_value(r, pl, br, g, p, s, prm) -> float:
     """Expected points of the station table for ``p`` starting a turn on a station (the
     holidays result aside: it depends on the station)."""
@@ -268,7 +271,7 @@ def landing_values(r, b, pl, br, g, p, prm, out):
             out[cell] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def branch_value(r, pl, p, prm) -> float:
     """A branch pays over the rest of the game: worth less as the player nears the target."""
     left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
@@ -276,7 +279,7 @@ def branch_value(r, pl, p, prm) -> float:
 
 
 # -- moves ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_to_ship(r, pl, g, p, ship_at, cost) -> bool:
     if not S.can_ship(r, pl, g, p, cost):
         return False
@@ -318,7 +321,7 @@ def heuristic_scores(pid, prm, p, r, b, pl, br, g, out):
                     out[cell] = 30.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def builder_builds(prm, p, r, pl, br) -> bool:
     return (
         pl[p, S.P_POINTS] >= r.branch_cost + prm[BUILDER_P.reserve]
@@ -396,7 +399,7 @@ def decide_branch(pid, prm, p, r, b, pl, br, g, s) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weight(pid, prm) -> float:
     return prm[LOOK_P.card_weight] if pid == LOOKAHEAD else 1.0
 

@@ -74,7 +74,10 @@ def new_state(n_players: int, n_cells: int, n_designs: int, deck_size: int):
     return card, ship, pl, hand, g, deck
 
 
-@njit(cache=True)
+# Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
+# call does not increment and decrement (atomically) every array it is passed, which cost more
+# than the helpers' own work (same results, measured in docs/performance.md).
+@njit(cache=True, _nrt=False)
 def ship_at(ship, c, skip):
     """Index of a ship other than ``skip`` on cell ``c``, -1 for none."""
     for q in range(ship.shape[0]):
@@ -83,19 +86,19 @@ def ship_at(ship, c, skip):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_station(B, c):
     return B.st_zone[c] >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def holds_cards(B, c):
     """A space a wind card can lie on (sea, start, finish row; not land or off the board)."""
     k = B.kind[c]
     return k != K_NONE and k != K_LAND
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touches_card(B, r, card, c):
     """Some other card touches ``c`` (diagonally too unless the rules say orthogonally)."""
     for i in range(8):
@@ -105,7 +108,7 @@ def touches_card(B, r, card, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_target(B, card, c, k):
     """Cell option ``k`` of the card on ``c`` leads to (-1 off the board or no such option)."""
     d = card[c]
@@ -114,7 +117,7 @@ def move_target(B, card, c, k):
     return B.target[c, d, k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def all_off_board(B, card, c):
     """Every option of the card under a ship leads off the board (forced 'ignorar')."""
     d = card[c]
@@ -126,7 +129,7 @@ def all_off_board(B, card, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_land(B, r, card, ship, p, t):
     """Ship ``p`` may end a move on ``t``: a space with a card, no other ship unless a station."""
     if t < 0:
@@ -136,7 +139,7 @@ def can_land(B, r, card, ship, p, t):
     return is_station(B, t) or ship_at(ship, t, p) < 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reaches(B, r, card, ship, p, c):
     """Ship ``p`` could reach ``c`` this turn (moves of its card, and 'ignorar' by the rules)."""
     s = ship[p]
@@ -152,7 +155,7 @@ def reaches(B, r, card, ship, p, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_place(B, r, card, ship, hand, p, d, c, n_this_turn):
     """Player ``p`` may lay a card of design ``d`` on ``c`` as one of ``n_this_turn`` cards."""
     if d < 0 or d >= hand.shape[1] or hand[p, d] <= 0 or c < 0 or not holds_cards(B, c):
@@ -169,13 +172,13 @@ def can_place(B, r, card, ship, hand, p, d, c, n_this_turn):
     return not reaches(B, r, card, ship, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_place_empty(B, r, card, c):
     """An empty space a card may be laid on (the common case of the policies' search)."""
     return c >= 0 and card[c] < 0 and holds_cards(B, c) and touches_card(B, r, card, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ignore_cost(B, r, card, ship, p):
     """Sail points 'ignorar' costs now (free when forced, if the rules say so)."""
     if r.forced_ignore == FORCED_FREE and all_off_board(B, card, ship[p]):
@@ -183,7 +186,7 @@ def ignore_cost(B, r, card, ship, p):
     return r.ignore_cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_normal_move(B, r, card, ship, p):
     s = ship[p]
     d = card[s]
@@ -195,7 +198,7 @@ def has_normal_move(B, r, card, ship, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def twice_target(B, r, card, ship, p, k1, k2):
     """Where 'mover dos veces' with options ``k1`` then ``k2`` ends, -1 when illegal."""
     t1 = move_target(B, card, ship[p], k1)
@@ -207,7 +210,7 @@ def twice_target(B, r, card, ship, p, k1, k2):
     return t2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_move(B, r, card, ship, pl, p, kind, a, b):
     """The move (kind, a, b) is legal for ``p`` now (sail points included)."""
     s = ship[p]
@@ -227,7 +230,7 @@ def legal_move(B, r, card, ship, pl, p, kind, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def token_allowed(B, pl, g, p, c):
     """Ending a move on ``c`` earns ``p`` a token: a station whose zone slot is free and whose
     colour ``p`` does not hold yet, with a token of that colour left."""
@@ -241,7 +244,7 @@ def token_allowed(B, pl, g, p, c):
     return g[G_TOK_LEFT + colour] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tokens_held(pl, p):
     n = 0
     for z in range(N_ZONES):
@@ -250,7 +253,7 @@ def tokens_held(pl, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def token_index(pl, p):
     """Index of p's tokens in ``B.rem``."""
     s = 0
@@ -283,7 +286,7 @@ def gain_sail_points(r, pl, p, n):
     pl[p, P_SP] = min(pl[p, P_SP] + n, r.max_sail_points)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score(B, pl, ship, p):
     """Progress for the drama analysis: tokens held plus the share of the route sailed (0..1)."""
     return tokens_held(pl, p) + B.route[ship[p]]

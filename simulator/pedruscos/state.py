@@ -79,12 +79,15 @@ def seed_rng(seed):
 
 
 # -- cards ----------------------------------------------------------------------------------------
-@njit(cache=True)
+# Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
+# call does not increment and decrement (atomically) every array it is passed, which cost more
+# than the helpers' own work (same results, measured in docs/performance.md).
+@njit(cache=True, _nrt=False)
 def cargo(pl, p) -> int:
     return pl[p, P_CARDS] + pl[p, P_CARDS + 1] + pl[p, P_CARDS + 2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cargo_value(pl, g, p) -> int:
     v = 0
     for c in range(N_COLOURS):
@@ -99,12 +102,12 @@ def roll_values(r, g):
         g[G_VALUE + c] = r.value_faces[np.random.randint(0, 6)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_has(r, g, c) -> bool:
     return r.empty_deck == EMPTY_ENDLESS or g[G_DECK + c] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(r, pl, g, p, c, harvest) -> bool:
     """``p`` takes a card of colour ``c`` from its deck (room is the caller's concern)."""
     if not deck_has(r, g, c):
@@ -147,7 +150,7 @@ def random_held_colour(pl, p) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cheapest_held(pl, g, p) -> int:
     """Held colour of least value, -1 with no cards."""
     best = -1
@@ -157,7 +160,7 @@ def cheapest_held(pl, g, p) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dearest_held(pl, g, p) -> int:
     best = -1
     for c in range(N_COLOURS):
@@ -167,7 +170,7 @@ def dearest_held(pl, g, p) -> int:
 
 
 # -- shipping -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_ship(r, pl, g, p, cost) -> bool:
     v = cargo_value(pl, g, p)
     if cargo(pl, p) == 0:
@@ -175,7 +178,7 @@ def can_ship(r, pl, g, p, cost) -> bool:
     return v > cost if r.must_exceed_cost else True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship(r, pl, g, p, cost) -> int:
     """Ship every card aboard: the player scores value minus ``cost``; cards return to decks."""
     v = cargo_value(pl, g, p)
@@ -197,7 +200,7 @@ def ship(r, pl, g, p, cost) -> int:
 
 
 # -- station events -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pirates_discards(r, n) -> int:
     """Cards pirates take from a hold of ``n``: half, rounded down (or up) when odd."""
     if n % 2 == 1 and r.pirates_odd == PIRATES_HALF_UP:
@@ -215,30 +218,30 @@ def pirates(r, pl, g, p) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def close_station(g, s):
     """Only one station is closed at a time: the last one reopens when another closes."""
     g[G_CLOSED] = s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def station_open(g, s) -> bool:
     return g[G_CLOSED] != s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def old_branch(br, g, p, s) -> bool:
     """``p`` has had a branch at station ``s`` since before this turn."""
     return br[p, s] > 0 and br[p, s] - 1 < g[G_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coordinates(br, g, p, end) -> bool:
     """A route ending at station ``end`` doubles the dice: ``p`` has an open branch there."""
     return br[p, end] > 0 and station_open(g, end)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def event_probability(r, k) -> float:
     """Probability of table result ``k`` on 2d6 under the rules' table."""
     ways = 0
