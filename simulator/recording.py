@@ -119,8 +119,9 @@ def replay_by_chunk(play_chunk: Callable[..., dict], width: int) -> Callable[...
 class ReplayDef:
     """How a game is replayed and shown (``GameSpec.replay``); see docs/architecture.md.
 
-    - ``play(rules, n_players, policy_ids, policy_params, seed) -> (events, columns)``: one
-      game played by the engine's chunk function with a recording buffer
+    - ``play(rules, n_players, policy_ids, policy_params, seed, **engine_args) -> (events,
+      columns)``: one game played by the engine's chunk function with a recording buffer
+      (``engine_args`` as a run passes them: ``outside``, the compiled policies of a policy file)
       (:func:`play_recorded`): the event rows (int64[E, W]) and the columns ``play_chunk``
       returns for ``seeds = [seed]`` (one entry each).
     - ``decode(rules, n_players, events) -> list[dict]``: one dict per event row, starting
@@ -140,7 +141,7 @@ class ReplayDef:
       current step.
     """
 
-    play: Callable[[RuleSet, int, np.ndarray, np.ndarray, int], tuple[np.ndarray, dict]]
+    play: Callable[..., tuple[np.ndarray, dict]]
     decode: Callable[[RuleSet, int, np.ndarray], list[dict[str, Any]]]
     text: Callable[[dict[str, Any]], str]
     frames: Callable[[RuleSet, int, np.ndarray, list[dict]], list[dict[str, Any]]] | None = None
