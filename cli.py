@@ -165,7 +165,7 @@ PolicyOpt = Annotated[
         "--policy",
         "-p",
         help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
-        "colon: greedy:risk=0.3. See `balance games` for the names.",
+        "colon: greedy:risk=0.3. See `balance policies GAME` for names and parameters.",
     ),
 ]
 PolicyFileOpt = Annotated[
@@ -177,6 +177,56 @@ PolicyFileOpt = Annotated[
         "compiled like the built-ins and travel with the work to a --cluster.",
     ),
 ]
+
+
+# -- policies --------------------------------------------------------------------------------
+@app.command()
+def policies(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    policy_file: PolicyFileOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List GAME's policies: what each does and its parameters (default, range, meaning).
+
+    Set a parameter for one seat with a colon after the name: `-p greedy:reserve=10`. With
+    --policy-file the file's policies are checked and listed after the built-in ones.
+    """
+    from simulator.games import get_game
+    from simulator.policy_file import describe_policies, read_policy_file
+
+    spec = get_game(game)
+    defs = dict(spec.policies)
+    if policy_file is not None:
+        defs.update(describe_policies(spec, read_policy_file(policy_file)))
+    rows = [
+        {
+            "policy": d.name,
+            "default_policy": d.name == spec.default_policy,
+            "source": d.source or "built-in",
+            "doc": d.doc,
+            "params": [
+                {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
+                for p in d.params
+            ],
+        }
+        for d in defs.values()
+    ]
+    if as_json:
+        print_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("policy", "parameter", "default", "range", "meaning")
+    for r in rows:
+        name = r["policy"] + (" (default)" if r["default_policy"] else "")
+        doc = r["doc"] if r["source"] == "built-in" else f"{r['doc']} (from {r['source']})"
+        table.add_row(name, "", "", "", doc, end_section=not r["params"])
+        for i, p in enumerate(r["params"]):
+            last = i == len(r["params"]) - 1
+            span = f"{p['lo']:g} to {p['hi']:g}"
+            table.add_row("", p["name"], f"{p['default']:g}", span, p["doc"], end_section=last)
+    Console(width=140).print(table)
 
 
 @app.command()

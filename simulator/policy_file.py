@@ -130,7 +130,29 @@ def load_policies(spec: GameSpec, pfile: PolicyFile) -> LoadedPolicies:
     return _LOADED[key]
 
 
+def describe_policies(spec: GameSpec, pfile: PolicyFile) -> dict[str, PolicyDef]:
+    """The file's policies for ``spec``'s game, checked as a run checks them but not compiled
+    (for listing them: names, what they do, parameters)."""
+    if spec.outside is None:
+        raise BalanceError(f"{spec.id} does not take policies from a --policy-file yet")
+    return {d.name: d for d, _ in _definitions(spec, spec.outside, pfile)}
+
+
 def _load(spec: GameSpec, outside: OutsideDecisions, pfile: PolicyFile) -> LoadedPolicies:
+    copy = _cache_copy(pfile)
+    definitions: dict[str, PolicyDef] = {}
+    functions = []
+    for definition, entry in _definitions(spec, outside, pfile):
+        definitions[definition.name] = definition
+        at = f"{pfile.path}:{entry.line}" if entry.line else pfile.path
+        functions.append(_compile(spec, outside, entry, at, pfile.path, copy))
+    return LoadedPolicies(pfile, definitions, tuple(functions))
+
+
+def _definitions(
+    spec: GameSpec, outside: OutsideDecisions, pfile: PolicyFile
+) -> list[tuple[PolicyDef, Policy]]:
+    """Run the file and check each entry of its POLICIES, in file order (ids ``OUTSIDE + i``)."""
     where = pfile.path
     try:
         compile(pfile.source, where, "exec")
@@ -148,14 +170,13 @@ def _load(spec: GameSpec, outside: OutsideDecisions, pfile: PolicyFile) -> Loade
         raise BalanceError(f"{where}: POLICIES must be a list of Policy(...)")
     if not entries:
         raise BalanceError(f"{where}: POLICIES is empty")
-    copy = _cache_copy(pfile)
-    definitions: dict[str, PolicyDef] = {}
-    functions = []
+    checked: dict[str, PolicyDef] = {}
+    out = []
     for i, entry in enumerate(entries):
         at = f"{where}:{entry.line}" if entry.line else where
-        definitions[entry.name] = _definition(spec, entry, OUTSIDE + i, at, where, definitions)
-        functions.append(_compile(spec, outside, entry, at, where, copy))
-    return LoadedPolicies(pfile, definitions, tuple(functions))
+        checked[entry.name] = _definition(spec, entry, OUTSIDE + i, at, where, checked)
+        out.append((checked[entry.name], entry))
+    return out
 
 
 def _definition(

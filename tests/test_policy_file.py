@@ -354,3 +354,27 @@ def test_the_file_travels_to_dask_workers_that_share_no_files(tmp_path, monkeypa
     )
     copies = list(worker_cache.glob("numba-*/policy-files/balance_policy_*.py"))
     assert [c.read_text() for c in copies] == [GOOD]
+
+
+def test_policies_lists_builtins_and_a_files_policies_with_their_parameters(tmp_path):
+    path = _write(tmp_path, GOOD)
+    code, output = _cli("policies", "outside-fake", "--policy-file", path, "--json")
+    assert code == 0, output
+    rows = {r["policy"]: r for r in json.loads(output)}
+    assert list(rows) == ["random", "strong", "heavy", "fixed"]
+    assert rows["strong"]["source"] == "built-in" and rows["heavy"]["source"] == str(path)
+    assert rows["heavy"]["params"] == [
+        {"name": "skill", "default": 1.0, "lo": 0.0, "hi": 10.0, "doc": "extra weight"}
+    ]
+    assert rows["fixed"]["params"] == [] and rows["fixed"]["doc"] == "weight 3"
+    code, output = _cli("policies", "outside-fake", "--policy-file", path)
+    assert code == 0 and "skill" in output and "extra weight" in output and "(from" in output
+
+
+def test_policies_refuses_a_bad_file_in_one_line(tmp_path):
+    path = _write(tmp_path, GOOD.replace('"fixed"', '"heavy"'))
+    code, output = _cli("policies", "outside-fake", "--policy-file", path)
+    assert code == 2
+    assert output.strip().splitlines() == [
+        f"balance: error: {path}:20: policy 'heavy' is declared twice"
+    ]
