@@ -19,11 +19,12 @@ import numpy as np
 from numba import njit
 
 from simulator.pirateer import state as S
-from simulator.pirateer.board import DIST, HOME, TO_ANCHORAGE
+from simulator.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
 from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, RUNNER, HUNTER, LOOKAHEAD = 0, 1, 2, 3
 WIN = 1.0e6
+BLOCKER_STEPS = 6
 
 POLICIES: dict[str, PolicyDef] = {
     "random": PolicyDef("random", RANDOM, "a uniformly random legal move"),
@@ -113,6 +114,52 @@ def won(ships, owner, g, p: int) -> bool:
     return S.is_terminal(ships, owner, g, p)
 
 
+def _entrances() -> np.ndarray:
+    """The one space outside each harbour next to its open end: the way in."""
+    out = np.zeros(HARBOUR.shape[0], dtype=np.int64)
+    for k in range(HARBOUR.shape[0]):
+        mouth = HARBOUR[k, -1]
+        out[k] = next(c for c in np.flatnonzero(DIST[mouth] == 1) if c not in HARBOUR[k])
+    return out
+
+
+ENTRANCE = _entrances()
+
+
+@njit(cache=True)
+def harbour_blockers(ships, owner, p: int, t: int) -> int:
+    """Own ships between treasure ship ``t`` and its anchor in its harbour, or on the way in: the
+    strip is one space wide and no ship passes another, so each must leave first."""
+    k = t // S.FLEET
+    ahead = HARBOUR.shape[1] + 1  # the treasure ship's place on its way in (outside: all of it)
+    for i in range(HARBOUR.shape[1]):
+        if HARBOUR[k, i] == ships[t]:
+            ahead = i
+    if ships[t] == ENTRANCE[k]:
+        ahead = HARBOUR.shape[1]
+    n = 0
+    for s in range(S.N_SHIPS):
+        if s != t and ships[s] >= 0 and owner[s // S.FLEET] == p:
+            for i in range(ahead):
+                cell = HARBOUR[k, i] if i < HARBOUR.shape[1] else ENTRANCE[k]
+                if cell == ships[s]:
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
+    """``home_steps`` of own treasure ship ``t``, counting own ships in the way: while any is
+    in the harbour ahead of it, no place inside the strip is progress, and each costs
+    ``BLOCKER_STEPS`` more (a whole die: getting it out beats a die of progress elsewhere)."""
+    steps = home_steps(r, ships, t)
+    blockers = harbour_blockers(ships, owner, p, t)
+    if blockers > 0:
+        mouth = HOME[limited(r), t // S.FLEET, HARBOUR[t // S.FLEET, -1]] + 1
+        steps = max(steps, mouth) + BLOCKER_STEPS * blockers
+    return steps
+
+
 # -- the heuristics -------------------------------------------------------------------------------
 @njit(cache=True)
 def runner_score(r, ships, owner, g, p: int) -> float:
@@ -121,7 +168,7 @@ def runner_score(r, ships, owner, g, p: int) -> float:
     t = g[S.G_TREASURE]
     score = -3.0 * count_ships(ships, owner, p, False)
     if t >= 0 and owner[t // S.FLEET] == p:
-        return score + 1000.0 - 10.0 * home_steps(r, ships, t)
+        return score + 1000.0 - 10.0 * clear_home_steps(r, ships, owner, p, t)
     if t == S.ON_ISLAND:
         return score - nearest_to_anchorage(ships, owner, p)
     return score - nearest_to(ships, owner, p, ships[t])
@@ -134,7 +181,7 @@ def hunter_score(r, ships, owner, g, p: int) -> float:
     t = g[S.G_TREASURE]
     score = -10.0 * count_ships(ships, owner, p, False)
     if t >= 0 and owner[t // S.FLEET] == p:
-        return score + 100.0 - home_steps(r, ships, t)
+        return score + 100.0 - clear_home_steps(r, ships, owner, p, t)
     for s in range(S.N_SHIPS):
         if ships[s] < 0 or owner[s // S.FLEET] != p:
             continue
@@ -155,7 +202,7 @@ def lookahead_static(r, prm, ships, owner, g, p: int) -> float:
     score -= prm[LOOK_P.capture] * count_ships(ships, owner, p, False)
     t = g[S.G_TREASURE]
     if t >= 0 and owner[t // S.FLEET] == p:
-        score += prm[LOOK_P.treasure] - prm[LOOK_P.home] * home_steps(r, ships, t)
+        score += prm[LOOK_P.treasure] - prm[LOOK_P.home] * clear_home_steps(r, ships, owner, p, t)
     elif t == S.ON_ISLAND:
         score -= prm[LOOK_P.near] * nearest_to_anchorage(ships, owner, p)
     elif t >= 0:

@@ -88,3 +88,35 @@ def test_pruned_lookahead_equals_scoring_every_move(data):
     k = P.decide_lookahead(prm[0], pos.r, pos.ships, pos.owner, pos.occ, pos.g, 0, moves,
                            len(moves))  # fmt: skip
     assert abs(scores[k] - max(scores)) < 1e-9
+
+
+def _clear(pieces):
+    pos = Pos(pieces, treasure=0)
+    return P.clear_home_steps(pos.r, pos.ships, pos.owner, 0, 0), P.home_steps(pos.r, pos.ships, 0)
+
+
+def test_own_ships_in_the_harbour_count_against_the_treasure_ship():
+    # "ni pueden cruzar otros barcos": the top-left harbour (0,9)-(0,14) is one space wide, so
+    # an own ship between the treasure ship and the anchor (0,9) must leave first
+    far = {6: (13, 7)}
+    blocked, plain = _clear({0: (4, 14), 1: (0, 10), **far})
+    assert blocked > plain
+    assert _clear({0: (4, 14), 1: (6, 13), **far}) == (plain, plain)  # it left: nothing in the way
+    inside, _ = _clear({0: (0, 12), 1: (0, 10), **far})
+    at_mouth, _ = _clear({0: (0, 14), 1: (0, 10), **far})
+    assert inside == at_mouth  # entering the strip behind it is no progress
+    behind = _clear({0: (0, 11), 1: (0, 13), **far})
+    assert behind[0] == behind[1]  # a ship behind the treasure ship is not in the way
+    assert (
+        _clear({0: (0, 11), 1: (0, 9), **far})[0] > _clear({0: (0, 11), **far})[0]
+    )  # on the anchor
+    assert _clear({0: (4, 14), 1: (1, 14), **far})[0] > plain  # on the way in
+
+
+def test_runner_takes_its_ship_out_of_the_harbour_before_the_treasure_comes():
+    # with 1 and 3 ship 1 can leave the strip (2 to the mouth, then out) or the treasure ship
+    # can come 4 closer: the runner clears the way, and not onto the way in (1,14)
+    pos = Pos({0: (8, 15), 1: (0, 12), 6: (13, 7)}, treasure=0)
+    for seed in range(5):
+        after, _ = choose(pos, "runner", 0, 1, 3, seed)
+        assert after[0] == (8, 15) and after[1] not in B.HARBOUR_STRIPS[0] + ((1, 14),), after
