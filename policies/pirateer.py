@@ -25,6 +25,7 @@ from simulator.policy import PolicyDef, PolicyParam
 RANDOM, RUNNER, HUNTER, LOOKAHEAD = 0, 1, 2, 3
 WIN = 1.0e6
 BLOCKER_STEPS = 6
+STUCK_STEPS = 30
 
 POLICIES: dict[str, PolicyDef] = {
     "random": PolicyDef("random", RANDOM, "a uniformly random legal move"),
@@ -127,16 +128,24 @@ ENTRANCE = _entrances()
 
 
 @njit(cache=True)
+def way_in(ships, t: int) -> int:
+    """Where treasure ship ``t`` is on its way in: its place in its harbour strip (0: the
+    anchor), the strip's length on the space leading in, one more anywhere else."""
+    k = t // S.FLEET
+    if ships[t] == ENTRANCE[k]:
+        return HARBOUR.shape[1]
+    for i in range(HARBOUR.shape[1]):
+        if HARBOUR[k, i] == ships[t]:
+            return i
+    return HARBOUR.shape[1] + 1
+
+
+@njit(cache=True)
 def harbour_blockers(ships, owner, p: int, t: int) -> int:
     """Own ships between treasure ship ``t`` and its anchor in its harbour, or on the way in: the
     strip is one space wide and no ship passes another, so each must leave first."""
     k = t // S.FLEET
-    ahead = HARBOUR.shape[1] + 1  # the treasure ship's place on its way in (outside: all of it)
-    for i in range(HARBOUR.shape[1]):
-        if HARBOUR[k, i] == ships[t]:
-            ahead = i
-    if ships[t] == ENTRANCE[k]:
-        ahead = HARBOUR.shape[1]
+    ahead = way_in(ships, t)
     n = 0
     for s in range(S.N_SHIPS):
         if s != t and ships[s] >= 0 and owner[s // S.FLEET] == p:
@@ -151,12 +160,16 @@ def harbour_blockers(ships, owner, p: int, t: int) -> int:
 def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
     """``home_steps`` of own treasure ship ``t``, counting own ships in the way: while any is
     in the harbour ahead of it, no place inside the strip is progress, and each costs
-    ``BLOCKER_STEPS`` more (a whole die: getting it out beats a die of progress elsewhere)."""
+    ``BLOCKER_STEPS`` more (a whole die: getting it out beats a die of progress elsewhere).
+    Inside the strip behind one it is stuck (``STUCK_STEPS`` more): it may not leave the strip
+    by its open end, which points away from its harbour."""
     steps = home_steps(r, ships, t)
     blockers = harbour_blockers(ships, owner, p, t)
     if blockers > 0:
         mouth = HOME[limited(r), t // S.FLEET, HARBOUR[t // S.FLEET, -1]] + 1
         steps = max(steps, mouth) + BLOCKER_STEPS * blockers
+        if way_in(ships, t) < HARBOUR.shape[1]:
+            steps += STUCK_STEPS
     return steps
 
 

@@ -104,7 +104,8 @@ def test_own_ships_in_the_harbour_count_against_the_treasure_ship():
     assert _clear({0: (4, 14), 1: (6, 13), **far}) == (plain, plain)  # it left: nothing in the way
     inside, _ = _clear({0: (0, 12), 1: (0, 10), **far})
     at_mouth, _ = _clear({0: (0, 14), 1: (0, 10), **far})
-    assert inside == at_mouth  # entering the strip behind it is no progress
+    assert inside == at_mouth  # entering the strip behind it is no progress...
+    assert inside > _clear({0: (3, 14), 1: (0, 10), **far})[0]  # ...and worse than waiting outside
     behind = _clear({0: (0, 11), 1: (0, 13), **far})
     assert behind[0] == behind[1]  # a ship behind the treasure ship is not in the way
     assert (
@@ -120,3 +121,16 @@ def test_runner_takes_its_ship_out_of_the_harbour_before_the_treasure_comes():
     for seed in range(5):
         after, _ = choose(pos, "runner", 0, 1, 3, seed)
         assert after[0] == (8, 15) and after[1] not in B.HARBOUR_STRIPS[0] + ((1, 14),), after
+
+
+def test_runner_never_takes_the_treasure_into_the_harbour_behind_its_own_ship():
+    # the treasure ship may not leave the strip by its open end (that points away from its
+    # harbour), so behind an own ship it would be stuck for good
+    strip = B.HARBOUR_STRIPS[0]
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            pos = Pos({0: (3, 14), 1: (0, 10), 6: (13, 7)}, treasure=0)
+            if len(pos.moves(0, d1, d2)) == 0:
+                continue
+            after, _ = choose(pos, "runner", 0, d1, d2)
+            assert after[0] not in strip or after[1] not in strip, (d1, d2, after)
