@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from policies.crew_deep_sea import (
     _search,
+    decide_pick,
     decide_play,
+    decide_volunteer,
     horizon_value,
     sample_deal,
     search_line,
@@ -67,6 +69,33 @@ def test_expert_choices_ignore_hidden_hands(seed, tricks):
         s2 = _permute_hidden(s, p, rng)
         seed_rng(seed)
         assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 3), st.booleans())
+def test_expert_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
+    # task choice and volunteering sample the others' hands: permuting them changes nothing
+    s = make_state(deal_hands(4, seed))
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(96, size=3, replace=False)
+    for i, row in enumerate(rows):
+        add_task(s, T.keys[row], chooser if i == 0 else -1)  # one already taken by the chooser
+    avail = np.array([1, 2] + [0] * 30, np.int64)
+    eids, eprm = EXPERT
+    seed_rng(seed)
+    pick = decide_pick(s, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+    assert pick in ((-1, 0, 1) if may_pass else (0, 1))
+    seed_rng(seed)
+    agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params)
+    for _ in range(2):
+        s2 = _permute_hidden(s, chooser, rng)
+        seed_rng(seed)
+        assert (
+            decide_pick(s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+            == pick
+        )
+        seed_rng(seed)
+        assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params) == agree
 
 
 def test_sampled_deals_keep_what_the_player_knows():
