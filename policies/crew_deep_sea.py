@@ -172,6 +172,13 @@ POLICIES = {
                 integer=True,
                 log=True,
             ),
+            PolicyParam(
+                "playout",
+                1.0,
+                0.0,
+                4.0,
+                "weight of the heuristic crew's own playout of each sample beside the search",
+            ),
         ),
     ),
 }
@@ -488,7 +495,8 @@ def heuristic_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams):
 @njit(cache=True)
 def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
     """How much ``p`` wants one task (free selection, volunteering)."""
-    pid, prm = as_heuristic(pid, prm)
+    if pid == EXPERT:
+        return expert_task_bid(s, p, row, prm, ttype, tparams)
     if pid == RANDOM:
         return np.random.random()
     return task_fit(s, p, row, ttype, tparams)
@@ -1532,6 +1540,7 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
     first = heuristic_play(s, p, legal, n_legal, hprm, ttype, tparams)
     n_samples = max(1, int(prm[EXPERT_P.samples]))
     per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.nodes]) // (n_samples * n_legal))
+    w_play = prm[EXPERT_P.playout]
     score = np.zeros(n_legal)
     world = np.empty(STATE_SIZE, np.int64)
     line = np.empty(NC, np.int64)
@@ -1546,15 +1555,13 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
                 if tf or rf:
                     continue
                 if done:
-                    score[i] += 1.0
+                    score[i] += 1.0 + w_play
                     continue
                 if st[S_DONE] >= st[S_NTRICKS]:
                     continue
-            found, used, est = _search(st, ttype, tparams, per, line, True)
-            if found >= 0:
-                score[i] += 1.0
-            elif used > per:  # out of budget: the best trick end it reached, by its estimate
-                score[i] += est if est >= 0.0 else EXPERT_UNKNOWN_CREDIT
+            score[i] += _solved(st, ttype, tparams, per, line)
+            if w_play > 0.0:  # the crew cannot see the hands: its own play from here counts too
+                score[i] += w_play * _playout(st, hprm, ttype, tparams)
     best = -1
     for i in range(n_legal):
         if legal[i] == first:
@@ -1586,18 +1593,19 @@ def _playout(st, hprm, ttype, tparams):
     w = st.copy()
     legal = np.empty(NC, np.int64)
     while True:
-        tf, rf, done = evaluate(w, ttype, tparams, False)
-        if tf or rf:
-            return 0.0
-        if done:
-            return 1.0
-        if w[S_DONE] >= w[S_NTRICKS]:
-            return 0.0
-        for _ in range(w[S_NP]):
-            q = current_player(w)
-            n = legal_cards(w, q, legal)
-            play_card(w, q, heuristic_play(w, q, legal, n, hprm, ttype, tparams))
-        finish_trick(w)
+        if w[S_NIN] == 0:  # judged at trick ends, as the game does
+            tf, rf, done = evaluate(w, ttype, tparams, False)
+            if tf or rf:
+                return 0.0
+            if done:
+                return 1.0
+            if w[S_DONE] >= w[S_NTRICKS]:
+                return 0.0
+        q = current_player(w)
+        n = legal_cards(w, q, legal)
+        play_card(w, q, heuristic_play(w, q, legal, n, hprm, ttype, tparams))
+        if w[S_NIN] == w[S_NP]:
+            finish_trick(w)
 
 
 @njit(cache=True)
@@ -1650,7 +1658,8 @@ def expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams):
             if i < n_avail:
                 st[O_HOLDER + avail[i]] = p
             _complete_picks(st, p, may_pass, hprm, ttype, tparams)
-            score[i] += _solved(st, ttype, tparams, per, line) + _playout(st, hprm, ttype, tparams)
+            score[i] += _solved(st, ttype, tparams, per, line)
+            score[i] += prm[EXPERT_P.playout] * _playout(st, hprm, ttype, tparams)
     best = -1
     for i in range(n_cand):
         if (i if i < n_avail else -1) == first:
@@ -1679,9 +1688,39 @@ def expert_volunteer(s, p, prm, ttype, tparams):
             st = world.copy()
             for k in range(st[S_NTASKS]):
                 st[O_HOLDER + k] = q
-            v = _solved(st, ttype, tparams, per, line) + _playout(st, hprm, ttype, tparams)
+            v = _solved(st, ttype, tparams, per, line)
+            v += prm[EXPERT_P.playout] * _playout(st, hprm, ttype, tparams)
             if q == p:
                 mine += v
             else:
                 others += v / (n_players - 1)
     return mine >= others
+
+
+@njit(cache=True)
+def expert_task_bid(s, p, row, prm, ttype, tparams):
+    """How much ``p`` wants task ``row`` (free selection; one member takes all: the bids are
+    summed): its mean score over deals sampled from ``p``'s view with ``p`` holding that task
+    alone (the mission's other tasks left out), by the search and playout of ``expert_pick``."""
+    hprm = heuristic_params(prm.shape[0])
+    n_samples = max(1, int(prm[EXPERT_P.samples]))
+    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.pick_nodes]) // n_samples)
+    w_play = prm[EXPERT_P.playout]
+    mine = -1
+    for k in range(s[S_NTASKS]):
+        if s[O_TASK + k] == row and (mine < 0 or s[O_HOLDER + k] < 0):
+            mine = k
+    if mine < 0:
+        return 0.0
+    total = 0.0
+    world = np.empty(STATE_SIZE, np.int64)
+    line = np.empty(NC, np.int64)
+    for _ in range(n_samples):
+        sample_deal(s, p, world)
+        for k in range(world[S_NTASKS]):
+            world[O_HOLDER + k] = p
+            if k != mine:
+                world[O_TSTATE + k] = DONE
+        total += _solved(world, ttype, tparams, per, line)
+        total += w_play * _playout(world, hprm, ttype, tparams)
+    return total / (n_samples * (1.0 + w_play))

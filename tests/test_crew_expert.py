@@ -11,6 +11,7 @@ from policies.crew_deep_sea import (
     _search,
     decide_pick,
     decide_play,
+    decide_task_bid,
     decide_volunteer,
     horizon_value,
     sample_deal,
@@ -25,7 +26,9 @@ from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, deal_hands, make_state, play_trick, seed_rng
 
 T = task_table()
-EXPERT = engine_arrays(seat_policies(["expert:samples=4,nodes=600"], SPEC.policies, SPEC.id, 4))
+EXPERT = engine_arrays(
+    seat_policies(["expert:samples=4,nodes=600,pick_nodes=600"], SPEC.policies, SPEC.id, 4)
+)
 HEUR = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
 
 
@@ -87,6 +90,9 @@ def test_expert_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
     assert pick in ((-1, 0, 1) if may_pass else (0, 1))
     seed_rng(seed)
     agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params)
+    seed_rng(seed)
+    bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params)
+    assert 0.0 <= bid <= 1.0
     for _ in range(2):
         s2 = _permute_hidden(s, chooser, rng)
         seed_rng(seed)
@@ -96,6 +102,8 @@ def test_expert_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
         )
         seed_rng(seed)
         assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params) == agree
+        seed_rng(seed)
+        assert decide_task_bid(s2, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params) == bid
 
 
 def test_sampled_deals_keep_what_the_player_knows():
