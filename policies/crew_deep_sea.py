@@ -155,7 +155,8 @@ POLICIES = {
         "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
         "its own hand, solves each with the omniscient search and plays the card that "
         "completes the mission in most samples (a search out of nodes scores the best trick "
-        "end it reached by the chance its pending tasks are kept); chooses tasks and "
+        "end it reached by the chance its pending tasks are kept), plus the heuristic "
+        "crew's own playout of the sample; chooses tasks, bids and "
         "volunteers the same way (the others' picks completed as the heuristic's on each "
         "sample); talks and calls distress as heuristic, and reads other players' sonar cards "
         "into its samples",
@@ -1532,8 +1533,10 @@ def sample_deal(s, p, out):
 @njit(cache=True)
 def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
     """The card that completes the mission in most sampled deals, each solved by the
-    perfect-information search; ties (and samples without a verdict) go to the heuristic's
-    card. A single legal card needs no search."""
+    perfect-information search, plus ``playout`` times the samples the heuristic crew wins
+    from there playing from its own hands (the search assumes a crew that sees every hand;
+    the playout keeps a line the crew can find in view); ties go to the heuristic's card. A
+    single legal card needs no search."""
     if n_legal == 1:
         return legal[0]
     hprm = heuristic_params(prm.shape[0])
@@ -1638,9 +1641,9 @@ def _complete_picks(w, p, may_pass, hprm, ttype, tparams):
 def expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams):
     """The task (index into ``avail``, -1 to pass) whose choice completes the mission in most
     sampled deals: each sample deals the hidden cards from ``p``'s view, gives ``p`` the
-    candidate, completes the allocation with the others' heuristic picks and is scored by the
-    card play's search (its horizon estimate when out of ``pick_nodes``). Ties go to the
-    heuristic's pick."""
+    candidate, completes the allocation with the others' heuristic picks and is scored as the
+    card play scores a sample (the search, its horizon estimate when out of ``pick_nodes``,
+    plus ``playout`` times the heuristic crew's playout). Ties go to the heuristic's pick."""
     hprm = heuristic_params(prm.shape[0])
     first = heuristic_pick(s, p, avail, n_avail, may_pass, hprm, ttype, tparams)
     n_cand = n_avail + (1 if may_pass else 0)  # the last candidate is the pass
@@ -1673,7 +1676,7 @@ def expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams):
 def expert_volunteer(s, p, prm, ttype, tparams):
     """Does ``p`` take every task? Yes when, over deals sampled from its view, the mission
     with every task on ``p`` scores at least the mean over the other members holding them all
-    (the same search and horizon estimate as the card play)."""
+    (scored as the card play scores a sample)."""
     n_players = s[S_NP]
     hprm = heuristic_params(prm.shape[0])
     n_samples = max(1, int(prm[EXPERT_P.samples]))

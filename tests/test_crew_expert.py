@@ -176,7 +176,9 @@ def test_expert_runs_every_table_size_and_repeats_itself():
     r = Rules().with_values({"mission": 4})
     for players in (2, 5):
         ids, prm = engine_arrays(
-            seat_policies(["expert:samples=3,nodes=300"], SPEC.policies, SPEC.id, players)
+            seat_policies(
+                ["expert:samples=3,nodes=300,pick_nodes=300"], SPEC.policies, SPEC.id, players
+            )
         )
         seeds = np.arange(6, dtype=np.uint32)
         a = SPEC.play_chunk(r, players, ids, prm, seeds)
