@@ -1616,7 +1616,8 @@ def _complete_picks(w, p, may_pass, hprm, ttype, tparams):
     """Give the open tasks of a sampled deal holders as the crew would: one task per turn,
     clockwise from ``p``'s left, each member taking the heuristic's pick from its own (sampled)
     hand; a member may pass only while ``p`` could and enough members before the captain are
-    still to come to take what is open."""
+    still to come to take what is open. Every member takes part and the captain may take any
+    task (the modes that leave the captain out, or bar it from a task, are approximated)."""
     n_players = w[S_NP]
     cap = w[S_CAPTAIN]
     avail = np.empty(MAX_TASKS, np.int64)
