@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 
 from policies.crew_deep_sea import (
     _search,
+    decide_pick,
     decide_play,
+    decide_task_bid,
+    decide_volunteer,
     horizon_value,
     sample_deal,
     search_line,
@@ -23,7 +26,9 @@ from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, deal_hands, make_state, play_trick, seed_rng
 
 T = task_table()
-EXPERT = engine_arrays(seat_policies(["expert:samples=4,nodes=600"], SPEC.policies, SPEC.id, 4))
+EXPERT = engine_arrays(
+    seat_policies(["expert:samples=4,nodes=600,pick_nodes=600"], SPEC.policies, SPEC.id, 4)
+)
 HEUR = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
 
 
@@ -67,6 +72,38 @@ def test_expert_choices_ignore_hidden_hands(seed, tricks):
         s2 = _permute_hidden(s, p, rng)
         seed_rng(seed)
         assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 3), st.booleans())
+def test_expert_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
+    # task choice and volunteering sample the others' hands: permuting them changes nothing
+    s = make_state(deal_hands(4, seed))
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(96, size=3, replace=False)
+    for i, row in enumerate(rows):
+        add_task(s, T.keys[row], chooser if i == 0 else -1)  # one already taken by the chooser
+    avail = np.array([1, 2] + [0] * 30, np.int64)
+    eids, eprm = EXPERT
+    seed_rng(seed)
+    pick = decide_pick(s, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+    assert pick in ((-1, 0, 1) if may_pass else (0, 1))
+    seed_rng(seed)
+    agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params)
+    seed_rng(seed)
+    bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params)
+    assert 0.0 <= bid <= 1.0
+    for _ in range(2):
+        s2 = _permute_hidden(s, chooser, rng)
+        seed_rng(seed)
+        assert (
+            decide_pick(s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+            == pick
+        )
+        seed_rng(seed)
+        assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params) == agree
+        seed_rng(seed)
+        assert decide_task_bid(s2, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params) == bid
 
 
 def test_sampled_deals_keep_what_the_player_knows():
@@ -139,7 +176,9 @@ def test_expert_runs_every_table_size_and_repeats_itself():
     r = Rules().with_values({"mission": 4})
     for players in (2, 5):
         ids, prm = engine_arrays(
-            seat_policies(["expert:samples=3,nodes=300"], SPEC.policies, SPEC.id, players)
+            seat_policies(
+                ["expert:samples=3,nodes=300,pick_nodes=300"], SPEC.policies, SPEC.id, players
+            )
         )
         seeds = np.arange(6, dtype=np.uint32)
         a = SPEC.play_chunk(r, players, ids, prm, seeds)
