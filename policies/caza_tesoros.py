@@ -395,7 +395,7 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
     cell = sh[p, s, S.S_CELL]
     c, level, cost = search_here(r, cr, g, pl, p, cell)
     if pid == RANDOM:
-        if c >= 0 and np.random.random() < 0.5:
+        if c >= 0 and S.policy_int(g, 2) == 1:
             return SEARCH
         # keep sailing to one random hex for commit_days, then pick another
         if (
@@ -403,7 +403,7 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
             or g[S.G_DAY] >= sh[p, s, S.S_AIM_UNTIL]
             or sh[p, s, S.S_AIM] == cell
         ):
-            sh[p, s, S.S_AIM] = np.random.randint(0, CELLS)
+            sh[p, s, S.S_AIM] = S.policy_int(g, CELLS)
             sh[p, s, S.S_AIM_UNTIL] = g[S.G_DAY] + int(prm[RANDOM_P.commit_days])
         return sh[p, s, S.S_AIM]
     if pid == GREEDY:
@@ -444,7 +444,7 @@ def decide_buy(pid, prm, p, kind, price, r, odds, tmean, pl, sh, cr, g) -> bool:
     """Whether to buy the object card ``kind`` just drawn (the engine checks it can)."""
     vp = pl[p, S.P_VP]
     if pid == RANDOM:
-        return np.random.random() < 0.5
+        return S.policy_int(g, 2) == 1
     if pid == GREEDY:
         return vp - price >= prm[GREEDY_P.reserve]
     if pid == CAUTIOUS:
@@ -458,9 +458,9 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
     """Highest bid for card ``kind`` offered from ``start`` (less than ``start``: no bid)."""
     vp = pl[p, S.P_VP]
     if pid == RANDOM:
-        if vp < start or np.random.random() < 0.5:
+        if vp < start or S.policy_int(g, 2) == 1:
             return -1
-        return np.random.randint(start, vp + 1)
+        return start + S.policy_int(g, vp + 1 - start)
     if pid == GREEDY:
         if vp - start < prm[GREEDY_P.reserve]:
             return -1
@@ -485,7 +485,7 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
     ship_ok = pl[p, S.P_SHIPS] < r[S.R.max_ships] and vp >= r[S.R.price_ship]
     if pid == RANDOM:
         n = 1 + (1 if card_ok else 0) + (1 if ship_ok else 0)
-        pick = np.random.randint(0, n)
+        pick = S.policy_int(g, n)
         if pick == 0:
             return BUY_NOTHING
         if card_ok and pick == 1:

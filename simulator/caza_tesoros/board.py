@@ -17,6 +17,8 @@ from numba import njit
 
 from simulator.boards import Board, Cell
 
+from .state import d6, rand_int
+
 SIZE = 18
 CELLS = SIZE * SIZE
 SIDES = 6
@@ -65,10 +67,11 @@ def hex_distance(a: int, b: int) -> int:
 
 
 @njit(cache=True)
-def roll_cell() -> int:
-    """A cell placed by two 3D6 rolls, column first ("Lugar de partida barcos")."""
-    x = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
-    y = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+def roll_cell(g) -> int:
+    """A cell placed by two 3D6 rolls, column first ("Lugar de partida barcos"); the dice are
+    the game's (``g``: the game state array carrying its generator)."""
+    x = d6(g) + d6(g) + d6(g)
+    y = d6(g) + d6(g) + d6(g)
     return (y - 1) * SIZE + (x - 1)
 
 
@@ -82,14 +85,14 @@ def cross_cell(x_roll: int, y_roll: int, from_south: bool, from_east: bool) -> i
 
 
 @njit(cache=True)
-def roll_cross_cell(card_edges: bool) -> int:
+def roll_cross_cell(g, card_edges: bool) -> int:
     """A treasure cross placed by 3D6 per coordinate, from the edges its card names (each card
     names north or south and west or east with equal chance), or from the top-left corner."""
-    x = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
-    y = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+    x = d6(g) + d6(g) + d6(g)
+    y = d6(g) + d6(g) + d6(g)
     if not card_edges:
         return cross_cell(x, y, False, False)
-    return cross_cell(x, y, np.random.random() < 0.5, np.random.random() < 0.5)
+    return cross_cell(x, y, rand_int(g, 2) == 1, rand_int(g, 2) == 1)
 
 
 @njit(cache=True)

@@ -34,7 +34,7 @@ from . import state as S
 from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
 from .odds import CHOICES, odds_table, worth_table
 from .outside import X_BID, X_BUY, X_PURCHASE, X_SHIP
-from .search import resolve_search_with
+from .search import MAX_DICE, search_kernel
 
 # -- recorded events (simulator.recording): rows of (event, day, seat, colour, ship, a, ..., h) --
 # The day is 0 for the set-up; the seat is the colour's player (colours_per_player), -1: nobody.
@@ -96,7 +96,7 @@ def add_ship(r, pl, sh, g, log, p) -> int:
         return -1
     for s in range(sh.shape[1]):
         if sh[p, s, S.S_CELL] < 0:
-            sh[p, s, S.S_CELL] = roll_cell()
+            sh[p, s, S.S_CELL] = roll_cell(g)
             for k in range(S.N_KINDS):
                 sh[p, s, S.S_ITEMS + k] = 0
             sh[p, s, S.S_AIM] = -1
@@ -113,7 +113,7 @@ def draw_archive_card(r, pl, cr, g, log, p) -> int:
         return -1
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == S.FREE:
-            cr[c, S.C_CELL] = roll_cross_cell(r[S.R.cross_reference] == 0)
+            cr[c, S.C_CELL] = roll_cross_cell(g, r[S.R.cross_reference] == 0)
             cr[c, S.C_OWNER] = p
             S.clear_duties(cr, c)
             g[S.G_ARCHIVE_DECK] -= 1
@@ -132,7 +132,7 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
     sh[:, :, S.S_AIM] = -1
     cr[:] = 0
     cr[:, S.C_OWNER] = S.FREE
-    g[:] = 0  # day 0 while setting up (recorded events), day 1 once the game starts
+    g[: S.G_RNG] = 0  # day 0 while setting up (recorded events), day 1 once the game starts
     g[S.G_WEEKDAY] = 1
     g[S.G_ARCHIVE_DECK] = r[S.R.archive_deck_size]
     g[S.G_LIVE] = n_players
@@ -153,16 +153,16 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
 # -- weather and sailing --------------------------------------------------------------------------
 @njit(cache=True)
 def roll_weather(wface, g, log):
-    face = np.random.randint(0, 6)
+    face = S.rand_int(g, 6)
     g[S.G_WEATHER] = wface[face]
     log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], face + 1, g[S.G_WEEKDAY])
 
 
 @njit(cache=True)
-def deviation_roll() -> tuple[int, int]:
+def deviation_roll(g) -> tuple[int, int]:
     """2D6: the higher die is the side (1..6) the storm pushes towards, the other the distance."""
-    a = np.random.randint(1, 7)
-    b = np.random.randint(1, 7)
+    a = S.d6(g)
+    b = S.d6(g)
     return max(a, b), min(a, b)
 
 
@@ -171,7 +171,7 @@ def deviate(r, sh, g, log, p, s):
     """Storm deviation of one ship without a satellite (a satellite ship is not moved)."""
     if sh[p, s, S.S_ITEMS + S.SATELLITE] == 1:
         return
-    side, distance = deviation_roll()
+    side, distance = deviation_roll(g)
     start = sh[p, s, S.S_CELL]
     sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R.deviation_edge] == 0)
     log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], side, distance)
@@ -200,13 +200,13 @@ def return_to_deck(r, g, kind):
 def draw_object(r, g) -> int:
     """The kind of the object card drawn (deck: returned cards are shuffled in), -1 if none."""
     if r[S.R.object_draw] == 1:
-        return np.random.randint(0, S.N_KINDS)
+        return S.rand_int(g, S.N_KINDS)
     total = 0
     for k in range(S.N_KINDS):
         total += g[S.G_DECK + k]
     if total == 0:
         return -1
-    u = np.random.randint(0, total)
+    u = S.rand_int(g, total)
     for k in range(S.N_KINDS):
         u -= g[S.G_DECK + k]
         if u < 0:
@@ -460,8 +460,8 @@ def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 # -- searching ------------------------------------------------------------------------------------
 @njit(cache=True)
-def treasure_value(tv) -> int:
-    return tv[np.random.randint(0, tv.shape[0])]
+def treasure_value(tv, g) -> int:
+    return tv[S.rand_int(g, tv.shape[0])]
 
 
 @njit(cache=True)
@@ -496,8 +496,10 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     own = cr[c, S.C_OWNER] == p
     log_event(log, g, EV_SEARCH, p, s, level, cr[c, S.C_CELL], cost, n_dice, rerolls,
               1 if own else 0, marking)  # fmt: skip
-    found, throws = resolve_search_with(
-        level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
+    # the rules' bounds keep n_dice within MAX_DICE and rerolls >= 0: the kernel checks nothing
+    dice = np.empty(MAX_DICE, dtype=np.int64)
+    found, throws = search_kernel(
+        g, S.G_RNG, dice, level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
         log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_THROW, g[S.G_DAY], p, s,
     )  # fmt: skip
     log_event(log, g, EV_SEARCHED, p, s, 1 if found else 0, throws, level, cr[c, S.C_CELL])
@@ -505,7 +507,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     if found:
         hits[1, cr[c, S.C_CELL]] += 1
         if own:
-            value = treasure_value(tv)
+            value = treasure_value(tv, g)
             pl[p, S.P_VP] += value
             pl[p, S.P_TREASURES] += 1
             pl[p, S.P_CARDS] -= 1
@@ -514,7 +516,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
         else:
             g[S.G_ARCHIVE_CROSSES] -= 1
             if r[S.R.archive_loot] == 0:
-                value = treasure_value(tv)
+                value = treasure_value(tv, g)
                 pl[p, S.P_VP] += value
                 pl[p, S.P_TREASURES] += 1
                 log_event(log, g, EV_TREASURE, p, s, value, 0, cr[c, S.C_CELL])
@@ -536,7 +538,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     else:
         relocate = r[S.R.archive_fail_relocates] == 1
     if relocate:
-        sh[p, s, S.S_CELL] = roll_cell()
+        sh[p, s, S.S_CELL] = roll_cell(g)
     log_event(log, g, EV_LEVEL2_FAIL, p, s, cr[c, S.C_CELL], sh[p, s, S.S_CELL], 1 if own else 0)
     if S.bad_weather(weather) and r[S.R.bad_weather_item_loss] == 1:
         lose_best_item(r, sh, g, log, p, s)
@@ -668,10 +670,7 @@ def state_problems(r, pl, sh, cr, g) -> int:
     return bits
 
 
-@njit(cache=True)
-def seed_rng(seed):
-    """Seed the compiled generator (tests drive single rules from a known seed)."""
-    np.random.seed(seed)
+seed_rng = S.seed_rng  # tests drive single rules from a known seed: seed_rng(g, seed)
 
 
 # -- one game -------------------------------------------------------------------------------------
@@ -764,7 +763,9 @@ def play_game(
     Returns (winner, lead_changes, half_leader); length and end reason are in ``g``. ``lead[d]``
     receives the VP leader at the end of day ``d`` (``lead[0]``: at the start).
     """
-    np.random.seed(seed)
+    if ext is not None:  # policies from a --policy-file draw from np.random, seeded per game
+        np.random.seed(seed)
+    S.seed_rng(g, seed)
     n = pl.shape[0]
     hits[:] = 0
     setup_game(r, deck0, n, pl, sh, cr, g, log)

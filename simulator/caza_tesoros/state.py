@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.rng import STATE_WORDS, below_at, seed_words
 from simulator.rules import index_slots
 
 from .rules import (  # noqa: F401 (re-exported: the state layout)
@@ -82,7 +83,12 @@ G_LOG_N = G_SEARCHES + 6  # events recorded (counted past a full buffer: simulat
 G_FIRST_SEAT = G_SEARCHES + 7
 G_LIVE = G_SEARCHES + 8  # players still in the game (a player with a colour still in)
 G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of PROBLEM_*)
-N_GAME_FIELDS = G_SEARCHES + 10
+# The game's randomness (simulator.rng: xoshiro256** states as int64 words), seeded from the
+# game's seed: the dice and draws of the rules, and apart from them the built-in policies' own
+# choices, so a random policy's draws do not move the game's dice.
+G_RNG = G_SEARCHES + 10  # 4 words
+G_POLICY_RNG = G_RNG + STATE_WORDS  # 4 words
+N_GAME_FIELDS = G_POLICY_RNG + STATE_WORDS
 
 # -- invariants a checking game verifies after every turn (bits of G_PROBLEMS) -----------------
 PROBLEM_NEGATIVE_VP = 1
@@ -115,7 +121,34 @@ def new_state(n_players: int, n_crosses: int) -> tuple[np.ndarray, ...]:
     cr = np.zeros((n_crosses, N_CROSS_FIELDS), dtype=np.int64)
     cr[:, C_OWNER] = FREE
     g = np.zeros(N_GAME_FIELDS, dtype=np.int64)
+    seed_rng(g, 0)
     return pl, sh, cr, g
+
+
+# -- randomness (G_RNG, G_POLICY_RNG) --------------------------------------------------------------
+@njit(cache=True)
+def seed_rng(g, seed):
+    """Seed the game's generator and the policies' from one seed (a game: its seed; tests drive
+    single rules from a known seed)."""
+    seed_words(g, G_RNG, seed, 2 * STATE_WORDS)
+
+
+@njit(cache=True, inline="always")
+def rand_int(g, n: int) -> int:
+    """A uniform integer in ``0 .. n-1`` from the game's generator (the rules' dice and draws)."""
+    return below_at(g, G_RNG, n)
+
+
+@njit(cache=True, inline="always")
+def d6(g) -> int:
+    """One die of the game (1-6)."""
+    return below_at(g, G_RNG, 6) + 1
+
+
+@njit(cache=True, inline="always")
+def policy_int(g, n: int) -> int:
+    """A uniform integer in ``0 .. n-1`` from the policies' generator."""
+    return below_at(g, G_POLICY_RNG, n)
 
 
 # -- helpers shared by the engine and the policies ------------------------------------------------
