@@ -68,7 +68,7 @@ EVENT_WIDTH = 12
 TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")  # play_one's trace (colours)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
     """Record an event of colour ``p`` (ship ``s``) on today's date; ``g[G_LOG_N]`` counts them.
     A zero-row ``log`` (a run) records nothing."""
@@ -77,7 +77,7 @@ def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
     record(log, g[S.G_LOG_N : S.G_LOG_N + 1], event, g[S.G_DAY], p, p, s, a, b, c, d, e, f, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def digits(values, n, plus) -> int:
     """``values[:n] + plus`` (each 1..9) as the digits of one number; -1 when too long."""
     if n > 18:
@@ -89,7 +89,7 @@ def digits(values, n, plus) -> int:
 
 
 # -- setup ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_ship(r, pl, sh, g, log, p) -> int:
     """Place a new ship of ``p`` by 3D6 x 3D6; its slot, or -1 when the player has no room."""
     if pl[p, S.P_SHIPS] >= r[S.R.max_ships]:
@@ -106,7 +106,7 @@ def add_ship(r, pl, sh, g, log, p) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_archive_card(r, pl, cr, g, log, p) -> int:
     """``p`` takes the top Archive card and places its cross by 3D6; the cross, or -1."""
     if g[S.G_ARCHIVE_DECK] <= 0 or pl[p, S.P_CARDS] >= r[S.R.max_archive_cards]:
@@ -151,14 +151,14 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
 
 
 # -- weather and sailing --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_weather(wface, g, log):
     face = S.rand_int(g, 6)
     g[S.G_WEATHER] = wface[face]
     log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], face + 1, g[S.G_WEEKDAY])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deviation_roll(g) -> tuple[int, int]:
     """2D6: the higher die is the side (1..6) the storm pushes towards, the other the distance."""
     a = S.d6(g)
@@ -166,7 +166,7 @@ def deviation_roll(g) -> tuple[int, int]:
     return max(a, b), min(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deviate(r, sh, g, log, p, s):
     """Storm deviation of one ship without a satellite (a satellite ship is not moved)."""
     if sh[p, s, S.S_ITEMS + S.SATELLITE] == 1:
@@ -177,7 +177,7 @@ def deviate(r, sh, g, log, p, s):
     log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], side, distance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
     """Move a ship towards ``target`` with today's movement points; returns steps sailed."""
     mp = S.movement_points(r, wmove, g[S.G_WEATHER], sh, p, s)
@@ -190,13 +190,13 @@ def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
 
 
 # -- items ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def return_to_deck(r, g, kind):
     if r[S.R.object_draw] == 0:
         g[S.G_DECK + kind] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_object(r, g) -> int:
     """The kind of the object card drawn (deck: returned cards are shuffled in), -1 if none."""
     if r[S.R.object_draw] == 1:
@@ -215,7 +215,7 @@ def draw_object(r, g) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lose_best_item(r, sh, g, log, p, s) -> int:
     """A failed level 2 in bad weather: the ship returns its most valuable search card, or, with
     none, its most valuable navigation card. Returns the kind lost, -1 if it had none."""
@@ -234,7 +234,7 @@ def lose_best_item(r, sh, g, log, p, s) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_auction(bids, start, seller) -> tuple[int, int]:
     """Open ascending auction from ``start``: (winner, price), winner -1 when nobody bids.
 
@@ -284,7 +284,7 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, sell
     return resolve_auction(bids, start, seller)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_item(r, sh, g, p, kind) -> int:
     """The card goes to the player's first ship that may take it. With ``one_per_type`` it
     replaces the ship's card of the same type (navigation or search), which goes back."""
@@ -333,7 +333,7 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 
 # -- maintenance, forced sales, retirement --------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eliminate(r, pl, cr, g, log, p):
     """A colour without ships leaves the game; its Archive cards go back to the deck. A player
     is out when all its colours are."""
@@ -349,7 +349,7 @@ def eliminate(r, pl, cr, g, log, p):
     log_event(log, g, EV_ELIMINATED, p, -1, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def retire_ship(r, pl, sh, g, log, p) -> int:
     """Retire the player's least equipped ship for the Archive's payout; the slot, or -1."""
     worst = -1
@@ -377,7 +377,7 @@ def retire_ship(r, pl, sh, g, log, p) -> int:
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def most_valuable_offer(r, sh, offered, p) -> tuple[int, int]:
     """(ship, kind) of the dearest card ``p`` can sell that was not yet offered this week.
 
@@ -459,12 +459,12 @@ def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 
 # -- searching ------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def treasure_value(tv, g) -> int:
     return tv[S.rand_int(g, tv.shape[0])]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_cross(cr, c):
     cr[c, S.C_OWNER] = S.FREE
     S.clear_duties(cr, c)
@@ -546,7 +546,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
 
 
 # -- the end --------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_end(r, pl, g) -> int:
     """The end reason if the game is over now, else -1 (day cap is checked by the day loop)."""
     if g[S.G_LIVE] == 0:
@@ -561,7 +561,7 @@ def check_end(r, pl, g) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_winner(r, pl, sh, day) -> int:
     """Most VP among players still in the game (a player's VP: the sum over its colours); ties:
     more ships, then better equipped ships; still tied: -1 (the seed's replay is reported as a
@@ -585,7 +585,7 @@ def decide_winner(r, pl, sh, day) -> int:
     return -1 if tied else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _equipment(r, pl, sh, q, by_count) -> int:
     total = 0
     for c in range(q, pl.shape[0], S.players_of(r, pl)):
@@ -593,7 +593,7 @@ def _equipment(r, pl, sh, q, by_count) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _compare(r, pl, sh, a, b, by_count) -> int:
     va = S.player_sum(r, pl, a, S.P_VP)
     vb = S.player_sum(r, pl, b, S.P_VP)
@@ -610,7 +610,7 @@ def _compare(r, pl, sh, a, b, by_count) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vp_leader(r, pl) -> int:
     """The player with the most VP (over its colours) among those still in, -1 when tied."""
     best = -1
@@ -629,7 +629,7 @@ def vp_leader(r, pl) -> int:
     return -1 if tied else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def state_problems(r, pl, sh, cr, g) -> int:
     """Bits of ``state.PROBLEM_*`` for every invariant the state breaks (0: all hold)."""
     bits = 0
@@ -674,7 +674,7 @@ seed_rng = S.seed_rng  # tests drive single rules from a known seed: seed_rng(g,
 
 
 # -- one game -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(g, log, reason):
     g[S.G_ENDED] = 1
     g[S.G_END_REASON] = reason
