@@ -152,6 +152,9 @@ def policy_int(g, n: int) -> int:
 
 
 # -- helpers shared by the engine and the policies ------------------------------------------------
+# Helpers compiled with ``_nrt=False`` (here, in the board, the engine and the policies) allocate
+# nothing: without the runtime a call does not count (atomically) every array it is passed, which
+# was 43% of a game's time (docs/performance.md). Their callees must allocate nothing either.
 @njit(cache=True, _nrt=False)
 def players_of(r: np.ndarray, pl: np.ndarray) -> int:
     """Players at the table: the state has one row per colour, ``colours_per_player`` each."""
