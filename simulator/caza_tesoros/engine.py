@@ -480,6 +480,15 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     level 2 returns an own card and leaves an Archive cross, re-places the ship by 3D6 and, in
     bad weather, costs the ship its best card.
     """
+    return search_with(
+        r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, np.empty(MAX_DICE, np.int64)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dice) -> bool:
+    """:func:`search` throwing its dice into ``dice`` (``MAX_DICE`` long at least): allocates
+    nothing."""
     level = S.search_level(r, cr, g, p, c)
     weather = g[S.G_WEATHER]
     cost = S.search_cost(r, level, weather)
@@ -497,7 +506,6 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     log_event(log, g, EV_SEARCH, p, s, level, cr[c, S.C_CELL], cost, n_dice, rerolls,
               1 if own else 0, marking)  # fmt: skip
     # the rules' bounds keep n_dice within MAX_DICE and rerolls >= 0: the kernel checks nothing
-    dice = np.empty(MAX_DICE, dtype=np.int64)
     found, throws = search_kernel(
         g, S.G_RNG, dice, level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
         log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_THROW, g[S.G_DAY], p, s,
@@ -708,7 +716,9 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext=None):
             purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
 
 
-@njit(cache=True)
+# Without reference counting (17 arrays a call): it allocates nothing (the search throws its
+# dice into ``dirs``, free while the ship does not sail).
+@njit(cache=True, _nrt=False)
 def ship_turn(
     r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth, ext=None
 ):
@@ -728,7 +738,7 @@ def ship_turn(
         if c >= 0:
             cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
             if pl[p, S.P_VP] >= cost:
-                search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth)
+                search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dirs)
     elif action >= 0:
         sail(r, wmove, sh, g, log, p, s, action, dirs)
     if storm and r[S.R.deviation_timing] == 0:  # after_action
