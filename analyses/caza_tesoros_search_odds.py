@@ -11,7 +11,7 @@ With marking ``one`` the player may mark the best choice (the new value leaving 
 chance to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.search`); both are solved
 exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte Carlo
 figure, played by the engine's search rules (``search_trials``: the same throws, marking and
-choice as the engine's ``resolve_search_with``, on an explicit xoshiro256** generator), estimates
+choice: the engine's own ``search_kernel``, on an explicit xoshiro256** generator), estimates
 that same rule.
 
 Economics: one attempt at a treasure is a level 1 search, then a level 2 search if level 1 fails;

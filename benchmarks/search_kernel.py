@@ -10,8 +10,8 @@ interleaved so load hits all alike, the best of ``--repeats`` timings of:
   note, when there is no compiler);
 - ``kernel``: ``search_trials``, the compiled ``search_kernel`` on an xoshiro256** state array
   with no allocation per search (what the search-odds simulation runs);
-- ``np.random``: the same kernel drawing from numba's global ``np.random`` with an array
-  allocated per search (``resolve_search_with``, what the engine calls).
+- ``engine``: the same kernel called as the engine's search calls it: a dice array allocated per
+  search, the state in a game's ``int64`` array, a (zero-row) recording buffer.
 
 C and the kernel start from the same state and must count the same successes (same generator,
 same rules): the script checks it.
@@ -40,8 +40,9 @@ from simulator.caza_tesoros.search import (  # noqa: E402
     GREEDY_ORDER,
     MARK_ALL,
     MARK_ONE,
+    MAX_DICE,
     PAIRS_ANY,
-    resolve_search_with,
+    search_kernel,
     search_trials,
 )
 from simulator.rng import new_state  # noqa: E402
@@ -56,11 +57,15 @@ CASES = [
 
 
 @njit(cache=True)
-def numpy_trials(seed, trials, level, n_dice, rerolls, marking, pairs, worth):
-    np.random.seed(seed)
+def engine_trials(words, trials, level, n_dice, rerolls, marking, pairs, worth):
+    log = np.zeros((0, 12), dtype=np.int64)  # a run records nothing
+    log_n = np.zeros(1, dtype=np.int64)
     successes = 0
     for _ in range(trials):
-        found, _throws = resolve_search_with(level, n_dice, rerolls, marking, pairs, worth)
+        dice = np.empty(MAX_DICE, dtype=np.int64)  # engine.search: one array per search
+        found, _throws = search_kernel(
+            words, 0, dice, level, n_dice, rerolls, marking, pairs, worth, log, log_n, 0, 0, 0, 0
+        )
         successes += found
     return successes
 
@@ -118,8 +123,8 @@ def main(argv: list[str] | None = None) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load}; {note}")
     head = (
-        f"{'search':<27} {'C /s':>12} {'kernel /s':>12} {'np.random /s':>13} "
-        f"{'kernel/C':>9} {'np.random/C':>12}"
+        f"{'search':<27} {'C /s':>12} {'kernel /s':>12} {'engine /s':>13} "
+        f"{'kernel/C':>9} {'engine/C':>12}"
     )
     print(head)
     for label, level, n_dice, rerolls, marking in CASES:
@@ -131,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
             worth = np.zeros((rerolls + 1, 0))
         case = (level, n_dice, rerolls, marking, PAIRS_ANY, worth)
         search_trials(new_state(1), 10, *case)  # compile or load, outside the timings
-        numpy_trials(1, 10, *case)
+        engine_trials(new_state(1).view(np.int64), 10, *case)
         start = time.perf_counter()
         search_trials(new_state(1), 100_000, *case)
         trials = max(10_000, int(100_000 * args.seconds / (time.perf_counter() - start)))
@@ -139,8 +144,8 @@ def main(argv: list[str] | None = None) -> None:
         def run_kernel(n: int, case=case) -> int:
             return search_trials(new_state(7), n, *case)
 
-        def run_numpy(n: int, case=case) -> int:
-            return numpy_trials(7, n, *case)
+        def run_engine(n: int, case=case) -> int:
+            return engine_trials(new_state(7).view(np.int64), n, *case)
 
         def run_c(n: int, case=case) -> int:
             level, n_dice, rerolls, marking, pairs, worth = case
@@ -153,16 +158,16 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"{label}: C and the compiled kernel disagree from the same state")
         rates = {}
         for _ in range(args.repeats):  # interleaved: each round times all three once
-            for name, fn in (("c", run_c), ("kernel", run_kernel), ("numpy", run_numpy)):
+            for name, fn in (("c", run_c), ("kernel", run_kernel), ("engine", run_engine)):
                 if name == "c" and lib is None:
                     continue
                 rates[name] = max(rates.get(name, 0.0), _rate(fn, trials, 1))
         c = rates.get("c")
         ratio = f"{c / rates['kernel']:>8.2f}x" if c else f"{'-':>9}"
-        ratio_np = f"{c / rates['numpy']:>11.2f}x" if c else f"{'-':>12}"
+        ratio_np = f"{c / rates['engine']:>11.2f}x" if c else f"{'-':>12}"
         c_text = f"{c:>12,.0f}" if c else f"{'-':>12}"
         print(
-            f"{label:<27} {c_text} {rates['kernel']:>12,.0f} {rates['numpy']:>13,.0f} "
+            f"{label:<27} {c_text} {rates['kernel']:>12,.0f} {rates['engine']:>13,.0f} "
             f"{ratio} {ratio_np}",
             flush=True,
         )

@@ -152,14 +152,16 @@ def declared_tables(game: str) -> dict[str, tuple[list[str], int, int]]:
 
 def measure_tables(game: str, with_fake: bool, scale: float, interpreted: bool) -> dict:
     """Games per second of the engine alone for each declared table (compiled or interpreted
-    counts of games, times ``scale``), in this process."""
+    counts of games, times ``scale``), in this process. Both play the interpreted count's seeds:
+    the compiled run repeats them until it has played its own count."""
     _load(game, with_fake)
     from benchmarks.policy_tables import games_per_second
 
     out = {}
     for name, (policies, fast_n, slow_n) in declared_tables(game).items():
-        n = max(1, round((slow_n if interpreted else fast_n) * scale))
-        out[name] = games_per_second(game, policies, n)
+        distinct = max(1, round(slow_n * scale))
+        n = distinct if interpreted else max(1, round(fast_n * scale))
+        out[name] = games_per_second(game, policies, n, distinct)
     return out
 
 

@@ -88,7 +88,7 @@ PLANNER_P = POLICIES["planner"].slots
 
 
 # -- shared helpers -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_cross(cr: np.ndarray, p: int, cell: int, own_only: bool) -> int:
     """Cell of the nearest cross player ``p`` may search (own, or Archive unless ``own_only``)."""
     best = -1
@@ -103,7 +103,7 @@ def nearest_cross(cr: np.ndarray, p: int, cell: int, own_only: bool) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_here(r, cr, g, pl, p: int, cell: int) -> tuple[int, int, int]:
     """(cross, level, cost) of the search player ``p`` could make on ``cell``; cross -1 if none
     or if it cannot pay."""
@@ -117,13 +117,13 @@ def search_here(r, cr, g, pl, p: int, cell: int) -> tuple[int, int, int]:
     return c, level, cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _odds(r, odds, robot: int, scanner: int, divers: int, level: int) -> float:
     n = level + S.extra_dice(r, robot, scanner)
     return odds[level, n, 1 if divers == 1 and r[S.R.divers_rerolls] > 0 else 0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_value(
     r,
     odds,
@@ -152,7 +152,7 @@ def search_value(
     return p1 * tmean - S.search_cost(r, 1, weather) + (1.0 - p1) * max(ev2_fair, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def weather_loss(r, sh, p: int, s: int) -> float:
     """Price of the card a failed level 2 in bad weather would take from this ship."""
     if r[S.R.bad_weather_item_loss] == 0:
@@ -168,7 +168,7 @@ def weather_loss(r, sh, p: int, s: int) -> float:
     return float(best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship_search_value(
     r, odds, tmean: float, sh, p: int, s: int, level: int, weather: int, own: bool
 ) -> float:
@@ -237,7 +237,7 @@ def item_value(r, odds, tmean: float, prm, sh, p: int, kind: int, budget: float 
     return with_card + S.item_price(r, kind) - without
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def richest_rival(r, pl, p: int) -> int:
     """VP of the richest other player still in the game, over its colours (0: none left)."""
     best = 0
@@ -248,7 +248,7 @@ def richest_rival(r, pl, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_back(r, prm, pl, g, p: int) -> float:
     """VP the planner keeps out of purchases and bids: its upkeep for the weeks the game is
     expected to last (until the richest rival colour can no longer pay its own upkeep, or the
@@ -266,7 +266,7 @@ def keep_back(r, prm, pl, g, p: int) -> float:
     return upkeep * weeks + prm[PLANNER_P.reserve]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def spending_budget(r, prm, pl, g, p: int) -> float:
     """VP the planner may put into cards and Archive cards: all above ``keep_back`` (it still
     outlasts its richest rival), or, for a plan that pays, all above a floor of four weeks of
@@ -280,7 +280,7 @@ def spending_budget(r, prm, pl, g, p: int) -> float:
     return pl[p, S.P_VP] - min(keep_back(r, prm, pl, g, p), floor)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
     """More likely than not to find a treasure within the fair attempts (level 1, then level
     2, then a new Archive card) that ``budget`` pays for, at most ``horizon``: a search that is
@@ -297,7 +297,7 @@ def likely_find(r, odds, prm, sh, p: int, s: int, budget: float) -> bool:
     return 1.0 - miss**attempts > 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def waiting_cannot_win(r, prm, pl, p: int) -> bool:
     """The upkeep clock against passive rivals: when every rival still in has never searched
     nor bought a card, the game ends by upkeep, and a player not strictly ahead of the richest
@@ -313,13 +313,13 @@ def waiting_cannot_win(r, prm, pl, p: int) -> bool:
     return S.player_sum(r, pl, me, S.P_VP) <= richest_rival(r, pl, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def win_chance(lead: float, spread: float) -> float:
     """The planner's chance of winning with ``lead`` VP over the richest rival (a logistic)."""
     return 1.0 / (1.0 + np.exp(-lead / spread))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(lead: float, spread: float, ends: bool) -> float:
     """Win chance after an outcome; one that ends the game is a win exactly when ahead."""
     if ends:
@@ -327,7 +327,7 @@ def outcome(lead: float, spread: float, ends: bool) -> float:
     return win_chance(lead, spread)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: int) -> float:
     """Win chance of searching cross ``c`` now minus that of waiting (positive: search).
 
@@ -370,7 +370,7 @@ def search_choice(r, odds, tmean: float, prm, pl, sh, cr, g, p: int, s: int, c: 
     return now - wait
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chance(r, q1, q2, found, loss, lead, level, weather, spread, ends_find, ends_fail) -> float:
     c2 = S.search_cost(r, 2, weather)
     lost = loss if S.bad_weather(weather) else 0.0
@@ -389,13 +389,13 @@ def _chance(r, q1, q2, found, loss, lead, level, weather, spread, ends_find, end
 
 
 # -- the four decisions ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
     """A target cell to sail towards, ``SEARCH`` (search the cross here) or ``PASS``."""
     cell = sh[p, s, S.S_CELL]
     c, level, cost = search_here(r, cr, g, pl, p, cell)
     if pid == RANDOM:
-        if c >= 0 and np.random.random() < 0.5:
+        if c >= 0 and S.policy_int(g, 2) == 1:
             return SEARCH
         # keep sailing to one random hex for commit_days, then pick another
         if (
@@ -403,7 +403,7 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
             or g[S.G_DAY] >= sh[p, s, S.S_AIM_UNTIL]
             or sh[p, s, S.S_AIM] == cell
         ):
-            sh[p, s, S.S_AIM] = np.random.randint(0, CELLS)
+            sh[p, s, S.S_AIM] = S.policy_int(g, CELLS)
             sh[p, s, S.S_AIM_UNTIL] = g[S.G_DAY] + int(prm[RANDOM_P.commit_days])
         return sh[p, s, S.S_AIM]
     if pid == GREEDY:
@@ -444,7 +444,7 @@ def decide_buy(pid, prm, p, kind, price, r, odds, tmean, pl, sh, cr, g) -> bool:
     """Whether to buy the object card ``kind`` just drawn (the engine checks it can)."""
     vp = pl[p, S.P_VP]
     if pid == RANDOM:
-        return np.random.random() < 0.5
+        return S.policy_int(g, 2) == 1
     if pid == GREEDY:
         return vp - price >= prm[GREEDY_P.reserve]
     if pid == CAUTIOUS:
@@ -458,9 +458,9 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
     """Highest bid for card ``kind`` offered from ``start`` (less than ``start``: no bid)."""
     vp = pl[p, S.P_VP]
     if pid == RANDOM:
-        if vp < start or np.random.random() < 0.5:
+        if vp < start or S.policy_int(g, 2) == 1:
             return -1
-        return np.random.randint(start, vp + 1)
+        return start + S.policy_int(g, vp + 1 - start)
     if pid == GREEDY:
         if vp - start < prm[GREEDY_P.reserve]:
             return -1
@@ -473,7 +473,7 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
     return int(min(np.floor(worth), np.floor(budget)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
     """``BUY_CARD``, ``BUY_SHIP`` or ``BUY_NOTHING`` (asked again after every purchase)."""
     vp = pl[p, S.P_VP]
@@ -485,7 +485,7 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
     ship_ok = pl[p, S.P_SHIPS] < r[S.R.max_ships] and vp >= r[S.R.price_ship]
     if pid == RANDOM:
         n = 1 + (1 if card_ok else 0) + (1 if ship_ok else 0)
-        pick = np.random.randint(0, n)
+        pick = S.policy_int(g, n)
         if pick == 0:
             return BUY_NOTHING
         if card_ok and pick == 1:

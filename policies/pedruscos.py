@@ -292,23 +292,22 @@ def wants_to_ship(r, pl, g, p, ship_at, cost) -> bool:
 
 
 @njit(cache=True)
-def heuristic_scores(pid, prm, p, r, b, pl, br, g, out):
-    """``out[c]``: the hauler's and builder's score of ending on cell ``c`` (a square's score
-    depends only on its kind, colour or station, so each is computed once)."""
+def heuristic_scores(pid, prm, p, r, b, pl, br, g, out, lo, hi):
+    """``out[c]``: the hauler's and builder's score of ending on cell ``c``, for the cells
+    ``b.reach[lo:hi]`` the die reaches (a square's score depends only on its kind, colour or
+    station)."""
     repair = pl[p, S.P_REPAIR] == 1
-    cards = np.zeros(N_COLOURS)
-    for c in range(N_COLOURS):
-        cards[c] = 0.0 if repair else card_gain(r, pl, g, p, c, 1.0)
     moon = -0.5
     if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
         moon = 100.0 + S.cargo_value(pl, g, p)
     builds = pid == BUILDER and builder_builds(prm, p, r, pl, br)
-    for cell in range(b.kind.shape[0]):
+    for j in range(lo, hi):
+        cell = b.reach[j]
         k = b.kind[cell]
         if k == PLANET:
             out[cell] = 60.0 if repair else -1.0
         elif k == ASTEROID:
-            out[cell] = cards[b.colour[cell]]
+            out[cell] = 0.0 if repair else card_gain(r, pl, g, p, b.colour[cell], 1.0)
         elif k == MOON:
             out[cell] = moon
         else:
@@ -338,6 +337,8 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
         return -1
     if pid == RANDOM:
         return b.reach[np.random.randint(lo, hi)]
+    if pid == HAULER:
+        return hauler_end(prm, p, r, b, pl, g, lo, hi)
     score = np.empty(b.kind.shape[0])
     if pid == LOOKAHEAD:
         now = np.empty(b.kind.shape[0])
@@ -353,11 +354,48 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
                     nxt += m / 6.0
             score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
     else:
-        heuristic_scores(pid, prm, p, r, b, pl, br, g, score)
+        heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
     return best_end(b, lo, hi, score)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def hauler_end(prm, p, r, b, pl, g, lo, hi) -> int:
+    """The hauler's end square: :func:`best_end` of the hauler's :func:`heuristic_scores`, each
+    square scored as it is compared (no score array, no call per square; the same ties drawn
+    in the same order)."""
+    repair = pl[p, S.P_REPAIR] == 1
+    moon = -0.5
+    if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
+        moon = 100.0 + S.cargo_value(pl, g, p)
+    best = -1
+    best_v = 0.0
+    ties = 1
+    for j in range(lo, hi):
+        e = b.reach[j]
+        k = b.kind[e]
+        if k == PLANET:
+            v = 60.0 if repair else -1.0
+        elif k == ASTEROID:
+            v = 0.0 if repair else card_gain(r, pl, g, p, b.colour[e], 1.0)
+        elif k == MOON:
+            v = moon
+        else:
+            v = -1.0
+        if best < 0:
+            best = e
+            best_v = v
+        elif v > best_v + 1e-9:
+            best_v = v
+            best = e
+            ties = 1
+        elif v > best_v - 1e-9:
+            ties += 1
+            if np.random.randint(0, ties) == 0:
+                best = e
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def best_end(b, lo, hi, score) -> int:
     """The end square of highest score; ties broken at random, so that a symmetric board is not
     walked in the order of its cell numbers."""

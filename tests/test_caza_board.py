@@ -19,6 +19,7 @@ from simulator.caza_tesoros.board import (
     step_in_line,
 )
 from simulator.caza_tesoros.engine import deviation_roll, seed_rng
+from simulator.caza_tesoros.state import new_state
 
 
 def test_board_is_18_by_18_and_coordinates_round_trip():
@@ -53,10 +54,11 @@ def test_neighbours_are_at_distance_one_and_mutual():
 
 
 def test_three_d6_placement_stays_within_3_to_18():
-    seed_rng(5)
+    g = new_state(1, 1)[3]
+    seed_rng(g, 5)
     xs, ys = [], []
     for _ in range(3000):
-        x, y = coords_of(int(roll_cell()))
+        x, y = coords_of(int(roll_cell(g)))
         xs.append(x)
         ys.append(y)
     assert min(xs) >= 3 and max(xs) <= 18 and min(ys) >= 3 and max(ys) <= 18
@@ -124,11 +126,12 @@ def test_storm_deviation_example_and_board_edge():
 
 
 def test_deviation_roll_higher_die_is_the_side():
-    seed_rng(11)
+    g = new_state(1, 1)[3]
+    seed_rng(g, 11)
     counts = np.zeros((7, 7))
     n = 36_000
     for _ in range(n):
-        side, distance = deviation_roll()
+        side, distance = deviation_roll(g)
         counts[side, distance] += 1
     # exact: P(side d, distance k) = 2/36 for k < d, 1/36 for k == d, 0 for k > d
     for d in range(1, 7):

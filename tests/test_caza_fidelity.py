@@ -32,7 +32,7 @@ def fail_level_one(r, tv, worth, pl, sh, cr, g, p, c, first_seed):
     """Search cross ``c`` with ``p``'s ship at level 1 from consecutive seeds until it fails."""
     for k in range(first_seed, first_seed + 1000):
         saved = pl.copy(), sh.copy(), cr.copy(), g.copy()
-        seed_rng(k)
+        seed_rng(g, k)
         assert S.search_level(r, cr, g, p, c) == 1
         if not search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, p, 0, c, worth):
             return
@@ -93,7 +93,7 @@ def test_a_ship_on_its_cross_can_search_in_a_storm(timing, searches):
     g[S.G_WEATHER] = S.STORM
     put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
     pids, prm = policies(GREEDY, GREEDY)
-    seed_rng(3)
+    seed_rng(g, 3)
     ship_turn(
         r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, DIRS, worth
     )
@@ -143,10 +143,11 @@ def test_cross_coordinates_count_from_the_edges_the_card_names():
     assert cross_cell(12, 11, False, False) == cell_of(12, 11)  # Norte 11, Oeste 12
     assert cross_cell(12, 11, True, False) == cell_of(12, SIZE + 1 - 11)  # Sur 11: row 8
     assert cross_cell(12, 11, False, True) == cell_of(7, 11)  # Este 12: column 7
-    seed_rng(5)
-    edges = [coords_of(int(roll_cross_cell(True))) for _ in range(4000)]
-    seed_rng(5)
-    corner = [coords_of(int(roll_cross_cell(False))) for _ in range(4000)]
+    g = S.new_state(1, 1)[3]
+    seed_rng(g, 5)
+    edges = [coords_of(int(roll_cross_cell(g, True))) for _ in range(4000)]
+    seed_rng(g, 5)
+    corner = [coords_of(int(roll_cross_cell(g, False))) for _ in range(4000)]
     assert min(x for x, _ in corner) >= 3 and min(y for _, y in corner) >= 3
     assert min(x for x, _ in edges) <= 2 and min(y for _, y in edges) <= 2  # rows 1-2 reachable
     assert max(x for x, _ in edges) == SIZE or max(y for _, y in edges) == SIZE

@@ -26,6 +26,7 @@ from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
 from simulator.policy import parse_policy
+from simulator.rng import new_state
 
 
 def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):
@@ -85,9 +86,11 @@ def test_exact_odds_match_hand_counts_and_the_shared_search():
     assert p == pytest.approx(exact, abs=1e-12)
     # the compiled search agrees with the exact odds (simulation, generous 5 sigma bound)
     for level, dice, rerolls, marking in ((1, 2, 1, MARK_ALL), (2, 4, 0, MARK_ONE)):
-        seed_rng(3)
+        state = new_state(3)
         n = 20_000
-        wins = sum(resolve_search(level, dice, rerolls, marking, PAIRS_ANY)[0] for _ in range(n))
+        wins = sum(
+            resolve_search(state, level, dice, rerolls, marking, PAIRS_ANY)[0] for _ in range(n)
+        )
         q = success_probability(level, dice, rerolls, marking, PAIRS_ANY)
         assert abs(wins / n - q) < 5 * math.sqrt(q * (1 - q) / n)
 
@@ -247,7 +250,7 @@ def test_planner_gambles_only_when_waiting_cannot_win():
 
 def test_random_picks_legal_choices():
     r, odds, tmean, pl, sh, cr, g = setup()
-    seed_rng(0)
+    seed_rng(g, 0)
     answers = [decide_ship(RANDOM, params("random"), 0, 0, r, odds, tmean, pl, sh, cr, g)]
     answers += [
         decide_ship(RANDOM, params("random"), 0, 0, r, odds, tmean, pl, sh, cr, g)
@@ -273,7 +276,7 @@ def test_random_sails_to_one_hex_for_several_days():
     r, odds, tmean, pl, sh, cr, g = setup()
     sh[0, 0, S.S_CELL] = cell_of(2, 2)  # no cross here: it sails
     prm = params("random", commit_days=5)
-    seed_rng(1)
+    seed_rng(g, 1)
     aims = []
     for day in range(2, 12):
         g[S.G_DAY] = day

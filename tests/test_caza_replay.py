@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import cell_of, step_in_line
+from simulator.caza_tesoros.board import cell_of, roll_cell, roll_cross_cell, step_in_line
 from simulator.caza_tesoros.engine import play_one
 from simulator.caza_tesoros.replay import hex_of, path_cells
 from simulator.caza_tesoros.rules import WEATHER_NAMES, Rules
@@ -180,8 +180,19 @@ def test_the_last_picture_is_the_final_state(n_players, names, seed, values):
 def test_text_of_a_short_game():
     _, _, events, columns, _, _ = _play(4, ["greedy"], 3)
     lines = [SPEC.replay.text(e) for e in events]
-    assert lines[0] == "seat 1 sets up ship 1 at [6, 6] (3D6 x 3D6)"
-    assert "seat 1 starts with an Archive card: its cross lies at [8, 10]" in lines
-    assert lines[8] == "weather die 2: partly cloudy (day 1 of the week)"
+    # The set-up and the first weather die of seed 3, drawn from the game's own generator in the
+    # rules' order: each seat's ship (3D6 x 3D6), each seat's Archive card, the weather die.
+    g = S.new_state(1, 1)[3]
+    S.seed_rng(g, 3)
+    ships = [hex_of(roll_cell(g)) for _ in range(4)]
+    crosses = [hex_of(roll_cross_cell(g, True)) for _ in range(4)]
+    die = S.rand_int(g, 6) + 1
+    weather = WEATHER_NAMES[Rules().weather_faces[die - 1]]
+    assert lines[:4] == [f"seat {p + 1} sets up ship 1 at {ships[p]} (3D6 x 3D6)" for p in range(4)]
+    assert lines[4:8] == [
+        f"seat {p + 1} starts with an Archive card: its cross lies at {crosses[p]}"
+        for p in range(4)
+    ]
+    assert lines[8] == f"weather die {die}: {weather} (day 1 of the week)"
     assert any(" throw 1: dice " in line for line in lines)
     assert len(lines) == len(events) and columns["length"][0] == events[-1]["step"]

@@ -22,6 +22,7 @@ from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.caza_tesoros.spec import SPEC
 from simulator.errors import BalanceError
+from simulator.rng import STATE_WORDS
 from simulator.rules import build_rules
 
 NO_LOG = np.zeros((0, 7), dtype=np.int64)
@@ -173,7 +174,7 @@ def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **value
             for kind in cards:
                 sh[0, 0, S.S_ITEMS + kind] = 1
         before = pl.copy()
-        seed_rng(k)
+        seed_rng(g, k)
         if search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth) == want:
             return before, pl, sh, cr, g, c, cell
     raise AssertionError("outcome never came up")
@@ -207,12 +208,11 @@ def test_each_search_level_reads_its_own_marking(level):
             if level == 2:
                 cr[c, S.C_DUTY + 0] = g[S.G_DAY] - 1
             sh[0, 0, S.S_ITEMS + S.DIVERS] = sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
-            seed_rng(k)
+            seed_rng(g, k)
+            dice = g[S.G_RNG : S.G_RNG + STATE_WORDS].copy().view(np.uint64)  # the game's dice
             outcome = search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth)
-            seed_rng(k)
-            played = resolve_search(level, level + 1, 1, mine, PAIRS_ANY)[0]
-            seed_rng(k)
-            other = resolve_search(level, level + 1, 1, 1 - mine, PAIRS_ANY)[0]
+            played = resolve_search(dice.copy(), level, level + 1, 1, mine, PAIRS_ANY)[0]
+            other = resolve_search(dice.copy(), level, level + 1, 1, 1 - mine, PAIRS_ANY)[0]
             assert outcome == played
             differs += played != other
     assert differs > 0  # the two markings do tell apart on these seeds

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 from scipy.stats import binomtest
 
 from simulator.caza_tesoros.search import (
@@ -29,6 +28,7 @@ from simulator.caza_tesoros.search import (
     throw_distribution,
     throw_mask,
 )
+from simulator.rng import new_state
 
 
 def values(mask: int) -> set[int]:
@@ -94,13 +94,12 @@ def test_greedy_pick_prefers_least_likely_new_value():
     assert list(GREEDY_ORDER[1, 1, 0, :6]) == [6, 5, 4, 3, 2, 1]
 
 
-@njit(cache=True)
 def _many(seed, n, level, n_dice, rerolls, marking, pairs):
-    np.random.seed(seed)
+    state = new_state(seed)
     wins = np.zeros(n, dtype=np.bool_)
     throws = np.zeros(n, dtype=np.int64)
     for k in range(n):
-        wins[k], throws[k] = resolve_search(level, n_dice, rerolls, marking, pairs)
+        wins[k], throws[k] = resolve_search(state, level, n_dice, rerolls, marking, pairs)
     return wins, throws
 
 
@@ -162,7 +161,7 @@ def test_throw_mask_properties(level, dice, pairs):
 )
 def test_bad_search_arguments_are_refused(args):
     with pytest.raises(ValueError):
-        resolve_search(*args)
+        resolve_search(new_state(0), *args)
     with pytest.raises(ValueError):
         throw_distribution(args[0], args[1], args[4])
 
@@ -171,8 +170,9 @@ def test_same_source_runs_interpreted():
     code = (
         "import numpy as np\n"
         "from simulator.caza_tesoros.search import resolve_search\n"
-        "np.random.seed(1)\n"
-        "r = [resolve_search(2, 3, 1, 1, 0) for _ in range(300)]\n"
+        "from simulator.rng import new_state\n"
+        "state = new_state(1)\n"
+        "r = [resolve_search(state, 2, 3, 1, 1, 0) for _ in range(300)]\n"
         "assert all(isinstance(t, int) and t >= 1 for _, t in r)\n"
         "print(sum(w for w, _ in r))\n"
     )

@@ -17,6 +17,8 @@ from numba import njit
 
 from simulator.boards import Board, Cell
 
+from .state import d6, rand_int
+
 SIZE = 18
 CELLS = SIZE * SIZE
 SIDES = 6
@@ -56,7 +58,7 @@ def _axial_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 AXIAL_Q, AXIAL_R, NEIGHBOUR = _axial_tables()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hex_distance(a: int, b: int) -> int:
     """Steps between two cells on an open sea (no limit on straight runs)."""
     dq = AXIAL_Q[a] - AXIAL_Q[b]
@@ -64,15 +66,16 @@ def hex_distance(a: int, b: int) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True)
-def roll_cell() -> int:
-    """A cell placed by two 3D6 rolls, column first ("Lugar de partida barcos")."""
-    x = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
-    y = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+@njit(cache=True, _nrt=False)
+def roll_cell(g) -> int:
+    """A cell placed by two 3D6 rolls, column first ("Lugar de partida barcos"); the dice are
+    the game's (``g``: the game state array carrying its generator)."""
+    x = d6(g) + d6(g) + d6(g)
+    y = d6(g) + d6(g) + d6(g)
     return (y - 1) * SIZE + (x - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cross_cell(x_roll: int, y_roll: int, from_south: bool, from_east: bool) -> int:
     """The cell a card's coordinates name, counted from the edges it names ("Norte 11 y Oeste
     12": row 11 from the north, column 12 from the west; from the south row 11 is row 8)."""
@@ -81,18 +84,18 @@ def cross_cell(x_roll: int, y_roll: int, from_south: bool, from_east: bool) -> i
     return (y - 1) * SIZE + (x - 1)
 
 
-@njit(cache=True)
-def roll_cross_cell(card_edges: bool) -> int:
+@njit(cache=True, _nrt=False)
+def roll_cross_cell(g, card_edges: bool) -> int:
     """A treasure cross placed by 3D6 per coordinate, from the edges its card names (each card
     names north or south and west or east with equal chance), or from the top-left corner."""
-    x = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
-    y = np.random.randint(1, 7) + np.random.randint(1, 7) + np.random.randint(1, 7)
+    x = d6(g) + d6(g) + d6(g)
+    y = d6(g) + d6(g) + d6(g)
     if not card_edges:
         return cross_cell(x, y, False, False)
-    return cross_cell(x, y, np.random.random() < 0.5, np.random.random() < 0.5)
+    return cross_cell(x, y, rand_int(g, 2) == 1, rand_int(g, 2) == 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_in_line(cell: int, direction: int, distance: int, stop_at_edge: bool) -> int:
     """Cell reached by ``distance`` steps towards side ``direction + 1``.
 
@@ -108,7 +111,7 @@ def step_in_line(cell: int, direction: int, distance: int, stop_at_edge: bool) -
     return here
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def path_is_legal(
     start: int, dirs: np.ndarray, n_steps: int, points: int, max_straight: int
 ) -> bool:
@@ -137,7 +140,7 @@ def path_is_legal(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sail_toward(start: int, target: int, points: int, max_straight: int, dirs: np.ndarray) -> int:
     """Sail up to ``points`` legal steps towards ``target``; fill ``dirs``, return steps taken.
 
@@ -177,7 +180,7 @@ def sail_toward(start: int, target: int, points: int, max_straight: int, dirs: n
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _component(cell: int, target: int, d: int) -> int:
     # How many more steps along direction d a shortest path from cell to target still takes.
     dq = AXIAL_Q[target] - AXIAL_Q[cell]
@@ -200,7 +203,7 @@ def _component(cell: int, target: int, d: int) -> int:
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _match(delta: int, step: int) -> int:
     if step == 0:
         return 0
@@ -208,7 +211,7 @@ def _match(delta: int, step: int) -> int:
     return v if v > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_of_path(start: int, dirs: np.ndarray, n_steps: int) -> int:
     here = start
     for i in range(n_steps):

@@ -34,7 +34,7 @@ from . import state as S
 from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
 from .odds import CHOICES, odds_table, worth_table
 from .outside import X_BID, X_BUY, X_PURCHASE, X_SHIP
-from .search import resolve_search_with
+from .search import MAX_DICE, search_kernel
 
 # -- recorded events (simulator.recording): rows of (event, day, seat, colour, ship, a, ..., h) --
 # The day is 0 for the set-up; the seat is the colour's player (colours_per_player), -1: nobody.
@@ -68,7 +68,7 @@ EVENT_WIDTH = 12
 TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")  # play_one's trace (colours)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
     """Record an event of colour ``p`` (ship ``s``) on today's date; ``g[G_LOG_N]`` counts them.
     A zero-row ``log`` (a run) records nothing."""
@@ -77,7 +77,7 @@ def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
     record(log, g[S.G_LOG_N : S.G_LOG_N + 1], event, g[S.G_DAY], p, p, s, a, b, c, d, e, f, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def digits(values, n, plus) -> int:
     """``values[:n] + plus`` (each 1..9) as the digits of one number; -1 when too long."""
     if n > 18:
@@ -89,14 +89,14 @@ def digits(values, n, plus) -> int:
 
 
 # -- setup ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_ship(r, pl, sh, g, log, p) -> int:
     """Place a new ship of ``p`` by 3D6 x 3D6; its slot, or -1 when the player has no room."""
     if pl[p, S.P_SHIPS] >= r[S.R.max_ships]:
         return -1
     for s in range(sh.shape[1]):
         if sh[p, s, S.S_CELL] < 0:
-            sh[p, s, S.S_CELL] = roll_cell()
+            sh[p, s, S.S_CELL] = roll_cell(g)
             for k in range(S.N_KINDS):
                 sh[p, s, S.S_ITEMS + k] = 0
             sh[p, s, S.S_AIM] = -1
@@ -106,14 +106,14 @@ def add_ship(r, pl, sh, g, log, p) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_archive_card(r, pl, cr, g, log, p) -> int:
     """``p`` takes the top Archive card and places its cross by 3D6; the cross, or -1."""
     if g[S.G_ARCHIVE_DECK] <= 0 or pl[p, S.P_CARDS] >= r[S.R.max_archive_cards]:
         return -1
     for c in range(cr.shape[0]):
         if cr[c, S.C_OWNER] == S.FREE:
-            cr[c, S.C_CELL] = roll_cross_cell(r[S.R.cross_reference] == 0)
+            cr[c, S.C_CELL] = roll_cross_cell(g, r[S.R.cross_reference] == 0)
             cr[c, S.C_OWNER] = p
             S.clear_duties(cr, c)
             g[S.G_ARCHIVE_DECK] -= 1
@@ -132,7 +132,7 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
     sh[:, :, S.S_AIM] = -1
     cr[:] = 0
     cr[:, S.C_OWNER] = S.FREE
-    g[:] = 0  # day 0 while setting up (recorded events), day 1 once the game starts
+    g[: S.G_RNG] = 0  # day 0 while setting up (recorded events), day 1 once the game starts
     g[S.G_WEEKDAY] = 1
     g[S.G_ARCHIVE_DECK] = r[S.R.archive_deck_size]
     g[S.G_LIVE] = n_players
@@ -151,33 +151,33 @@ def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
 
 
 # -- weather and sailing --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_weather(wface, g, log):
-    face = np.random.randint(0, 6)
+    face = S.rand_int(g, 6)
     g[S.G_WEATHER] = wface[face]
     log_event(log, g, EV_WEATHER, -1, -1, g[S.G_WEATHER], face + 1, g[S.G_WEEKDAY])
 
 
-@njit(cache=True)
-def deviation_roll() -> tuple[int, int]:
+@njit(cache=True, _nrt=False)
+def deviation_roll(g) -> tuple[int, int]:
     """2D6: the higher die is the side (1..6) the storm pushes towards, the other the distance."""
-    a = np.random.randint(1, 7)
-    b = np.random.randint(1, 7)
+    a = S.d6(g)
+    b = S.d6(g)
     return max(a, b), min(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deviate(r, sh, g, log, p, s):
     """Storm deviation of one ship without a satellite (a satellite ship is not moved)."""
     if sh[p, s, S.S_ITEMS + S.SATELLITE] == 1:
         return
-    side, distance = deviation_roll()
+    side, distance = deviation_roll(g)
     start = sh[p, s, S.S_CELL]
     sh[p, s, S.S_CELL] = step_in_line(start, side - 1, distance, r[S.R.deviation_edge] == 0)
     log_event(log, g, EV_DEVIATE, p, s, start, sh[p, s, S.S_CELL], side, distance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
     """Move a ship towards ``target`` with today's movement points; returns steps sailed."""
     mp = S.movement_points(r, wmove, g[S.G_WEATHER], sh, p, s)
@@ -190,23 +190,23 @@ def sail(r, wmove, sh, g, log, p, s, target, dirs) -> int:
 
 
 # -- items ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def return_to_deck(r, g, kind):
     if r[S.R.object_draw] == 0:
         g[S.G_DECK + kind] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_object(r, g) -> int:
     """The kind of the object card drawn (deck: returned cards are shuffled in), -1 if none."""
     if r[S.R.object_draw] == 1:
-        return np.random.randint(0, S.N_KINDS)
+        return S.rand_int(g, S.N_KINDS)
     total = 0
     for k in range(S.N_KINDS):
         total += g[S.G_DECK + k]
     if total == 0:
         return -1
-    u = np.random.randint(0, total)
+    u = S.rand_int(g, total)
     for k in range(S.N_KINDS):
         u -= g[S.G_DECK + k]
         if u < 0:
@@ -215,7 +215,7 @@ def draw_object(r, g) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lose_best_item(r, sh, g, log, p, s) -> int:
     """A failed level 2 in bad weather: the ship returns its most valuable search card, or, with
     none, its most valuable navigation card. Returns the kind lost, -1 if it had none."""
@@ -234,7 +234,7 @@ def lose_best_item(r, sh, g, log, p, s) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_auction(bids, start, seller) -> tuple[int, int]:
     """Open ascending auction from ``start``: (winner, price), winner -1 when nobody bids.
 
@@ -284,7 +284,7 @@ def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, sell
     return resolve_auction(bids, start, seller)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_item(r, sh, g, p, kind) -> int:
     """The card goes to the player's first ship that may take it. With ``one_per_type`` it
     replaces the ship's card of the same type (navigation or search), which goes back."""
@@ -333,7 +333,7 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 
 # -- maintenance, forced sales, retirement --------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eliminate(r, pl, cr, g, log, p):
     """A colour without ships leaves the game; its Archive cards go back to the deck. A player
     is out when all its colours are."""
@@ -349,7 +349,7 @@ def eliminate(r, pl, cr, g, log, p):
     log_event(log, g, EV_ELIMINATED, p, -1, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def retire_ship(r, pl, sh, g, log, p) -> int:
     """Retire the player's least equipped ship for the Archive's payout; the slot, or -1."""
     worst = -1
@@ -377,7 +377,7 @@ def retire_ship(r, pl, sh, g, log, p) -> int:
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def most_valuable_offer(r, sh, offered, p) -> tuple[int, int]:
     """(ship, kind) of the dearest card ``p`` can sell that was not yet offered this week.
 
@@ -459,12 +459,12 @@ def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 
 # -- searching ------------------------------------------------------------------------------------
-@njit(cache=True)
-def treasure_value(tv) -> int:
-    return tv[np.random.randint(0, tv.shape[0])]
+@njit(cache=True, _nrt=False)
+def treasure_value(tv, g) -> int:
+    return tv[S.rand_int(g, tv.shape[0])]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_cross(cr, c):
     cr[c, S.C_OWNER] = S.FREE
     S.clear_duties(cr, c)
@@ -480,6 +480,15 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     level 2 returns an own card and leaves an Archive cross, re-places the ship by 3D6 and, in
     bad weather, costs the ship its best card.
     """
+    return search_with(
+        r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, np.empty(MAX_DICE, np.int64)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dice) -> bool:
+    """:func:`search` throwing its dice into ``dice`` (``MAX_DICE`` long at least): allocates
+    nothing."""
     level = S.search_level(r, cr, g, p, c)
     weather = g[S.G_WEATHER]
     cost = S.search_cost(r, level, weather)
@@ -496,8 +505,9 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     own = cr[c, S.C_OWNER] == p
     log_event(log, g, EV_SEARCH, p, s, level, cr[c, S.C_CELL], cost, n_dice, rerolls,
               1 if own else 0, marking)  # fmt: skip
-    found, throws = resolve_search_with(
-        level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
+    # the rules' bounds keep n_dice within MAX_DICE and rerolls >= 0: the kernel checks nothing
+    found, throws = search_kernel(
+        g, S.G_RNG, dice, level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
         log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_THROW, g[S.G_DAY], p, s,
     )  # fmt: skip
     log_event(log, g, EV_SEARCHED, p, s, 1 if found else 0, throws, level, cr[c, S.C_CELL])
@@ -505,7 +515,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     if found:
         hits[1, cr[c, S.C_CELL]] += 1
         if own:
-            value = treasure_value(tv)
+            value = treasure_value(tv, g)
             pl[p, S.P_VP] += value
             pl[p, S.P_TREASURES] += 1
             pl[p, S.P_CARDS] -= 1
@@ -514,7 +524,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
         else:
             g[S.G_ARCHIVE_CROSSES] -= 1
             if r[S.R.archive_loot] == 0:
-                value = treasure_value(tv)
+                value = treasure_value(tv, g)
                 pl[p, S.P_VP] += value
                 pl[p, S.P_TREASURES] += 1
                 log_event(log, g, EV_TREASURE, p, s, value, 0, cr[c, S.C_CELL])
@@ -536,7 +546,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
     else:
         relocate = r[S.R.archive_fail_relocates] == 1
     if relocate:
-        sh[p, s, S.S_CELL] = roll_cell()
+        sh[p, s, S.S_CELL] = roll_cell(g)
     log_event(log, g, EV_LEVEL2_FAIL, p, s, cr[c, S.C_CELL], sh[p, s, S.S_CELL], 1 if own else 0)
     if S.bad_weather(weather) and r[S.R.bad_weather_item_loss] == 1:
         lose_best_item(r, sh, g, log, p, s)
@@ -544,7 +554,7 @@ def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
 
 
 # -- the end --------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_end(r, pl, g) -> int:
     """The end reason if the game is over now, else -1 (day cap is checked by the day loop)."""
     if g[S.G_LIVE] == 0:
@@ -559,7 +569,7 @@ def check_end(r, pl, g) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_winner(r, pl, sh, day) -> int:
     """Most VP among players still in the game (a player's VP: the sum over its colours); ties:
     more ships, then better equipped ships; still tied: -1 (the seed's replay is reported as a
@@ -583,7 +593,7 @@ def decide_winner(r, pl, sh, day) -> int:
     return -1 if tied else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _equipment(r, pl, sh, q, by_count) -> int:
     total = 0
     for c in range(q, pl.shape[0], S.players_of(r, pl)):
@@ -591,7 +601,7 @@ def _equipment(r, pl, sh, q, by_count) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _compare(r, pl, sh, a, b, by_count) -> int:
     va = S.player_sum(r, pl, a, S.P_VP)
     vb = S.player_sum(r, pl, b, S.P_VP)
@@ -608,7 +618,7 @@ def _compare(r, pl, sh, a, b, by_count) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vp_leader(r, pl) -> int:
     """The player with the most VP (over its colours) among those still in, -1 when tied."""
     best = -1
@@ -627,7 +637,7 @@ def vp_leader(r, pl) -> int:
     return -1 if tied else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def state_problems(r, pl, sh, cr, g) -> int:
     """Bits of ``state.PROBLEM_*`` for every invariant the state breaks (0: all hold)."""
     bits = 0
@@ -668,14 +678,11 @@ def state_problems(r, pl, sh, cr, g) -> int:
     return bits
 
 
-@njit(cache=True)
-def seed_rng(seed):
-    """Seed the compiled generator (tests drive single rules from a known seed)."""
-    np.random.seed(seed)
+seed_rng = S.seed_rng  # tests drive single rules from a known seed: seed_rng(g, seed)
 
 
 # -- one game -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(g, log, reason):
     g[S.G_ENDED] = 1
     g[S.G_END_REASON] = reason
@@ -709,7 +716,9 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext=None):
             purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
 
 
-@njit(cache=True)
+# Without reference counting (17 arrays a call): it allocates nothing (the search throws its
+# dice into ``dirs``, free while the ship does not sail).
+@njit(cache=True, _nrt=False)
 def ship_turn(
     r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth, ext=None
 ):
@@ -729,7 +738,7 @@ def ship_turn(
         if c >= 0:
             cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
             if pl[p, S.P_VP] >= cost:
-                search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth)
+                search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dirs)
     elif action >= 0:
         sail(r, wmove, sh, g, log, p, s, action, dirs)
     if storm and r[S.R.deviation_timing] == 0:  # after_action
@@ -764,7 +773,9 @@ def play_game(
     Returns (winner, lead_changes, half_leader); length and end reason are in ``g``. ``lead[d]``
     receives the VP leader at the end of day ``d`` (``lead[0]``: at the start).
     """
-    np.random.seed(seed)
+    if ext is not None:  # policies from a --policy-file draw from np.random, seeded per game
+        np.random.seed(seed)
+    S.seed_rng(g, seed)
     n = pl.shape[0]
     hits[:] = 0
     setup_game(r, deck0, n, pl, sh, cr, g, log)

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from simulator.recording import record
-from simulator.rng import STATE_WORDS, below
+from simulator.rng import STATE_WORDS, below_at
 
 MARK_ALL, MARK_ONE = 0, 1  # rule options level1_marking, level2_marking: "all" / "one"
 PAIRS_ANY, PAIRS_BASE = 0, 1  # rule option level2_combinations "any_pair" / "base_pair"
@@ -160,15 +160,22 @@ def greedy_pick(level: int, n_dice: int, pairs: int, new: int) -> int:
     return 0
 
 
-NO_WORTH = np.zeros((1, 0))  # resolve_search_with: no value table, mark by the greedy rule
+NO_WORTH = np.zeros((1, 0))  # resolve_search: no value table, mark by the greedy rule
 
 
 @njit(cache=True)
 def resolve_search(
-    level: int, n_dice: int, rerolls: int, marking: int, pairs: int
+    state: np.ndarray, level: int, n_dice: int, rerolls: int, marking: int, pairs: int
 ) -> tuple[bool, int]:
-    """One whole search, marking one value by the greedy rule; (success, throws made)."""
-    return resolve_search_with(level, n_dice, rerolls, marking, pairs, NO_WORTH)
+    """One whole search drawing from the xoshiro256** ``state`` (``simulator.rng.new_state``,
+    advanced), marking one value by the greedy rule; (success, throws made)."""
+    _check_kernel(level, n_dice, rerolls)
+    dice = np.empty(MAX_DICE, dtype=np.int64)
+    no_rec = np.zeros((0, 1), dtype=np.int64)  # records nothing
+    return search_kernel(
+        state.view(np.int64), 0, dice, level, n_dice, rerolls, marking, pairs, NO_WORTH,
+        no_rec, np.zeros(1, dtype=np.int64), 0, 0, -1, -1,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -209,51 +216,6 @@ def _mark_one(level, n_dice, pairs, new, marked, worth, rerolls_left) -> int:
 
 
 @njit(cache=True)
-def resolve_search_with(
-    level: int, n_dice: int, rerolls: int, marking: int, pairs: int, worth: np.ndarray,
-    rec=None, rec_n=None, event=0, day=0, colour=-1, ship=-1,
-) -> tuple[bool, int]:  # fmt: skip
-    """Play one whole search at one level with numba's np.random; (success, throws made).
-
-    ``worth[r, mask]``: chance to finish from the marked set ``mask`` with ``r`` repeat throws
-    left (``odds.optimal_values``); with marking one the engine marks the best value by it. An
-    empty ``worth`` (``NO_WORTH``) marks by the greedy rule. The engine passes its recording
-    buffer ``rec``/``rec_n`` (:mod:`simulator.recording`): each throw is then recorded as
-    ``(event, day, colour, colour, ship, throw, dice as digits, new values shown, values marked
-    before, repeat throws left)``, value masks as above. :func:`search_kernel` is the same
-    search on an explicit generator."""
-    _check_kernel(level, n_dice, rerolls)
-    full = (1 << (6 if level == 1 else 12)) - 1
-    dice = np.empty(n_dice, dtype=np.int64)
-    marked = 0
-    throws = 0
-    rerolls_left = rerolls
-    while True:
-        for i in range(n_dice):
-            dice[i] = np.random.randint(1, FACES + 1)
-        throws += 1
-        new = throw_mask(level, dice, n_dice, pairs) & ~marked
-        if rec is not None:
-            if rec.shape[0] > 0:
-                packed = 0
-                for i in range(n_dice):
-                    packed = packed * 10 + dice[i]
-                record(rec, rec_n, event, day, colour, colour, ship, throws, packed, new, marked,
-                       rerolls_left)  # fmt: skip
-        if new == 0:
-            if rerolls_left > 0:
-                rerolls_left -= 1
-                continue
-            return False, throws
-        if marking == MARK_ALL:
-            marked |= new
-        else:
-            marked = _mark_one(level, n_dice, pairs, new, marked, worth, rerolls_left)
-        if marked == full:
-            return True, throws
-
-
-@njit(cache=True)
 def _check_kernel(level, n_dice, rerolls) -> None:
     if level != 1 and level != 2:
         raise ValueError("search level must be 1 or 2")
@@ -265,28 +227,38 @@ def _check_kernel(level, n_dice, rerolls) -> None:
 
 @njit(cache=True, inline="always")
 def search_kernel(
-    state: np.ndarray,
-    dice: np.ndarray,
-    level: int,
-    n_dice: int,
-    rerolls: int,
-    marking: int,
-    pairs: int,
-    worth: np.ndarray,
-) -> tuple[bool, int]:
-    """One whole search drawing its dice from the xoshiro256** ``state`` (:mod:`simulator.rng`)
-    into the caller's ``dice`` (``MAX_DICE`` long), so a loop of searches allocates nothing;
-    (success, throws made). Arguments as :func:`resolve_search_with`, unchecked: the caller
-    checks them once (:func:`search_trials`), not every search."""
+    words: np.ndarray, at: int, dice: np.ndarray, level: int, n_dice: int, rerolls: int,
+    marking: int, pairs: int, worth: np.ndarray,
+    rec: np.ndarray, rec_n: np.ndarray, event: int, day: int, colour: int, ship: int,
+) -> tuple[bool, int]:  # fmt: skip
+    """One whole search at one level; (success, throws made). The engine's search and the
+    search-odds simulation both play this loop.
+
+    The dice are drawn from the xoshiro256** state in ``words[at : at + 4]`` (``int64`` words,
+    :mod:`simulator.rng`: a game carries it in its state array) into the caller's ``dice``
+    (``n_dice`` long at least), so a loop of searches allocates nothing. ``worth[r, mask]``:
+    chance to finish from the marked set ``mask`` with ``r`` repeat throws left
+    (``odds.optimal_values``); with marking one the best value by it is marked, and an empty
+    ``worth`` (``NO_WORTH``) marks by the greedy rule. A recording buffer ``rec``/``rec_n``
+    (:mod:`simulator.recording`; a zero-row buffer: none) receives each throw as ``(event, day,
+    colour, colour, ship, throw, dice as digits, new values shown, values marked before, repeat
+    throws left)``, value masks as above. The arguments are unchecked: callers check them once,
+    outside their loops (a check that can raise in the loop makes it slower)."""
     full = (1 << (6 if level == 1 else 12)) - 1
     marked = 0
     throws = 0
     rerolls_left = rerolls
     while True:
         for i in range(n_dice):
-            dice[i] = below(state, FACES) + 1
+            dice[i] = below_at(words, at, FACES) + 1
         throws += 1
         new = throw_mask(level, dice, n_dice, pairs) & ~marked
+        if rec.shape[0] > 0:
+            packed = 0
+            for i in range(n_dice):
+                packed = packed * 10 + dice[i]
+            record(rec, rec_n, event, day, colour, colour, ship, throws, packed, new, marked,
+                   rerolls_left)  # fmt: skip
         if new == 0:
             if rerolls_left > 0:
                 rerolls_left -= 1
@@ -319,15 +291,21 @@ def search_trials(
     values = (rerolls + 1, 1 << LEVEL_BOXES[level])
     if worth.ndim != 2 or (worth.shape[1] and worth.shape != values):
         raise ValueError("worth must be (rerolls + 1, 2 ** boxes) values, or (n, 0) for greedy")
-    return _search_trials(state, trials, level, n_dice, rerolls, marking, pairs, worth)
+    words = state.view(np.int64)  # the same 64 bits: the caller's state advances
+    return _search_trials(words, trials, level, n_dice, rerolls, marking, pairs, worth)
 
 
 @njit(cache=True)
-def _search_trials(state, trials, level, n_dice, rerolls, marking, pairs, worth) -> int:
+def _search_trials(words, trials, level, n_dice, rerolls, marking, pairs, worth) -> int:
     dice = np.empty(MAX_DICE, dtype=np.int64)
+    no_rec = np.zeros((0, 1), dtype=np.int64)  # records nothing
+    rec_n = np.zeros(1, dtype=np.int64)
     successes = 0
     for _ in range(trials):
-        found, _throws = search_kernel(state, dice, level, n_dice, rerolls, marking, pairs, worth)
+        found, _throws = search_kernel(
+            words, 0, dice, level, n_dice, rerolls, marking, pairs, worth,
+            no_rec, rec_n, 0, 0, -1, -1,
+        )  # fmt: skip
         if found:
             successes += 1
     return successes

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simulator.rng import STATE_WORDS, below_at, seed_words
 from simulator.rules import index_slots
 
 from .rules import (  # noqa: F401 (re-exported: the state layout)
@@ -82,7 +83,12 @@ G_LOG_N = G_SEARCHES + 6  # events recorded (counted past a full buffer: simulat
 G_FIRST_SEAT = G_SEARCHES + 7
 G_LIVE = G_SEARCHES + 8  # players still in the game (a player with a colour still in)
 G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of PROBLEM_*)
-N_GAME_FIELDS = G_SEARCHES + 10
+# The game's randomness (simulator.rng: xoshiro256** states as int64 words), seeded from the
+# game's seed: the dice and draws of the rules, and apart from them the built-in policies' own
+# choices, so a random policy's draws do not move the game's dice.
+G_RNG = G_SEARCHES + 10  # 4 words
+G_POLICY_RNG = G_RNG + STATE_WORDS  # 4 words
+N_GAME_FIELDS = G_POLICY_RNG + STATE_WORDS
 
 # -- invariants a checking game verifies after every turn (bits of G_PROBLEMS) -----------------
 PROBLEM_NEGATIVE_VP = 1
@@ -115,24 +121,54 @@ def new_state(n_players: int, n_crosses: int) -> tuple[np.ndarray, ...]:
     cr = np.zeros((n_crosses, N_CROSS_FIELDS), dtype=np.int64)
     cr[:, C_OWNER] = FREE
     g = np.zeros(N_GAME_FIELDS, dtype=np.int64)
+    seed_rng(g, 0)
     return pl, sh, cr, g
 
 
-# -- helpers shared by the engine and the policies ------------------------------------------------
+# -- randomness (G_RNG, G_POLICY_RNG) --------------------------------------------------------------
 @njit(cache=True)
+def seed_rng(g, seed):
+    """Seed the game's generator and the policies' from one seed (a game: its seed; tests drive
+    single rules from a known seed)."""
+    seed_words(g, G_RNG, seed, 2 * STATE_WORDS)
+
+
+@njit(cache=True, inline="always")
+def rand_int(g, n: int) -> int:
+    """A uniform integer in ``0 .. n-1`` from the game's generator (the rules' dice and draws)."""
+    return below_at(g, G_RNG, n)
+
+
+@njit(cache=True, inline="always")
+def d6(g) -> int:
+    """One die of the game (1-6)."""
+    return below_at(g, G_RNG, 6) + 1
+
+
+@njit(cache=True, inline="always")
+def policy_int(g, n: int) -> int:
+    """A uniform integer in ``0 .. n-1`` from the policies' generator."""
+    return below_at(g, G_POLICY_RNG, n)
+
+
+# -- helpers shared by the engine and the policies ------------------------------------------------
+# Helpers compiled with ``_nrt=False`` (here, in the board, the engine and the policies) allocate
+# nothing: without the runtime a call does not count (atomically) every array it is passed, which
+# was 43% of a game's time (docs/performance.md). Their callees must allocate nothing either.
+@njit(cache=True, _nrt=False)
 def players_of(r: np.ndarray, pl: np.ndarray) -> int:
     """Players at the table: the state has one row per colour, ``colours_per_player`` each."""
     return pl.shape[0] // r[R.colours_per_player]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_of(r: np.ndarray, pl: np.ndarray, colour: int) -> int:
     """The player running ``colour``: colours are dealt round the table (A1 B1 A2 B2 ...), so
     turns alternate between players."""
     return colour % players_of(r, pl)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_sum(r: np.ndarray, pl: np.ndarray, player: int, field: int) -> int:
     """A player's total of ``pl[:, field]`` over its colours (VP, treasures, ships)."""
     total = 0
@@ -141,7 +177,7 @@ def player_sum(r: np.ndarray, pl: np.ndarray, player: int, field: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def player_in(r: np.ndarray, pl: np.ndarray, player: int) -> bool:
     """A player is in the game while one of its colours still has a ship."""
     for c in range(player, pl.shape[0], players_of(r, pl)):
@@ -150,7 +186,7 @@ def player_in(r: np.ndarray, pl: np.ndarray, player: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def live_players(r: np.ndarray, pl: np.ndarray) -> int:
     n = 0
     for q in range(players_of(r, pl)):
@@ -159,13 +195,13 @@ def live_players(r: np.ndarray, pl: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bad_weather(weather: int) -> bool:
     """Rain and storm ("condiciones de mar adversa ( Lluvia y Tormenta)")."""
     return weather == RAIN or weather == STORM
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def navigation_bonus_of(r: np.ndarray, compass: int, gps: int, satellite: int) -> int:
     """Movement points from a set of navigation cards (1 = held)."""
     if r[R.upgrade_bonus] == 1:
@@ -181,7 +217,7 @@ def navigation_bonus_of(r: np.ndarray, compass: int, gps: int, satellite: int) -
     return compass * r[R.compass_movement]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def navigation_bonus(r: np.ndarray, sh: np.ndarray, p: int, s: int) -> int:
     """Movement points the ship's navigation cards give."""
     return navigation_bonus_of(
@@ -189,14 +225,14 @@ def navigation_bonus(r: np.ndarray, sh: np.ndarray, p: int, s: int) -> int:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def movement_points(r: np.ndarray, wmove: np.ndarray, weather: int, sh, p: int, s: int) -> int:
     """A ship's movement points today: base + weather + navigation cards, never below zero."""
     mp = r[R.base_movement] + wmove[weather] + navigation_bonus(r, sh, p, s)
     return mp if mp > 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def extra_dice(r: np.ndarray, robot: int, scanner: int) -> int:
     """Search dice a ship's robot and scanner add."""
     if r[R.upgrade_bonus] == 1:
@@ -206,18 +242,18 @@ def extra_dice(r: np.ndarray, robot: int, scanner: int) -> int:
     return robot * r[R.robot_dice]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_dice(r: np.ndarray, sh: np.ndarray, p: int, s: int, level: int) -> int:
     """Dice a ship throws at ``level``: 1D6 (level 1) or 2D6 (level 2), plus its equipment."""
     return level + extra_dice(r, sh[p, s, S_ITEMS + ROBOT], sh[p, s, S_ITEMS + SCANNER])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_rerolls(r: np.ndarray, sh: np.ndarray, p: int, s: int) -> int:
     return sh[p, s, S_ITEMS + DIVERS] * r[R.divers_rerolls]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_cost(r: np.ndarray, level: int, weather: int) -> int:
     cost = r[R.level1_cost] if level == 1 else r[R.level2_cost]
     if bad_weather(weather):
@@ -225,12 +261,12 @@ def search_cost(r: np.ndarray, level: int, weather: int) -> int:
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def item_price(r: np.ndarray, kind: int) -> int:
     return r[R.price_compass + kind]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_hold(sh: np.ndarray, p: int, s: int, kind: int) -> bool:
     """A ship may take a card it lacks whose prerequisite it holds (compass before GPS ...)."""
     if sh[p, s, S_CELL] < 0 or sh[p, s, S_ITEMS + kind] == 1:
@@ -244,7 +280,7 @@ def can_hold(sh: np.ndarray, p: int, s: int, kind: int) -> bool:
     return sh[p, s, S_ITEMS + kind - 1] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship_for_item(sh: np.ndarray, p: int, kind: int) -> int:
     """The player's first ship (by number) that may take ``kind``, or -1."""
     for s in range(sh.shape[1]):
@@ -253,7 +289,7 @@ def ship_for_item(sh: np.ndarray, p: int, kind: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cross_here(cr: np.ndarray, p: int, cell: int) -> int:
     """The cross player ``p`` may search on ``cell``: its own first, then an Archive cross; -1."""
     archive = -1
@@ -267,14 +303,14 @@ def cross_here(cr: np.ndarray, p: int, cell: int) -> int:
     return archive
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_duties(cr: np.ndarray, c: int) -> None:
     """No colour owes a level 2 at cross ``c`` any more (it was rescued, freed or changed hands)."""
     for q in range(MAX_COLOURS):
         cr[c, C_DUTY + q] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_level(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -> int:
     """Level of the next search of colour ``p`` at cross ``c``: 2 after its own failed level 1
     there (``next_turn_only``: only on the day after, else it starts again at level 1)."""
@@ -286,14 +322,14 @@ def search_level(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bound_to_search(r: np.ndarray, cr: np.ndarray, g: np.ndarray, p: int, c: int) -> bool:
     """``level2_window = must_next_turn``: colour ``p`` failed level 1 at ``c`` yesterday, so
     it must search there at level 2 today ("deberá realizar una búsqueda de segundo nivel")."""
     return r[R.level2_window] == 2 and cr[c, C_DUTY + p] == g[G_DAY] - 1 and g[G_DAY] > 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def equipment_value(r: np.ndarray, sh: np.ndarray, p: int, by_count: bool) -> int:
     """Price (or number) of the cards on colour ``p``'s ships."""
     total = 0

@@ -70,6 +70,22 @@ MOVE_FIELDS = 10
 MAX_MOVES = 4096
 
 
+def _rays() -> np.ndarray:
+    # RAY[c, d, k]: the space k steps from c in direction d by the step table alone (no ship, wind
+    # or strait considered), -1 off the water: where a walk of k pips lands if it lands at all.
+    ray = np.full((N_CELLS, N_DIRS, 7), -1, dtype=np.int64)
+    for c in range(N_CELLS):
+        for d in range(N_DIRS):
+            ray[c, d, 0] = c
+            for k in range(1, 7):
+                if ray[c, d, k - 1] >= 0:
+                    ray[c, d, k] = STEP[ray[c, d, k - 1], d]
+    return ray
+
+
+RAY = _rays()
+
+
 @njit(cache=True)
 def fleets_of(r, n_players: int) -> np.ndarray:
     """``owner[f]`` for a new game: which player sails each of the four flags."""
@@ -156,7 +172,8 @@ def walk(r, ships, owner, occ, g, s: int, d: int, pips: int) -> int:
     return c
 
 
-@njit(cache=True)
+# Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
+@njit(cache=True, _nrt=False)
 def make_step(ships, occ, g, s: int, to: int, take: int) -> tuple[int, int, int]:
     """Move ship ``s`` to ``to`` (capturing what is there, taking the treasure when ``take`` and
     the ship lands on an anchorage with the treasure still on the island). Returns the undo record
@@ -176,7 +193,7 @@ def make_step(ships, occ, g, s: int, to: int, take: int) -> tuple[int, int, int]
     return frm, cap, old
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unmake_step(ships, occ, g, s: int, frm: int, cap: int, old: int):
     to = ships[s]
     occ[to] = cap
@@ -192,14 +209,14 @@ def can_take(g, to: int) -> bool:
     return g[G_TREASURE] == ON_ISLAND and IS_ANCHORAGE[to]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def treasure_home(ships, g) -> bool:
     """Is the treasure on its carrier's own anchor square?"""
     t = g[G_TREASURE]
     return t >= 0 and ships[t] == ANCHOR[t // FLEET]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opponents_left(ships, owner, p: int) -> int:
     """Players other than ``p`` with a ship on the board."""
     seen = 0
@@ -213,10 +230,21 @@ def opponents_left(ships, owner, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_terminal(ships, owner, g, p: int) -> bool:
     """Does the position end the game in ``p``'s favour (treasure home or no opponent left)?"""
     return treasure_home(ships, g) or opponents_left(ships, owner, p) == 0
+
+
+@njit(cache=True, _nrt=False)
+def fleet_mask(ships, owner, p: int) -> int:
+    """``p``'s ships on the board as bits (bit ``s``: ship ``s``); iterating the bits in order
+    visits them as :func:`ships_of` lists them, with no array."""
+    mask = 0
+    for s in range(N_SHIPS):
+        if ships[s] >= 0 and owner[s // FLEET] == p:
+            mask |= 1 << s
+    return mask
 
 
 @njit(cache=True)
@@ -421,18 +449,20 @@ def check_state(r, ships, owner, occ, g) -> int:
 
 
 # -- what an opponent can do next turn (exact, over the 36 rolls) ----------------------------------
+# These allocate nothing: compiled without reference counting (``_nrt=False``, as ``walk``).
 REACH = 12  # no two-dice move covers more spaces
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
     """Can ``q`` use both dice of the roll ``(a, b)`` (either order) in this position?"""
-    theirs = ships_of(ships, owner, q)
+    theirs = fleet_mask(ships, owner, q)
     for order in range(2):
         x = a if order == 0 else b
         y = b if order == 0 else a
-        for i in range(theirs.shape[0]):
-            s = theirs[i]
+        for s in range(N_SHIPS):
+            if (theirs >> s) & 1 == 0:
+                continue
             for d in range(N_DIRS):
                 t = walk(r, ships, owner, occ, g, s, d, x)
                 if t < 0:
@@ -440,13 +470,13 @@ def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
                 frm, cap, old = make_step(ships, occ, g, s, t, 0)
                 found = is_terminal(ships, owner, g, q)
                 stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
-                for j in range(theirs.shape[0]):
+                for s2 in range(N_SHIPS):
                     if found:
                         break
-                    if theirs[j] == s and stopped:
+                    if (theirs >> s2) & 1 == 0 or (s2 == s and stopped):
                         continue
                     for e in range(N_DIRS):
-                        if walk(r, ships, owner, occ, g, theirs[j], e, y) >= 0:
+                        if walk(r, ships, owner, occ, g, s2, e, y) >= 0:
                             found = True
                             break
                 unmake_step(ships, occ, g, s, frm, cap, old)
@@ -455,17 +485,19 @@ def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_single(r, ships, owner, occ, g, q: int, pips: int) -> bool:
-    theirs = ships_of(ships, owner, q)
-    for i in range(theirs.shape[0]):
+    theirs = fleet_mask(ships, owner, q)
+    for s in range(N_SHIPS):
+        if (theirs >> s) & 1 == 0:
+            continue
         for d in range(N_DIRS):
-            if walk(r, ships, owner, occ, g, theirs[i], d, pips) >= 0:
+            if walk(r, ships, owner, occ, g, s, d, pips) >= 0:
                 return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relevant) -> int:
     """Bit mask of ``p``'s ships that some legal move of ``q`` captures with the roll ``(a, b)``.
 
@@ -476,7 +508,7 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
     capture's path at all; the others matter only for whether a second step exists. Taking the
     treasure only restricts a ship, so the treasure is never taken here.
     """
-    theirs = ships_of(ships, owner, q)
+    theirs = fleet_mask(ships, owner, q)
     got = 0
     pend0 = 0  # first-step captures with die a that nothing can follow
     pend1 = 0  # the same with die b
@@ -484,9 +516,8 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
     for order in range(n_orders):
         x = a if order == 0 else b
         y = b if order == 0 else a
-        for i in range(theirs.shape[0]):
-            s = theirs[i]
-            if (relevant >> s) & 1 == 0:
+        for s in range(N_SHIPS):
+            if (theirs >> s) & 1 == 0 or (relevant >> s) & 1 == 0:
                 continue
             for d in range(N_DIRS):
                 t = walk(r, ships, owner, occ, g, s, d, x)
@@ -501,13 +532,22 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
                     continue
                 cont = False
                 stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
-                for j in range(theirs.shape[0]):
-                    s2 = theirs[j]
-                    if s2 == s and stopped:
+                for s2 in range(N_SHIPS):
+                    if (theirs >> s2) & 1 == 0 or (s2 == s and stopped):
                         continue
                     if (relevant >> s2) & 1 == 0 and cont:
                         continue
+                    c2 = ships[s2]
                     for e in range(N_DIRS):
+                        if cont:
+                            # a second step is known to exist: walk only to a capture not yet
+                            # counted (a walk lands on RAY's space or nowhere)
+                            t2 = RAY[c2, e, y]
+                            if t2 < 0:
+                                continue
+                            o2 = occ[t2]
+                            if o2 < 0 or owner[o2 // FLEET] != p or (got >> o2) & 1:
+                                continue
                         t2 = walk(r, ships, owner, occ, g, s2, e, y)
                         if t2 < 0:
                             continue
@@ -537,11 +577,12 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
     return got
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
     """Set ``out[s]`` to the chance (over the 36 rolls) that ``q`` can
     capture ``p``'s ship ``s`` on ``q``'s next turn, this position unchanged until then."""
-    out[:] = 0.0
+    for s in range(N_SHIPS):
+        out[s] = 0.0
     relevant = 0
     nearest = 1 << 30
     for s in range(N_SHIPS):
@@ -568,7 +609,7 @@ def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
                     out[s] += w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_alive(ships, owner, p: int) -> int:
     n = 0
     for s in range(N_SHIPS):
