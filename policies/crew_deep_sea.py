@@ -255,22 +255,26 @@ def take_probs(s, p, q, best, led):
     hi_miss = 1.0
     lo_miss = 1.0
     sub_miss = 1.0
-    for x in range(NC):
-        if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
+    # the led suit's cards, then the submarines (the only cards that can beat ``best``), each
+    # block in increasing order as before
+    for block in range(2):
+        first, stop = (led * 9, led * 9 + 9) if block == 0 else (36, NC)
+        if block == 0 and not 0 <= led < SUB:
             continue
-        sx = suit_of(x)
-        if sx != led and sx != SUB:
-            continue
-        h = _hold_prob(s, p, q, x, share)
-        if h == 0.0:
-            continue
-        if sx == led:
-            if beats(x, best, led):
-                hi_miss *= 1.0 - h
-            else:
-                lo_miss *= 1.0 - h
-        elif beats(x, best, led):
-            sub_miss *= 1.0 - h
+        for x in range(first, stop):
+            if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
+                continue
+            sx = suit_of(x)
+            h = _hold_prob(s, p, q, x, share)
+            if h == 0.0:
+                continue
+            if sx == led:
+                if beats(x, best, led):
+                    hi_miss *= 1.0 - h
+                else:
+                    lo_miss *= 1.0 - h
+            elif beats(x, best, led):
+                sub_miss *= 1.0 - h
     can = 1.0 - hi_miss
     forced = can * lo_miss
     if led != SUB and sub_miss < 1.0:
