@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from simulator.crew_deep_sea.state import (
     C_COMPARE_TRICKS,
@@ -203,7 +204,7 @@ NO_LEAD_MASK = (1 << 9) - 1 | (15 << 36)  # pink and submarines (mission 12)
 
 
 # -- what a player knows ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def could_hold(s, q, c):
     """From public information: might player ``q`` hold the unplayed card ``c``?"""
     if s[O_COMMBY + c] >= 0 and s[O_CTRICK + c] < 0:
@@ -221,7 +222,7 @@ def could_hold(s, q, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _known_to_hold_suit(s, q, su):
     for x in range(su * 9, su * 9 + 9):
         if s[O_COMMBY + x] == q and s[O_CTRICK + x] < 0:
@@ -229,7 +230,7 @@ def _known_to_hold_suit(s, q, su):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hold_prob(s, p, q, x, share):
     """Chance, from ``p``'s view, that ``q`` holds the unplayed card ``x`` (not ``p``'s)."""
     if s[O_COMMBY + x] >= 0:
@@ -239,7 +240,7 @@ def _hold_prob(s, p, q, x, share):
     return share
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_probs(s, p, q, best, led):
     """From ``p``'s view: the chance that ``q`` (still to play) can beat ``best``, and the chance
     that it must (it holds led-suit cards and all of them beat ``best``). Cards ``p`` cannot see
@@ -254,22 +255,26 @@ def take_probs(s, p, q, best, led):
     hi_miss = 1.0
     lo_miss = 1.0
     sub_miss = 1.0
-    for x in range(NC):
-        if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
+    # the led suit's cards, then the submarines (the only cards that can beat ``best``), each
+    # block in increasing order as before
+    for block in range(2):
+        first, stop = (led * 9, led * 9 + 9) if block == 0 else (36, NC)
+        if block == 0 and not 0 <= led < SUB:
             continue
-        sx = suit_of(x)
-        if sx != led and sx != SUB:
-            continue
-        h = _hold_prob(s, p, q, x, share)
-        if h == 0.0:
-            continue
-        if sx == led:
-            if beats(x, best, led):
-                hi_miss *= 1.0 - h
-            else:
-                lo_miss *= 1.0 - h
-        elif beats(x, best, led):
-            sub_miss *= 1.0 - h
+        for x in range(first, stop):
+            if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
+                continue
+            sx = suit_of(x)
+            h = _hold_prob(s, p, q, x, share)
+            if h == 0.0:
+                continue
+            if sx == led:
+                if beats(x, best, led):
+                    hi_miss *= 1.0 - h
+                else:
+                    lo_miss *= 1.0 - h
+            elif beats(x, best, led):
+                sub_miss *= 1.0 - h
     can = 1.0 - hi_miss
     forced = can * lo_miss
     if led != SUB and sub_miss < 1.0:
@@ -287,7 +292,7 @@ def take_probs(s, p, q, best, led):
     return min(1.0, can), forced
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def task_targets(row, ttype, tparams):
     """Card mask a task's holder wants to win (0 for tasks without named cards)."""
     ct = ttype[row]
@@ -680,7 +685,7 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
     return best, _claim(comm_claims(s, p, best))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _top_remaining(s, p, c):
     """Is ``c`` (``p``'s card) above every unplayed card of its suit held by others?"""
     for y in range(c + 1, suit_of(c) * 9 + 9):
@@ -689,7 +694,7 @@ def _top_remaining(s, p, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _claim(bits):
     if (bits >> ONLY) & 1:
         return ONLY
@@ -698,7 +703,7 @@ def _claim(bits):
     return LOWEST
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def progress(s, k, ttype, tparams):
     """Public progress of a pending task, for tasks decided only late (cards won towards it)."""
     row = s[O_TASK + k]
@@ -736,19 +741,19 @@ def progress(s, k, ttype, tparams):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _single_trick_task(ct):
     return C_WIN_TRICK_EQUAL_SUITS <= ct <= C_WIN_TRICK_PARITY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _needs_whole_trick(ct):
     """Single-trick tasks that later cards can still spoil (a rank-with-rank or won-with-rank
     trick stays one whoever adds cards, as long as its winner does not change)."""
     return _single_trick_task(ct) and ct != C_WIN_RANK_WITH_RANK and ct != C_WIN_TRICK_USING_RANK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _outcome(s, ttype, tparams, base, w_done, partial):
     """Score of a what-if state against the task states ``base`` before it (``base`` also
     holds each task's progress after the task states). A ``partial`` trick still misses cards,
@@ -772,7 +777,7 @@ def _outcome(s, ttype, tparams, base, w_done, partial):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_aims(s, p, ttype, tparams, aim):
     """How much the crew wants each player to win the current trick for reasons its cards do
     not settle yet: trick counts, streaks, comparisons, leading constraints, cards to avoid.
@@ -894,29 +899,46 @@ def trick_aims(s, p, ttype, tparams, aim):
         aim[(p + 1) % n_players] += 3.0  # my left neighbour leads the last trick: I play last
 
 
-@njit(cache=True)
-def _trick_values(s2, ttype, tparams, base, aim, w_done, partial, vals):
-    """``vals[w]``: score of closing the trick as it stands in ``s2`` with ``w`` winning it."""
+def _copy_into(dst, src):
+    """``dst[:] = src`` for two state vectors of the same length: numpy's copy when interpreted,
+    a loop when compiled (a slice assignment needs numba's runtime, which the callers do
+    without)."""
+    dst[:] = src
+
+
+@overload(_copy_into)
+def _copy_into_compiled(dst, src):
+    def impl(dst, src):
+        for i in range(src.shape[0]):
+            dst[i] = src[i]
+
+    return impl
+
+
+@njit(cache=True, _nrt=False)
+def _trick_values(s2, ttype, tparams, base, aim, w_done, partial, vals, s3):
+    """``vals[w]``: score of closing the trick as it stands in ``s2`` with ``w`` winning it
+    (``s3``: scratch of the state's length)."""
     for w in range(s2[S_NP]):
-        s3 = s2.copy()
+        _copy_into(s3, s2)
         finish_trick_as(s3, w)
         vals[w] = _outcome(s3, ttype, tparams, base, w_done, partial) + W_AIM * aim[w]
 
 
-@njit(cache=True)
-def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
+@njit(cache=True, _nrt=False)
+def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob, s2, s3, later, top):
     """Expected score of ``p`` playing ``c`` now: the trick is closed by a cooperative crew, each
     later player overtaking when the crew gains by it and it can, or when it must (all its cards
-    of the led suit are higher). Leaves the winner distribution in ``prob``."""
+    of the led suit are higher). Leaves the winner distribution in ``prob``. Scratch handed
+    down (nothing here allocates): ``s2`` and ``s3`` of the state's length, ``later`` and
+    ``top`` (the card each possible winner would be winning with) of ``MAXP``."""
     n_players = s[S_NP]
     pos = s[S_NIN]
     leader = s[S_LEADER]
-    s2 = s.copy()
+    _copy_into(s2, s)
     play_card(s2, p, c)
     t = s2[S_DONE]
     led = suit_of(s2[O_TCARDS + t * MAXP])
-    later = np.empty(MAXP, np.int64)
-    top = np.empty(MAXP, np.int64)  # card each possible winner would be winning with
     nl = 0
     for j in range(pos + 1, n_players):
         q = (leader + j) % n_players
@@ -935,7 +957,7 @@ def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
     bi = trick_winner_card(cards, n_in)
     best = cards[bi]
     w0 = (leader + bi) % n_players
-    _trick_values(s2, ttype, tparams, base, aim, w_done, nl > 0, vals)
+    _trick_values(s2, ttype, tparams, base, aim, w_done, nl > 0, vals, s3)
     if nl > 0 and led != SUB:
         # a later holder of a task card in the led suit plays it when its owner is winning
         for k in range(s[S_NTASKS]):
@@ -988,7 +1010,7 @@ def card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _likely_beater(s, p, q, best, led, highest):
     """The card ``q`` would overtake ``best`` with: a cautious estimate of its highest (or,
     when it is forced and plays low, its lowest) card among those that beat ``best``."""
@@ -1014,7 +1036,7 @@ def _likely_beater(s, p, q, best, led, highest):
     return pick if pick >= 0 else best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _void_prob(s, p, q, su):
     """From ``p``'s view: the chance that ``q`` holds no card of suit ``su`` (shown void: 1)."""
     if s[O_VOID + q * 5 + su] == 1:
@@ -1036,7 +1058,7 @@ def _void_prob(s, p, q, su):
     return miss
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _later_discard(s, p, x, led, later, nl):
     """Chance that a later player holds the off-suit card ``x`` and has no card of the led suit,
     so may discard it (a rank-with-rank task: a 6 under a 6, an 8 under a 4)."""
@@ -1053,7 +1075,7 @@ def _later_discard(s, p, x, led, later, nl):
     return 1.0 - miss
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _later_hold(s, p, x, later, nl):
     """Chance that card ``x`` (unplayed, not ``p``'s) is with one of the players in ``later``."""
     unknown = 0
@@ -1073,7 +1095,7 @@ def _later_hold(s, p, x, later, nl):
     return mass / total if total > 0.0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _balance_rank(s):
     """The rank missions 8 and 21 balance (9 or 1), or 0."""
     if s[S_OBJECTIVE] == OBJ_BALANCE9:
@@ -1083,7 +1105,7 @@ def _balance_rank(s):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _balance_excess(s, p):
     """Missions 8/21: how many of the balanced rank ``p`` has won or holds beyond its share
     (the colour cards of that rank in play, spread as evenly as the rule demands)."""
@@ -1134,12 +1156,70 @@ def heuristic_play(s, p, legal, n_legal, prm, ttype, tparams):
     ) * s[S_DONE] / max(s[S_NTRICKS] - 1, 1)
     vals = np.empty(MAXP)
     prob = np.empty(MAXP)
+    s2 = np.empty_like(s)  # card_value's scratch, once per decision
+    s3 = np.empty_like(s)
+    later = np.empty(MAXP, np.int64)
+    winning = np.empty(MAXP, np.int64)
+    return _best_play(
+        s,
+        p,
+        legal,
+        n_legal,
+        ttype,
+        tparams,
+        base,
+        aim,
+        w_done,
+        caution,
+        vals,
+        prob,
+        s2,
+        s3,
+        later,
+        winning,
+        mine,
+        others,
+        shed,
+        hazard,
+        excess,
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _best_play(
+    s,
+    p,
+    legal,
+    n_legal,
+    ttype,
+    tparams,
+    base,
+    aim,
+    w_done,
+    caution,
+    vals,
+    prob,
+    s2,
+    s3,
+    later,
+    winning,
+    mine,
+    others,
+    shed,
+    hazard,
+    excess,
+):
+    """The heuristic's card among ``legal[:n_legal]``, each scored by :func:`card_value` plus
+    the hand's own reasons (arrays allocated by :func:`heuristic_play`: nothing here
+    allocates, so its calls pay no reference counting)."""
     pos = s[S_NIN]
     best_card = legal[0]
     best_score = -1e18
     for i in range(n_legal):
         c = legal[i]
-        score = card_value(s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob)
+        score = card_value(
+            s, p, c, ttype, tparams, base, aim, w_done, caution, vals, prob, s2, s3, later, winning
+        )
         lose = 1.0 - prob[p]
         rank = rank_of(c)
         if aim[p] < 0.0:
