@@ -86,21 +86,22 @@ def compile_calls_unliteral() -> None:
 
 
 # LLVM's non-trivial loop unswitching (on at numba's default -O3) copies a loop once per branch
-# whose condition does not change inside it. A rule evaluator that switches on a task kind and
-# loops over tricks or cards (one engine's task evaluator) took 34 CPU seconds to compile
-# instead of 4, a third of that engine's cold compile, and the copies made no engine faster
-# (docs/performance.md). A cost threshold of 1 turns it off; trivial unswitching stays.
+# whose condition does not change inside it, and again for the next such branch. A task
+# evaluator that switches on the task kind around loops over tricks and cards took 34 CPU
+# seconds to compile instead of 4, and the copies made no engine faster (docs/performance.md).
+# A cost threshold of 1 turns it off; trivial unswitching stays.
 UNSWITCH_THRESHOLD = "1"
 
 
 def limit_loop_unswitching() -> None:
-    """Set LLVM's loop-unswitch threshold for this process (``$BALANCE_UNSWITCH_THRESHOLD``, else
-    ``UNSWITCH_THRESHOLD``; ``llvm`` keeps LLVM's own, for measuring the difference)."""
+    """Set LLVM's loop-unswitch threshold for this process: ``$BALANCE_UNSWITCH_THRESHOLD`` (a
+    whole number from 1; ``llvm`` keeps LLVM's own, for measuring the difference), else
+    ``UNSWITCH_THRESHOLD``."""
     value = os.environ.get("BALANCE_UNSWITCH_THRESHOLD", UNSWITCH_THRESHOLD)
     if value == "llvm":
         return
     if not value.isdigit() or int(value) < 1:
-        return  # LLVM aborts the process on a threshold below 1
+        value = UNSWITCH_THRESHOLD  # LLVM aborts the process on a threshold below 1
     import llvmlite.binding as llvm
 
     llvm.set_option("balance", f"-unswitch-threshold={value}")
