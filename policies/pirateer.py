@@ -10,7 +10,9 @@ and answers an index into it; ties are broken uniformly at random.
 - ``hunter``: captures whatever it can (the treasure ship first), keeps its ships near the
   anchorages while the treasure is on the island, then chases the treasure ship;
 - ``lookahead``: scores each move by a position evaluation that includes the exact chance, over
-  the 36 rolls, that each opponent can capture each of its ships on that opponent's next turn.
+  the 36 rolls, that each opponent can capture each of its ships on that opponent's next turn;
+- ``mcts``: the shared search (``simulator.search``) over Pirateer's forward model
+  (``simulator.pirateer.forward``); the engine calls it, never :func:`decide_move`.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from numba import njit
 from simulator.pirateer import state as S
 from simulator.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
 from simulator.policy import PolicyDef, PolicyParam
+from simulator.search import mcts_policy
 
-RANDOM, RUNNER, HUNTER, LOOKAHEAD = 0, 1, 2, 3
+RANDOM, RUNNER, HUNTER, LOOKAHEAD, MCTS = 0, 1, 2, 3, 4
 WIN = 1.0e6
 BLOCKER_STEPS = 6
 STUCK_STEPS = 30
@@ -68,7 +71,16 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
+ROLLOUT_NAMES = ("random", "runner", "hunter", "lookahead")
+POLICIES["mcts"] = mcts_policy(
+    MCTS, ROLLOUT_NAMES, "runner", "lookahead", 200,
+    "every move is searched (a turn has one decision)",
+)  # fmt: skip
 LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
+MCTS_P = POLICIES["mcts"].slots
+ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
+# each rollout policy's default parameters, by rollout index
+ROLLOUT_PRM = np.stack([POLICIES[name].defaults() for name in ROLLOUT_NAMES])
 
 
 # -- position features ----------------------------------------------------------------------------

@@ -34,6 +34,14 @@ class PolicyParam:
     doc: str
     integer: bool = False  # a count: only whole numbers are accepted (and tried by `balance tune`)
     log: bool = False  # spans orders of magnitude: `balance tune` searches it on a log scale
+    # Named values: value k means choices[k] (written by name, ``rollout=runner``, or by index)
+    choices: tuple[str, ...] = ()
+
+    def show(self, value: float) -> str:
+        """A value as a designer writes it: a choice's name, else the number."""
+        if self.choices and value == int(value) and 0 <= int(value) < len(self.choices):
+            return self.choices[int(value)]
+        return f"{value:g}"
 
     @property
     def tunable(self) -> bool:
@@ -104,7 +112,7 @@ class SeatPolicy:
     def label(self) -> str:
         """Canonical text: the name, then every parameter that differs from its default."""
         changed = [
-            f"{p.name}={v:g}"
+            f"{p.name}={p.show(v)}"
             for p, v in zip(self.policy.params, self.values, strict=True)
             if v != p.default
         ]
@@ -139,9 +147,14 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
         try:
             value = float(raw) if sep else float("nan")
         except ValueError:
-            value = float("nan")
+            value = float(param.choices.index(raw.strip())) if raw.strip() in param.choices else np.nan
         if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
             kind = "a whole number" if param.integer else "a number"
+            if param.choices:
+                raise BalanceError(
+                    f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
+                    f"allowed: {', '.join(param.choices)}"
+                )
             raise BalanceError(
                 f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
                 f"allowed: {kind} from {param.lo:g} to {param.hi:g}"

@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.pirateer import decide_move
+from policies.pirateer import MCTS, decide_move
 from simulator.policy import OUTSIDE
 from simulator.recording import no_recording, play_recorded, record
 
 from . import state as S
 from .board import N_CELLS, N_PICTURE
+from .forward import Position, end_turn, play_move, search_move
 from .outside import X_MOVE
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
@@ -72,52 +73,11 @@ def leader_of(sc) -> int:
 
 
 @njit(cache=True)
-def play_move(r, ships, owner, occ, g, p, move, d1, d2, cap_cell, taken_cell, lost_cell, rec,
-              rec_n):  # fmt: skip
-    """Play a legal move step by step, counting captures and the treasure's changes of hand;
-    ends the game when a step brings the treasure home or captures the last opponent."""
-    for k in range(move[S.M_STEPS]):
-        base = 1 + 4 * k
-        s = move[base]
-        frm = ships[s]
-        t = S.walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
-        victim = occ[t]
-        before = g[S.G_TREASURE]
-        S.make_step(ships, occ, g, s, t, move[base + 3])
-        turn = g[S.G_TURN] + 1
-        record(rec, rec_n, EV_MOVE, turn, p, s, move[base + 2], move[base + 1], frm, t, victim,
-               g[S.G_TREASURE])  # fmt: skip
-        if victim >= 0:
-            g[S.G_CAPTURES] += 1
-            cap_cell[t] += 1
-            carried = 1 if before == victim else 0
-            record(rec, rec_n, EV_CAPTURE, turn, p, s, victim, owner[victim // S.FLEET], t, carried)
-            if before == victim:
-                g[S.G_TREASURE_CAPTURES] += 1
-                lost_cell[t] += 1
-                taken_cell[t] += 1
-                record(rec, rec_n, EV_TREASURE, turn, p, s, t, victim)
-        elif before == S.ON_ISLAND and g[S.G_TREASURE] == s:
-            taken_cell[t] += 1
-            g[S.G_TAKEN_TURN] = g[S.G_TURN]
-            record(rec, rec_n, EV_TREASURE, turn, p, s, t, -1)
-        if S.treasure_home(ships, g):
-            g[S.G_ENDED] = 1
-            g[S.G_END_REASON] = S.END_TREASURE_HOME
-            g[S.G_WINNER] = p
-            g[S.G_TREASURE] = S.DELIVERED
-            return
-        if victim >= 0 and S.opponents_left(ships, owner, p) == 0:
-            g[S.G_ENDED] = 1
-            g[S.G_END_REASON] = S.END_LAST_OPPONENT
-            g[S.G_WINNER] = p
-            return
-
-
-@njit(cache=True)
 def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
-              taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None):  # fmt: skip
-    """Play one game; returns (lead changes, leader at half length, passes, problems)."""
+              taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None,
+              searching=None):  # fmt: skip
+    """Play one game; returns (lead changes, leader at half length, passes, problems).
+    ``searching``: None unless a seat plays ``mcts`` (compiled without the search then)."""
     np.random.seed(seed)
     S.new_game(r, n_players, ships, owner, occ, g)
     if rec.shape[0] > 0:
@@ -144,12 +104,15 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                 if ext is not None and pids[p] >= OUTSIDE:  # a policy from --policy-file
                     k = ext[X_MOVE][pids[p] - OUTSIDE](prm[p], r, ships, owner, occ, g, p, moves,
                                                        n)  # fmt: skip
+                elif searching is not None and pids[p] == MCTS:
+                    k = search_move(r, n_players, prm[p], Position(ships, owner, occ, g), p,
+                                    moves, n)  # fmt: skip
                 else:
                     k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
-                play_move(r, ships, owner, occ, g, p, moves[k], d1, d2, cap_cell, taken_cell,
-                          lost_cell, rec, rec_n)  # fmt: skip
-            g[S.G_TURN] += 1
+                play_move(r, ships, owner, occ, g, p, moves[k], cap_cell, taken_cell, lost_cell,
+                          rec, rec_n)  # fmt: skip
+            end_turn(r, g)
             if checking:
                 problems |= S.check_state(r, ships, owner, occ, g)
             sc = seat_scores(ships, owner, g, n_players)
@@ -159,16 +122,13 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                 if last >= 0 and leader != last:
                     changes += 1
                 last = leader
-            if g[S.G_ENDED] == 0 and g[S.G_TURN] >= r.max_turns:
-                g[S.G_ENDED] = 1
-                g[S.G_END_REASON] = S.END_TURN_CAP
         p = (p + 1) % n_players
     record(rec, rec_n, EV_END, g[S.G_TURN], g[S.G_WINNER], g[S.G_END_REASON])
     return changes, lead[g[S.G_TURN] // 2], passes, problems
 
 
 @njit(cache=True)
-def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None):
+def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None):
     """Play every game of ``seeds``; ``rec``/``rec_n`` record their events (a zero-row buffer:
     no recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -196,7 +156,7 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None):
     for i in range(n):
         ch, half, ps, _ = play_game(
             r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
-            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False, ext,
+            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False, ext, searching,
         )  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
@@ -216,6 +176,12 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None):
     )  # fmt: skip
 
 
+def searching(policy_ids) -> bool | None:
+    """The engine's ``searching`` argument: True when a seat plays ``mcts``, else None, so a run
+    without the search never compiles it."""
+    return True if MCTS in np.asarray(policy_ids).tolist() else None
+
+
 def play_chunk(
     rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
@@ -228,7 +194,7 @@ def play_chunk(
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
-        outside,
+        outside, searching(policy_ids),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -260,6 +226,7 @@ def play_one(
             r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
             np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g,
             moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True, outside,
+            searching(policy_ids),
         )  # fmt: skip
 
     events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)

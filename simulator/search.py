@@ -1,0 +1,331 @@
+"""The search player's tree: information-set Monte Carlo tree search, shared by every game.
+
+Which search, and why. Every competitive game here has dice or hidden cards, so the tree is
+*open-loop* over the deciding players' options, the way single-observer information-set MCTS
+(Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search") builds it:
+
+- each simulation starts from the real position with what the searching seat cannot see dealt
+  again from its own view (a *determinisation*) and fresh dice; a node is a sequence of options
+  from the root, not a position, so the statistics below a node average over the dice and the
+  deals that reached it;
+- the options at a node differ from one simulation to the next (another roll, another deal), so
+  children are found by the option's *key* (an integer the game gives each option: the position a
+  move leads to, the card played...) and the seat choosing, and the selection rule is the subset-armed UCB1 of ISMCTS:
+  ``mean + explore * sqrt(ln(availability) / visits)``, where availability counts the simulations
+  in which the option could have been taken, not the parent's visits;
+- a node's statistics are kept for the seat that chose it (every seat maximises its own result:
+  max-n), so one tree serves 2 to 6 players;
+- one new node per simulation, then a playout to the end of the game with a named fast policy;
+  the result (each seat's reward, 1 for a win) is added along the path;
+- the answer is the root option simulated most often (the robust child; ties go to the better mean).
+
+Numba cannot cache a compiled function that takes other compiled functions as arguments, so the
+search does not call the game: the game's forward model (``simulator/<game>/forward.py``) drives
+one simulation at a time and calls these functions at each decision of the tree. Everything that
+makes it a search (storage, selection, expansion, backup, the final choice) is here:
+
+    tree = new_tree(capacity)
+    for _ in range(playouts):
+        <copy the position; deal what the seat cannot see; reseed the dice>
+        begin(tree)
+        n = <the options at the root decision, one key each in keys[:n]>
+        while n > 0:
+            guide = <the guide policy's choice> if widening(tree, widen) else -1
+            k = choose(tree, keys, n, mover, explore, guide, widen)
+            <apply option k>
+            if left_tree(tree):
+                break
+            n = <advance to the next searched decision; 0 at the end of the game>
+        <play out to the end with the rollout policy; each seat's reward>
+        backup(tree, rewards)
+    k = most_visited(tree, keys, n_root, seat)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .policy import PolicyDef, PolicyParam
+
+EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]; sqrt(2) is the textbook value
+WIDEN = 1.0  # progressive widening: children of a node <= 1 + WIDEN * sqrt(its visits)
+BIAS = 1.0  # progressive bias toward the guide's choice: BIAS / (visits + 1) on its UCB score
+
+
+def mcts_policy(
+    policy_id: int,
+    rollouts: tuple[str, ...],
+    rollout: str,
+    guide: str,
+    playouts: int,
+    searches: str,
+) -> PolicyDef:
+    """The declaration every game gives its search player, ``mcts``: the same parameters in every
+    game (``playouts``, the skill knob; ``rollout`` and ``guide``, each one of the game's
+    built-in ``rollouts``; ``explore``; ``widen``), ``searches`` saying which decisions it
+    searches and which it leaves to ``rollout``."""
+    return PolicyDef(
+        "mcts",
+        policy_id,
+        "Monte Carlo tree search (information-set, open-loop over the dice): simulates the rest "
+        f"of the game from each decision; {searches}",
+        (
+            PolicyParam(
+                "playouts", float(playouts), 1.0, 100_000.0,
+                "simulations per decision (the skill knob: more plays stronger and slower)",
+                integer=True, log=True,
+            ),  # fmt: skip
+            PolicyParam(
+                "rollout", float(rollouts.index(rollout)), 0.0, float(len(rollouts) - 1),
+                "the policy every seat plays in a simulation once it leaves the tree: "
+                + ", ".join(rollouts),
+                integer=True, choices=rollouts,
+            ),  # fmt: skip
+            PolicyParam(
+                "guide", float(rollouts.index(guide)), 0.0, float(len(rollouts) - 1),
+                "the policy whose choice the tree tries first and favours (progressive bias): "
+                + ", ".join(rollouts),
+                integer=True, choices=rollouts,
+            ),  # fmt: skip
+            PolicyParam(
+                "explore", EXPLORE, 0.0, 5.0,
+                "UCB1 exploration constant: higher tries more options, lower deepens the best",
+            ),  # fmt: skip
+            PolicyParam(
+                "widen", WIDEN, 0.0, 20.0,
+                "progressive widening: a decision holds at most 1 + widen * sqrt(simulations) "
+                "options in the tree (0: the guide's choice alone, a pure rollout of it)",
+            ),  # fmt: skip
+        ),
+    )
+
+# Tree arrays, one entry per node; node 0 is the root (the decision being searched).
+Tree = namedtuple(
+    "Tree",
+    "key who first sibling nchild visits avail value favoured path mover cursor",
+)
+# cursor: [0] nodes in use, [1] path length, [2] 1 once this simulation left the tree (a new node
+# or a full tree), [3] the node the simulation is at
+C_SIZE, C_DEPTH, C_LEFT, C_AT = 0, 1, 2, 3
+NO_NODE = -1
+MAX_DEPTH = 512  # decisions of one simulation kept in the tree at most
+
+
+@njit(cache=True)
+def new_tree(capacity: int) -> Tree:
+    """Room for ``capacity`` nodes (one per simulation is added, so ``playouts + 1`` is enough)."""
+    cap = max(capacity, 2)
+    tree = Tree(
+        np.zeros(cap, dtype=np.int64),
+        np.full(cap, -1, dtype=np.int64),
+        np.full(cap, NO_NODE, dtype=np.int64),
+        np.full(cap, NO_NODE, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(MAX_DEPTH, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+    )
+    clear(tree)
+    return tree
+
+
+@njit(cache=True)
+def clear(tree: Tree) -> None:
+    """Forget every node: the tree holds the root alone (a new decision to search)."""
+    tree.first[0] = NO_NODE
+    tree.sibling[0] = NO_NODE
+    tree.nchild[0] = 0
+    tree.visits[0] = 0.0
+    tree.cursor[C_SIZE] = 1
+    tree.cursor[C_DEPTH] = 0
+    tree.cursor[C_LEFT] = 0
+    tree.cursor[C_AT] = 0
+
+
+@njit(cache=True)
+def begin(tree: Tree) -> None:
+    """Start a simulation at the root."""
+    tree.cursor[C_DEPTH] = 0
+    tree.cursor[C_LEFT] = 0
+    tree.cursor[C_AT] = 0
+
+
+@njit(cache=True)
+def left_tree(tree: Tree) -> bool:
+    """True once this simulation has added its new node (or cannot add one): play out now."""
+    return tree.cursor[C_LEFT] == 1
+
+
+@njit(cache=True)
+def _child(tree: Tree, node: int, key: int, mover: int) -> int:
+    c = tree.first[node]
+    while c != NO_NODE:
+        if tree.key[c] == key and tree.who[c] == mover:
+            return c
+        c = tree.sibling[c]
+    return NO_NODE
+
+
+@njit(cache=True)
+def _add_child(tree: Tree, node: int, key: int, mover: int) -> int:
+    i = tree.cursor[C_SIZE]
+    if i >= tree.key.shape[0]:
+        return NO_NODE
+    tree.cursor[C_SIZE] = i + 1
+    tree.key[i] = key
+    tree.who[i] = mover
+    tree.first[i] = NO_NODE
+    tree.sibling[i] = tree.first[node]
+    tree.first[node] = i
+    tree.nchild[node] += 1
+    tree.nchild[i] = 0
+    tree.favoured[i] = 0.0
+    tree.visits[i] = 0.0
+    tree.avail[i] = 0.0
+    tree.value[i] = 0.0
+    return i
+
+
+@njit(cache=True)
+def _enter(tree: Tree, child: int, mover: int) -> None:
+    d = tree.cursor[C_DEPTH]
+    if d < MAX_DEPTH:
+        tree.path[d] = child
+        tree.mover[d] = mover
+        tree.cursor[C_DEPTH] = d + 1
+    tree.cursor[C_AT] = child
+
+
+@njit(cache=True)
+def widening(tree: Tree, widen: float) -> bool:
+    """Will this visit add a child to the simulation's current node? Progressive widening: a node
+    holds at most ``1 + widen * sqrt(visits)`` children, so a small budget deepens the few options
+    tried (the guide's first) instead of trying every option once. The driver asks its guide
+    policy for a choice only when this is true."""
+    if tree.cursor[C_LEFT] == 1:
+        return False
+    node = tree.cursor[C_AT]
+    return tree.nchild[node] < 1.0 + widen * np.sqrt(tree.visits[node])
+
+
+@njit(cache=True)
+def choose(tree: Tree, keys: np.ndarray, n: int, mover: int, explore: float, guide: int,
+           widen: float) -> int:  # fmt: skip
+    """The option (index into ``keys[:n]``) that seat ``mover`` takes at the simulation's current
+    node. When the node may widen (:func:`widening`) and an option was never tried here, a new
+    child: ``guide`` (the guide policy's choice, -1 for none) if untried, else one uniformly at
+    random; it is the simulation's new node. Otherwise the best subset-armed UCB1 score, with
+    progressive bias toward the guide's children (``BIAS / (visits + 1)``). Outside the tree
+    (after the new node, a full tree or too deep a path): the guide's choice, else at random."""
+    if n <= 1:  # nothing to choose: not a node of the tree
+        return 0
+    if tree.cursor[C_LEFT] == 1:
+        return guide if guide >= 0 else np.random.randint(0, n)
+    node = tree.cursor[C_AT]
+    grow = tree.nchild[node] < 1.0 + widen * np.sqrt(tree.visits[node])
+    untried = 0
+    best = -1
+    best_score = -np.inf
+    for k in range(n):
+        c = _child(tree, node, keys[k], mover)
+        if c == NO_NODE or tree.visits[c] == 0.0:
+            untried += 1
+            continue
+        tree.avail[c] += 1.0
+        v = tree.visits[c]
+        score = tree.value[c] / v + explore * np.sqrt(np.log(tree.avail[c]) / v)
+        score += BIAS * tree.favoured[c] / (v + 1.0)
+        if score > best_score:
+            best_score = score
+            best = k
+    if untried > 0 and (grow or best < 0):
+        if guide >= 0:
+            c = _child(tree, node, keys[guide], mover)
+            if c == NO_NODE or tree.visits[c] == 0.0:
+                _step(tree, keys[guide], mover, 1.0)
+                return guide
+        pick = np.random.randint(0, untried)
+        for k in range(n):
+            c = _child(tree, node, keys[k], mover)
+            if c == NO_NODE or tree.visits[c] == 0.0:
+                if pick == 0:
+                    _step(tree, keys[k], mover, 0.0)
+                    return k
+                pick -= 1
+    _step(tree, keys[best], mover, 0.0)
+    return best
+
+
+@njit(cache=True)
+def _step(tree: Tree, key: int, mover: int, favoured: float) -> None:
+    """Move the simulation to the child ``key`` of its node, adding it if new (and then leaving
+    the tree); ``favoured``: 1 when the guide chose it."""
+    node = tree.cursor[C_AT]
+    c = _child(tree, node, key, mover)
+    if c == NO_NODE:
+        c = _add_child(tree, node, key, mover)
+        tree.cursor[C_LEFT] = 1
+        if c == NO_NODE:  # the tree is full: this simulation is a playout from here
+            return
+        tree.favoured[c] = favoured
+    elif tree.visits[c] == 0.0:
+        tree.cursor[C_LEFT] = 1
+    if tree.cursor[C_DEPTH] >= MAX_DEPTH:
+        tree.cursor[C_LEFT] = 1
+        return
+    _enter(tree, c, mover)
+
+
+@njit(cache=True)
+def backup(tree: Tree, rewards: np.ndarray) -> None:
+    """Add the simulation's result along its path: each node's value is its mover's reward."""
+    tree.visits[0] += 1.0
+    for d in range(tree.cursor[C_DEPTH]):
+        c = tree.path[d]
+        tree.visits[c] += 1.0
+        tree.value[c] += rewards[tree.mover[d]]
+
+
+@njit(cache=True)
+def most_visited(tree: Tree, keys: np.ndarray, n: int, mover: int) -> int:
+    """The root option simulated most often (index into ``keys[:n]``); ties go to the higher mean
+    reward, then to the first listed."""
+    best = 0
+    best_visits = -1.0
+    best_mean = -np.inf
+    for k in range(n):
+        c = _child(tree, 0, keys[k], mover)
+        v = 0.0 if c == NO_NODE else tree.visits[c]
+        mean = tree.value[c] / v if v > 0.0 else -np.inf
+        if v > best_visits or (v == best_visits and mean > best_mean):
+            best = k
+            best_visits = v
+            best_mean = mean
+    return best
+
+
+@njit(cache=True)
+def root_stats(tree: Tree, keys: np.ndarray, n: int, mover: int, out: np.ndarray) -> None:
+    """Visits and mean reward of each root option into ``out[k, 0:2]`` (tests, replays)."""
+    for k in range(n):
+        c = _child(tree, 0, keys[k], mover)
+        v = 0.0 if c == NO_NODE else tree.visits[c]
+        out[k, 0] = v
+        out[k, 1] = tree.value[c] / v if v > 0.0 else 0.0
+
+
+@njit(cache=True)
+def win_rewards(winner: int, n_players: int, out: np.ndarray) -> np.ndarray:
+    """The usual result: 1 to the winner, 0 to everyone else (nobody wins: 0 to all)."""
+    for p in range(n_players):
+        out[p] = 0.0
+    if 0 <= winner < n_players:
+        out[winner] = 1.0
+    return out
