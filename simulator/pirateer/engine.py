@@ -77,7 +77,8 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
               taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None,
               searching=None):  # fmt: skip
     """Play one game; returns (lead changes, leader at half length, passes, problems).
-    ``searching``: None unless a seat plays ``mcts`` (compiled without the search then)."""
+    ``searching``: None unless a seat plays ``mcts`` (compiled without the search then), else
+    the search's tally (``forward.search_move``)."""
     np.random.seed(seed)
     S.new_game(r, n_players, ships, owner, occ, g)
     if rec.shape[0] > 0:
@@ -106,7 +107,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                                                        n)  # fmt: skip
                 elif searching is not None and pids[p] == MCTS:
                     k = search_move(r, n_players, prm[p], Position(ships, owner, occ, g), p,
-                                    moves, n)  # fmt: skip
+                                    moves, n, None, searching)  # fmt: skip
                 else:
                     k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
@@ -176,25 +177,36 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
     )  # fmt: skip
 
 
-def searching(policy_ids) -> bool | None:
-    """The engine's ``searching`` argument: True when a seat plays ``mcts``, else None, so a run
-    without the search never compiles it."""
-    return True if MCTS in np.asarray(policy_ids).tolist() else None
+def searching(policy_ids, tally=None) -> np.ndarray | None:
+    """The engine's ``searching`` argument: the search's tally (``tally`` or a new one) when a
+    seat plays ``mcts``, else None, so a run without the search never compiles it."""
+    if MCTS not in np.asarray(policy_ids).tolist():
+        return None
+    return np.zeros(2, dtype=np.int64) if tally is None else tally
 
 
 def play_chunk(
-    rules, n_players: int, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
+    rules,
+    n_players: int,
+    policy_ids,
+    policy_params,
+    seeds,
+    rec=None,
+    rec_n=None,
+    outside=None,
+    tally=None,
 ) -> dict[str, np.ndarray]:
     """The engine contract of ``simulator.games``: play one chunk, return its columns (recording
     its events into ``rec``/``rec_n`` when given). ``outside``: the compiled functions of
     policies from a --policy-file (``simulator.policy_file.engine_tuples``); None compiles the
-    engine without that path."""
+    engine without that path. ``tally``: int64[2] the search adds its simulations and the turns
+    they played to (benchmarks)."""
     if rec is None:
         rec, rec_n = no_recording(EVENT_WIDTH)
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
-        outside, searching(policy_ids),
+        outside, searching(policy_ids, tally),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 

@@ -139,10 +139,11 @@ def playout(r, n_players: int, rollout: int, rprm, pos: Position, p: int, n: int
 
 @njit(cache=True)
 def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_root: int,
-                stats=None) -> int:  # fmt: skip
+                stats=None, tally=None) -> int:  # fmt: skip
     """The move (index into ``root_moves[:n_root]``) seat ``p`` plays with policy ``mcts``:
-    ``prm[MCTS_P.playouts]`` simulations of the shared search from the real position
-    (``stats``, when given: each move's simulations and mean reward, ``search.root_stats``)."""
+    ``prm[MCTS_P.playouts]`` simulations of the shared search from the real position.
+    ``stats``, when given: each move's simulations and mean reward (``search.root_stats``);
+    ``tally``, when given: [0] += simulations, [1] += turns they played (benchmarks)."""
     if n_root == 1 and stats is None:
         return 0
     playouts = int(prm[MCTS_P.playouts])
@@ -192,6 +193,9 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
         winner = playout(r, n_players, rollout, rprm, sim, q, n, moves, scratch, cells, rec,
                          rec_n)  # fmt: skip
         T.backup(tree, T.win_rewards(winner, n_players, rewards))
+        if tally is not None:
+            tally[0] += 1
+            tally[1] += sim.g[S.G_TURN] - root.g[S.G_TURN]
     if stats is not None:
         T.root_stats(tree, root_keys, n_root, p, stats)
     return T.most_visited(tree, root_keys, n_root, p)
