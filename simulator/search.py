@@ -31,7 +31,7 @@ makes it a search (storage, selection, expansion, backup, the final choice) is h
         n = <the options at the root decision, one key each in keys[:n]>
         while n > 0:
             guide = <the guide policy's choice> if widening(tree, widen) else -1
-            k = choose(tree, keys, n, mover, explore, guide, widen)
+            k = choose(tree, keys, n, mover, explore, guide, widen, bias)
             <apply option k>
             if left_tree(tree):
                 break
@@ -52,7 +52,7 @@ from .policy import PolicyDef, PolicyParam
 
 EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]; sqrt(2) is the textbook value
 WIDEN = 1.0  # progressive widening: children of a node <= 1 + WIDEN * sqrt(its visits)
-BIAS = 1.0  # progressive bias toward the guide's choice: BIAS / (visits + 1) on its UCB score
+BIAS = 1.0  # progressive bias toward the guide's choice: bias / (visits + 1) on its UCB score
 
 
 def mcts_policy(
@@ -98,6 +98,11 @@ def mcts_policy(
                 "widen", WIDEN, 0.0, 20.0,
                 "progressive widening: a decision holds at most 1 + widen * sqrt(simulations) "
                 "options in the tree (0: the guide's choice alone, a pure rollout of it)",
+            ),  # fmt: skip
+            PolicyParam(
+                "bias", BIAS, 0.0, 100.0,
+                "progressive bias: the guide's choice gets bias / (simulations + 1) on top of its "
+                "mean result, so the search leaves it only on clear evidence",
             ),  # fmt: skip
         ),
     )
@@ -217,12 +222,12 @@ def widening(tree: Tree, widen: float) -> bool:
 
 @njit(cache=True)
 def choose(tree: Tree, keys: np.ndarray, n: int, mover: int, explore: float, guide: int,
-           widen: float) -> int:  # fmt: skip
+           widen: float, bias: float) -> int:  # fmt: skip
     """The option (index into ``keys[:n]``) that seat ``mover`` takes at the simulation's current
     node. When the node may widen (:func:`widening`) and an option was never tried here, a new
     child: ``guide`` (the guide policy's choice, -1 for none) if untried, else one uniformly at
     random; it is the simulation's new node. Otherwise the best subset-armed UCB1 score, with
-    progressive bias toward the guide's children (``BIAS / (visits + 1)``). Outside the tree
+    progressive bias toward the guide's children (``bias / (visits + 1)``). Outside the tree
     (after the new node, a full tree or too deep a path): the guide's choice, else at random."""
     if n <= 1:  # nothing to choose: not a node of the tree
         return 0
@@ -241,7 +246,7 @@ def choose(tree: Tree, keys: np.ndarray, n: int, mover: int, explore: float, gui
         tree.avail[c] += 1.0
         v = tree.visits[c]
         score = tree.value[c] / v + explore * np.sqrt(np.log(tree.avail[c]) / v)
-        score += BIAS * tree.favoured[c] / (v + 1.0)
+        score += bias * tree.favoured[c] / (v + 1.0)
         if score > best_score:
             best_score = score
             best = k

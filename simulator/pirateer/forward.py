@@ -153,6 +153,7 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
     gprm = ROLLOUT_PRM[int(prm[MCTS_P.guide])]
     explore = prm[MCTS_P.explore]
     widen = prm[MCTS_P.widen]
+    bias = prm[MCTS_P.bias]
     tree = T.new_tree(playouts + 1)
     sim = new_position()
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
@@ -170,7 +171,7 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
         if T.widening(tree, widen):
             best = decide_move(guide, gprm, r, sim.ships, sim.owner, sim.occ, sim.g, p,
                                root_moves, n_root)  # fmt: skip
-        k = T.choose(tree, root_keys, n_root, p, explore, best, widen)
+        k = T.choose(tree, root_keys, n_root, p, explore, best, widen, bias)
         play_move(r, sim.ships, sim.owner, sim.occ, sim.g, p, root_moves[k], cells[0], cells[1],
                   cells[2], rec, rec_n)  # fmt: skip
         end_turn(r, sim.g)
@@ -185,7 +186,7 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
             if T.widening(tree, widen):
                 best = decide_move(guide, gprm, r, sim.ships, sim.owner, sim.occ, sim.g, q,
                                    moves, n)  # fmt: skip
-            k = T.choose(tree, keys, n, q, explore, best, widen)
+            k = T.choose(tree, keys, n, q, explore, best, widen, bias)
             play_move(r, sim.ships, sim.owner, sim.occ, sim.g, q, moves[k], cells[0], cells[1],
                       cells[2], rec, rec_n)  # fmt: skip
             end_turn(r, sim.g)
