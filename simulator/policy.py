@@ -147,7 +147,9 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
         try:
             value = float(raw) if sep else float("nan")
         except ValueError:
-            value = float(param.choices.index(raw.strip())) if raw.strip() in param.choices else np.nan
+            value = (
+                float(param.choices.index(raw.strip())) if raw.strip() in param.choices else np.nan
+            )
         if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
             kind = "a whole number" if param.integer else "a number"
             if param.choices:

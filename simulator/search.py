@@ -74,38 +74,60 @@ def mcts_policy(
         f"of the game from each decision; {searches}",
         (
             PolicyParam(
-                "playouts", float(playouts), 1.0, 100_000.0,
+                "playouts",
+                float(playouts),
+                1.0,
+                100_000.0,
                 "simulations per decision (the skill knob: more plays stronger and slower)",
-                integer=True, log=True,
+                integer=True,
+                log=True,
             ),  # fmt: skip
             PolicyParam(
-                "rollout", float(rollouts.index(rollout)), 0.0, float(len(rollouts) - 1),
+                "rollout",
+                float(rollouts.index(rollout)),
+                0.0,
+                float(len(rollouts) - 1),
                 "the policy every seat plays in a simulation once it leaves the tree: "
                 + ", ".join(rollouts),
-                integer=True, choices=rollouts,
+                integer=True,
+                choices=rollouts,
             ),  # fmt: skip
             PolicyParam(
-                "guide", float(rollouts.index(guide)), 0.0, float(len(rollouts) - 1),
+                "guide",
+                float(rollouts.index(guide)),
+                0.0,
+                float(len(rollouts) - 1),
                 "the policy whose choice the tree tries first and favours (progressive bias): "
                 + ", ".join(rollouts),
-                integer=True, choices=rollouts,
+                integer=True,
+                choices=rollouts,
             ),  # fmt: skip
             PolicyParam(
-                "explore", EXPLORE, 0.0, 5.0,
+                "explore",
+                EXPLORE,
+                0.0,
+                5.0,
                 "UCB1 exploration constant: higher tries more options, lower deepens the best",
             ),  # fmt: skip
             PolicyParam(
-                "widen", WIDEN, 0.0, 20.0,
+                "widen",
+                WIDEN,
+                0.0,
+                20.0,
                 "progressive widening: a decision holds at most 1 + widen * sqrt(simulations) "
                 "options in the tree (0: the guide's choice alone, a pure rollout of it)",
             ),  # fmt: skip
             PolicyParam(
-                "bias", BIAS, 0.0, 100.0,
+                "bias",
+                BIAS,
+                0.0,
+                100.0,
                 "progressive bias: the guide's choice gets bias / (simulations + 1) on top of its "
                 "mean result, so the search leaves it only on clear evidence",
             ),  # fmt: skip
         ),
     )
+
 
 # Tree arrays, one entry per node; node 0 is the root (the decision being searched).
 Tree = namedtuple(
