@@ -10,9 +10,10 @@ Which search, and why. Every competitive game here has dice or hidden cards, so 
   deals that reached it;
 - the options at a node differ from one simulation to the next (another roll, another deal), so
   children are found by the option's *key* (an integer the game gives each option: the position a
-  move leads to, the card played...) and the seat choosing, and the selection rule is the subset-armed UCB1 of ISMCTS:
-  ``mean + explore * sqrt(ln(availability) / visits)``, where availability counts the simulations
-  in which the option could have been taken, not the parent's visits;
+  move leads to, the card played...) and the seat choosing, and the selection rule is the
+  subset-armed UCB1 of ISMCTS: ``mean + explore * sqrt(ln(availability) / visits)``, where
+  availability counts the simulations in which the option could have been taken, not the
+  parent's visits;
 - a node's statistics are kept for the seat that chose it (every seat maximises its own result:
   max-n), so one tree serves 2 to 6 players;
 - one new node per simulation, then a playout to the end of the game with a named fast policy;
