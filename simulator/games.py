@@ -86,6 +86,18 @@ class GameSpec:
     # The rules in force -> the length unit when a rule changes what one game is (None: always
     # ``length_unit``).
     length_unit_of: Callable[[RuleSet], str] | None = None
+    # The strongest hand-written policy: the yardstick of the search player (``mcts``) and the
+    # top hand-written rung of a skill ladder (None: the default policy).
+    strongest: str | None = None
+
+    @property
+    def best_heuristic(self) -> str:
+        return self.strongest or self.default_policy
+
+    @property
+    def searches(self) -> bool:
+        """Does the game declare the search player (``mcts``)?"""
+        return "mcts" in self.policies
 
     def unit(self, rules: RuleSet) -> str:
         """The unit of ``length`` under these rules."""
@@ -117,6 +129,7 @@ class GameSpec:
             "default_policy": self.default_policy,
             "end_reasons": list(self.end_reasons),
             "replay": self.replay is not None,
+            "strongest": self.best_heuristic,
         }
 
 

@@ -45,6 +45,7 @@ COMMON = {
     "scores": pl.List,
 }
 N = 6  # games per check: enough to cover a few end reasons, cheap for the slowest engine
+SEARCH_PLAYOUTS = 4  # the search player's budget in these checks
 # Games whose engines do not record yet (`balance replay`); a game leaves this set when its
 # `GameSpec.replay` is declared, and then every registered game must be replayable.
 NOT_YET_REPLAYED: set[str] = set()
@@ -56,8 +57,16 @@ def _prefixes(game: str) -> tuple[str, ...]:
     return tuple("_".join(words[:i]) + "_" for i in range(1, len(words) + 1))
 
 
-def _raw(game: str, seeds: np.ndarray, players: int | None = None) -> dict[str, np.ndarray]:
-    config = plan_run(game, len(seeds), players=players)
+def _cheap(spec, name: str) -> str:
+    """A policy at a test's budget: the search player with a handful of simulations."""
+    params = {p.name for p in spec.policies[name].params}
+    return f"{name}:playouts={SEARCH_PLAYOUTS}" if "playouts" in params else name
+
+
+def _raw(
+    game: str, seeds: np.ndarray, players: int | None = None, policies: list[str] | None = None
+) -> dict[str, np.ndarray]:
+    config = plan_run(game, len(seeds), players=players, policies=policies)
     ids, params = engine_arrays(list(config.seats))
     return config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds)
 
@@ -162,7 +171,7 @@ def test_every_policy_plays(played):
     game, _, _ = played
     spec = get_game(game)
     for name in spec.policies:
-        config = plan_run(game, 2, policies=[name])
+        config = plan_run(game, 2, policies=[_cheap(spec, name)])
         ids, params = engine_arrays(list(config.seats))
         out = spec.play_chunk(config.rules, config.n_players, ids, params, chunk_seeds(2, 0, 2))
         assert np.asarray(out["length"]).shape == (2,), name
@@ -267,3 +276,89 @@ def test_replay_from_a_seed_is_the_game_of_that_seed(played):
     seed = int(table["seed"][1])
     replay = replay_seed(game, seed)
     assert replay.row.drop("game_index").equals(table[1].drop("game_index"))
+
+
+# -- the search player (every game that declares `mcts`) ------------------------------------------
+SEARCHING = sorted(g for g in GAMES if get_game(g).searches)
+
+
+def _search_seats(game: str) -> list[str]:
+    return [f"mcts:playouts={SEARCH_PLAYOUTS}", get_game(game).best_heuristic]
+
+
+def _same_columns(a: dict, b: dict, row: int | None = None) -> None:
+    for name, values in a.items():
+        left = np.asarray(values) if row is None else np.asarray(values)[row : row + 1]
+        assert np.array_equal(left, np.asarray(b[name])), name
+
+
+@pytest.mark.parametrize("game", SEARCHING)
+def test_search_player_is_reproducible_from_the_seed(game):
+    """The search's simulations draw from the game's own randomness: the same seeds play the same
+    games, and a game played alone is the game of its row in a chunk."""
+    seats = _search_seats(game)
+    seeds = chunk_seeds(5, 0, 3)
+    whole = _raw(game, seeds, players=2, policies=seats)
+    _same_columns(whole, _raw(game, seeds, players=2, policies=seats))
+    _same_columns(whole, _raw(game, seeds[2:3], players=2, policies=seats), row=2)
+
+
+@pytest.mark.parametrize("game", SEARCHING)
+def test_search_player_replays_its_games(game, tmp_path):
+    """`balance replay` plays a search player's game again, the game of its row."""
+    config = plan_run(game, 2, players=2, policies=_search_seats(game), seed=4)
+    folder = run(config, tmp_path / "run", jobs=1)
+    for i in range(2):
+        replay = replay_run(folder.path, i)
+        assert replay.row.equals(run_row(folder, i)), f"{game}: game {i}"
+
+
+def _searching_signatures(runs: list[tuple[str, list[str]]]) -> dict:
+    """In a fresh process: play one game of each (game, seats), then list, per compiled function
+    with a ``searching`` argument (the engines' switch for the search), the type it was compiled
+    (or loaded from the JIT cache) with."""
+    code = (
+        "import inspect, json, sys\n"
+        "from numba.core.dispatcher import Dispatcher\n"
+        "from simulator.games import get_game\n"
+        "from simulator.plan import chunk_seeds, plan_run\n"
+        "from simulator.policy import engine_arrays\n"
+        f"for game, seats in {runs!r}:\n"
+        "    spec = get_game(game)\n"
+        "    config = plan_run(game, 1, players=2, policies=seats)\n"
+        "    ids, params = engine_arrays(list(config.seats))\n"
+        "    spec.play_chunk(config.rules, 2, ids, params, chunk_seeds(1, 0, 1))\n"
+        "found = {}\n"
+        "for name, module in list(sys.modules.items()):\n"
+        "    for fname, f in list(vars(module).items()):\n"
+        "        if not isinstance(f, Dispatcher) or f.__module__ != name:\n"
+        "            continue\n"
+        "        args = list(inspect.signature(f.py_func).parameters)\n"
+        "        if 'searching' in args:\n"
+        "            at = args.index('searching')\n"
+        "            found[name + '.' + fname] = sorted(\n"
+        "                {str(s[at]) if len(s) > at else 'omitted' for s in f.signatures})\n"
+        "print(json.dumps(found))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+        timeout=900, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_runs_without_the_search_never_compile_it():
+    """A run with no `mcts` seat compiles its engine with the search switched off (``searching``
+    typed None, so numba prunes the search away), and a run with one switches it on."""
+    without = _searching_signatures([(g, [get_game(g).best_heuristic]) for g in SEARCHING])
+    for game in SEARCHING:
+        package = "simulator." + game.replace("-", "_") + "."
+        engine = {k: v for k, v in without.items() if k.startswith(package) and v}
+        assert engine, f"{game}: no compiled function takes the `searching` switch"
+        for name, types_seen in engine.items():
+            assert set(types_seen) <= {"none", "omitted"}, (name, types_seen)
+    first = SEARCHING[0]
+    with_search = _searching_signatures([(first, _search_seats(first))])
+    switched = [v for k, v in with_search.items() if v and set(v) - {"none", "omitted"}]
+    assert switched, "a run with an mcts seat should switch the search on"

@@ -74,6 +74,7 @@ SPEC = GameSpec(
     rules_class=Rules,
     policies=POLICIES,
     default_policy="runner",
+    strongest="lookahead",
     play_chunk=play_chunk,
     columns=COLUMNS,
     board=board,
