@@ -29,9 +29,11 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Games per second of every game (compiled and interpreted, 1 job and all cores), compile time.
+# Games per second of every game (compiled and interpreted, 1 job and all cores), compile time;
+# then the search player's decisions and simulations per second and its overhead.
 bench: venv
 	$(BIN)/python benchmarks/throughput.py
+	$(BIN)/python benchmarks/search.py
 
 clean:
 	rm -rf out .pytest_cache
