@@ -7,6 +7,9 @@
 Progress is measured with ``B.rem[tokens, cell]``: the king steps a ship still needs to win
 (through the stations it may still use, then the finish line), so a policy compares positions by
 one number. The engine checks every answer again, so a policy can only waste its own turn.
+
+The search player ``mcts`` is the shared search (``simulator.search``) over Cape Horn's forward
+model (``simulator.cape_horn.forward``); the engine calls it, never the ``decide_*`` here.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from simulator.cape_horn import state as S
 from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, N_ZONES
 from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
 from simulator.policy import PolicyDef, PolicyParam
+from simulator.search import mcts_policy
 
-RANDOM, RACER, BLOCKER, PLANNER = 0, 1, 2, 3
+RANDOM, RACER, BLOCKER, PLANNER, MCTS = 0, 1, 2, 3, 4
 WIN = 1.0e9
 
 _COMMON = (
@@ -79,6 +83,16 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
+ROLLOUT_NAMES = ("random", "racer", "blocker", "planner")
+POLICIES["mcts"] = mcts_policy(
+    MCTS, ROLLOUT_NAMES, "planner", "planner", 200,
+    "searched: the move with the cards laid for it (landing and bridge cards), then one extra "
+    "card (a block, a cover) or none, every seat's turn in the tree; buying is left to rollout",
+)  # fmt: skip
+MCTS_P = POLICIES["mcts"].slots
+ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
+# each rollout policy's default parameters, by rollout index
+ROLLOUT_PRM = np.stack([POLICIES[name].defaults() for name in ROLLOUT_NAMES])
 RACER_P = POLICIES["racer"].slots
 BLOCKER_P = POLICIES["blocker"].slots
 PLANNER_P = POLICIES["planner"].slots
@@ -157,7 +171,20 @@ FAR = 1 << 20
 
 
 @njit(cache=True, _nrt=False)
-def _offer(best, plan, v, kind, a, b, chain, n):
+def _offer(best, plan, v, kind, a, b, chain, n, every=None):
+    if every is not None:  # the search player's options: every plan, the best one's row in [0, 1]
+        i = every[0, 0] + 1
+        if i < every.shape[0]:
+            every[0, 0] = i
+            every[i, PLAN_N] = n
+            every[i, PLAN_KIND] = kind
+            every[i, PLAN_A] = a
+            every[i, PLAN_B] = b
+            for j in range(n):
+                every[i, PLAN_CARDS + 2 * j] = chain[j, 0]
+                every[i, PLAN_CARDS + 2 * j + 1] = chain[j, 1]
+            if v > best[0]:
+                every[0, 1] = i
     if v > best[0]:
         best[0] = v
         plan[PLAN_N] = n
@@ -252,10 +279,16 @@ def _chain(hand, p, t, d, need, parent, chain):
 
 
 @njit(cache=True)
-def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice, prm_w, plan):
+def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice, prm_w, plan,
+           every=None):  # fmt: skip
     """Best turn for ``p`` by one-turn lookahead: the cards to lay (a landing card, with bridge
     cards when its space touches no card yet), the move, 'ignorar' or 'mover dos veces'. Writes
-    ``plan`` (PLAN_*) and returns its value. ``prm_w`` = (next, sail point, card) weights."""
+    ``plan`` (PLAN_*) and returns its value. ``prm_w`` = (next, sail point, card) weights.
+    ``every`` (the search player's options), when given: every plan considered as rows 1.. in the
+    PLAN_* layout, their number in ``every[0, 0]`` and the best one's row in ``every[0, 1]``."""
+    if every is not None:
+        every[0, 0] = 0
+        every[0, 1] = 0
     w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
     # board arrays as locals: compiled code then keeps them in registers (reading them through
     # B in the inner loops made the search several times slower)
@@ -276,7 +309,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     v = landing_value(
         rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, w_next, w_sp, w_card
     )
-    _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0)
+    _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)
     d0 = card[s]
     can_twice = allow_twice and sp >= r.twice_cost
     if d0 >= 0:
@@ -290,10 +323,10 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                 v = landing_value(
                     rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, w_next, w_sp, w_card
                 )
-                _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0)
+                _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0, every)
                 if can_twice and card[t] >= 0:
                     _twice(B, r, card, ship, hand, g, p, ts, ts1, t, card[t], -1, k, sp, hn,
-                           allow_place, prm_w, best, plan, chain)  # fmt: skip
+                           allow_place, prm_w, best, plan, chain, every)  # fmt: skip
             elif allow_place and dist[t] <= min(hn, MAX_CHAIN):
                 need = dist[t]
                 for d in range(nd):
@@ -313,10 +346,10 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                             w_sp,
                             w_card,
                         )
-                        _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need)
+                        _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need, every)
                         if can_twice and need == 1:
                             _twice(B, r, card, ship, hand, g, p, ts, ts1, t, d, d, k, sp, hn - 1,
-                                   allow_place, prm_w, best, plan, chain)  # fmt: skip
+                                   allow_place, prm_w, best, plan, chain, every)  # fmt: skip
     cost = S.ignore_cost(B, r, card, ship, p)
     if (allow_ignore or S.all_off_board(B, card, s)) and sp >= cost:
         for i in range(8):
@@ -340,7 +373,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                     w_sp,
                     w_card,
                 )
-                _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0)
+                _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0, every)
             elif allow_place and dist[t] == 1:
                 for d in range(nd):
                     if hand[p, d] > 0:
@@ -350,13 +383,13 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                             rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, w_next,
                             w_sp, w_card,
                         )  # fmt: skip
-                        _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1)
+                        _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1, every)
     return best[0]
 
 
 @njit(cache=True)
 def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, allow_place, prm_w,
-           best, plan, chain):  # fmt: skip
+           best, plan, chain, every=None):  # fmt: skip
     """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
     (``placed`` = d1 when the plan lays it, else -1)."""
     w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
@@ -383,7 +416,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
             v = landing_value(
                 rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, w_next, w_sp, w_card
             )
-            _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace)
+            _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace, every)
         elif (
             allow_place
             and S.holds_cards(B, t2)
@@ -409,11 +442,11 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
                         w_sp,
                         w_card,
                     )
-                    _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1)
+                    _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1, every)
 
 
 @njit(cache=True)
-def _weights(pid, prm, p):
+def plan_weights(pid, prm, p):
     w = np.zeros(3)
     if pid == PLANNER:
         w[0] = prm[p, PLANNER_P.next_weight]
@@ -500,7 +533,7 @@ def _leader(B, ship, pl, p):
 
 
 @njit(cache=True)
-def _block(B, r, card, ship, pl, hand, g, p, margin, plan, buf, n):
+def block_leader(B, r, card, ship, pl, hand, g, p, margin, plan, buf, n):
     """Blocker: backward cards on the empty spaces the leader's card would move it forward to."""
     q, vq = _leader(B, ship, pl, p)
     if q < 0 or vq > B.rem[S.token_index(pl, p), ship[p]] + margin:
@@ -546,16 +579,16 @@ def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
     if pid == RANDOM:
         return _random_place(B, r, card, ship, hand, p, buf)
     plan = np.zeros(PLAN_SIZE, np.int64)
-    w = _weights(pid, prm, p)
+    w = plan_weights(pid, prm, p)
     search(B, r, card, ship, pl, hand, g, p, True, True, pid == PLANNER, w, plan)
     n = plan[PLAN_N]
     for i in range(n):
         buf[i, 0] = plan[PLAN_CARDS + 2 * i]
         buf[i, 1] = plan[PLAN_CARDS + 2 * i + 1]
     if pid == BLOCKER:
-        n = _block(B, r, card, ship, pl, hand, g, p, prm[p, BLOCKER_P.margin], plan, buf, n)
+        n = block_leader(B, r, card, ship, pl, hand, g, p, prm[p, BLOCKER_P.margin], plan, buf, n)
     elif pid == PLANNER:
-        n = _block(B, r, card, ship, pl, hand, g, p, prm[p, PLANNER_P.margin], plan, buf, n)
+        n = block_leader(B, r, card, ship, pl, hand, g, p, prm[p, PLANNER_P.margin], plan, buf, n)
     return n
 
 
@@ -598,7 +631,7 @@ def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
     if pid == RANDOM:
         return _random_move(B, r, card, ship, pl, p)
     plan = np.zeros(PLAN_SIZE, np.int64)
-    w = _weights(pid, prm, p)
+    w = plan_weights(pid, prm, p)
     search(B, r, card, ship, pl, hand, g, p, False, True, pid == PLANNER, w, plan)
     return plan[PLAN_KIND], plan[PLAN_A], plan[PLAN_B]
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from simulator.cape_horn import board as BD
 from simulator.cape_horn import engine as E
+from simulator.cape_horn import forward as F
 from simulator.cape_horn import state as S
 from simulator.cape_horn.rules import Rules
 
@@ -144,7 +145,7 @@ def test_every_option_off_the_board_forces_ignore() -> None:
     f = position(cards=cards, ships=[(12, 4), (8, 8)], forced_ignore="free")
     f.pl[0, S.P_SP] = 0
     assert S.legal_move(f.B, f.r, f.card, f.ship, f.pl, 0, S.MV_IGNORE, C(13, 4), 0)
-    assert E.make_move(f.B, f.r, f.card, f.ship, f.pl, f.g, 0, S.MV_IGNORE, C(13, 4), 0) == -1
+    assert F.make_move(f.B, f.r, f.card, f.ship, f.pl, f.g, 0, S.MV_IGNORE, C(13, 4), 0) == -1
     assert f.ship[0] == C(13, 4) and f.pl[0, S.P_SP] == 0
     # one option on the board (even if blocked) is not forced
     y = position(cards={(10, 4): "S2", (11, 4): "B1"}, ships=[(10, 4), (8, 8)])
@@ -155,11 +156,11 @@ def test_every_option_off_the_board_forces_ignore() -> None:
 def test_no_move_gains_a_sail_point_but_never_above_eight() -> None:
     x = position(cards={(10, 2): "F2"}, ships=[(10, 2), (8, 8)])
     x.pl[0, S.P_SP] = 5
-    E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
+    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
     assert x.pl[0, S.P_SP] == 6 and x.ship[0] == C(10, 2)
     x.pl[0, S.P_SP] = 8
     assert S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NONE, 0, 0)
-    E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
+    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
     assert x.pl[0, S.P_SP] == 8
 
 
@@ -172,7 +173,7 @@ def test_ignore_costs_three_to_any_neighbour_with_a_card() -> None:
     assert not legal(C(10, 3))  # another ship
     assert not legal(C(9, 2))  # no card
     assert not legal(C(12, 2))  # not a neighbour
-    E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_IGNORE, C(9, 1), 0)
+    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_IGNORE, C(9, 1), 0)
     assert x.ship[0] == C(9, 1) and x.pl[0, S.P_SP] == 0 and x.pl[0, S.P_SP_IGNORE] == 3
     x.pl[0, S.P_SP] = 2
     assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, C(10, 2), 0)
@@ -186,12 +187,12 @@ def test_move_twice_costs_five_second_move_by_the_card_landed_on() -> None:
     assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_TWICE, 0, 0)
     x.pl[0, S.P_SP] = 5
     assert S.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(10, 4)
-    assert E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_TWICE, 0, 0) == -1
+    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_TWICE, 0, 0) == -1
     assert x.ship[0] == C(10, 4) and x.pl[0, S.P_SP] == 0 and x.pl[0, S.P_SP_TWICE] == 5
     assert x.pl[0, S.P_TOK + 0] == GREEN  # the first move ended on zone I's green station
     y = position(cards=cards, ships=[(10, 0), (8, 8)], token_on_first_of_twice=False)
     y.pl[0, S.P_SP] = 5
-    E.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0)
+    F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0)
     assert y.pl[0, S.P_TOK + 0] == -1
 
 
@@ -219,7 +220,7 @@ def test_tokens_run_out() -> None:
 
 def test_passing_over_a_station_is_not_enough() -> None:
     x = position(cards={(10, 0): "F2", (10, 2): "B1"}, ships=[(10, 0), (8, 8)])
-    E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0)
+    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0)
     assert x.ship[0] == C(10, 2) and S.tokens_held(x.pl, 0) == 0  # (10,1) was passed
 
 
@@ -227,10 +228,10 @@ def test_passing_over_a_station_is_not_enough() -> None:
 def test_two_tokens_and_the_finish_line_win() -> None:
     x = position(cards={(2, -2): "F1S1", (2, -3): "F2"}, ships=[(2, -2), (8, 8)])
     x.pl[0, S.P_TOK + 0] = YELLOW
-    assert E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == -1
+    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == -1
     x.ship[0] = C(2, -2)
     x.pl[0, S.P_TOK + 1] = GREEN
-    assert E.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
+    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
 
 
 def test_finish_without_a_card_only_when_reaching_counts() -> None:
@@ -239,7 +240,7 @@ def test_finish_without_a_card_only_when_reaching_counts() -> None:
     assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
     y = position(cards=cards, ships=[(2, -2), (8, 8)], finish_mode="reach")
     y.pl[0, S.P_TOK + 0], y.pl[0, S.P_TOK + 1] = YELLOW, GREEN
-    assert E.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
+    assert F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
 
 
 def test_three_tokens_win_at_once() -> None:
