@@ -138,6 +138,20 @@ def playout(r, n_players: int, rollout: int, rprm, pos: Position, p: int, n: int
 
 
 @njit(cache=True)
+def winning_move(r, pos: Position, p: int, moves, n: int) -> int:
+    """The first of the ``n`` moves that ends the game in seat ``p``'s favour, or -1. Rewards count
+    wins, not how soon, so without this a search may prefer a move that wins a few turns later."""
+    undo = np.zeros((2, 3), dtype=np.int64)
+    for i in range(n):
+        k = S.make_move(r, pos.ships, pos.owner, pos.occ, pos.g, moves[i], undo)
+        won = S.is_terminal(pos.ships, pos.owner, pos.g, p)
+        S.unmake_move(pos.ships, pos.occ, pos.g, moves[i], undo, k)
+        if won:
+            return i
+    return -1
+
+
+@njit(cache=True)
 def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_root: int,
                 stats=None, tally=None) -> int:  # fmt: skip
     """The move (index into ``root_moves[:n_root]``) seat ``p`` plays with policy ``mcts``:
@@ -146,6 +160,9 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
     ``tally``, when given: [0] += simulations, [1] += turns they played (benchmarks)."""
     if n_root == 1 and stats is None:
         return 0
+    win = winning_move(r, root, p, root_moves, n_root)
+    if win >= 0 and stats is None:  # a decisive move: no simulation can beat it
+        return win
     playouts = int(prm[MCTS_P.playouts])
     rollout = ROLLOUTS[int(prm[MCTS_P.rollout])]
     rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])]

@@ -1,0 +1,134 @@
+"""Pirateer's search player (`mcts`): the forward model plays the engine's rules, and the search
+finds what a simulation can see. Budgets are tiny: these check behaviour, not strength (the
+head-to-head figures are in docs/rules/pirateer.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from policies.pirateer import POLICIES, RUNNER, decide_move, seed_numba
+from simulator.pirateer import forward as F
+from simulator.pirateer import state as S
+from simulator.pirateer.board import N_PICTURE
+from simulator.pirateer.rules import Rules
+from simulator.policy import parse_policy
+
+R = Rules().to_engine()
+
+
+def _buffers():
+    moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
+    return moves, np.zeros_like(moves)
+
+
+def _play(pos, p, move):
+    cells = np.zeros((3, N_PICTURE), dtype=np.int64)
+    rec, rec_n = np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    F.play_move(R, pos.ships, pos.owner, pos.occ, pos.g, p, move, *cells, rec, rec_n)
+    F.end_turn(R, pos.g)
+
+
+def _positions_with_a_winning_move(n_players: int, wanted: int):
+    """(position, seat, moves, n, winning indices) from `runner` games, at turns where some legal
+    move wins at once and some does not."""
+    found = []
+    moves, scratch = _buffers()
+    runner = POLICIES["runner"].defaults()
+    for seed in range(200):
+        seed_numba(seed)
+        pos = F.new_position()
+        S.new_game(R, n_players, pos.ships, pos.owner, pos.occ, pos.g)
+        p, n = n_players - 1, 0
+        while pos.g[S.G_ENDED] == 0:
+            p, n = F.next_decision(R, n_players, pos, p, moves, scratch)
+            if n == 0:
+                break
+            wins = []
+            undo = np.zeros((2, 3), dtype=np.int64)
+            for i in range(n):
+                k = S.make_move(R, pos.ships, pos.owner, pos.occ, pos.g, moves[i], undo)
+                if S.is_terminal(pos.ships, pos.owner, pos.g, p):
+                    wins.append(i)
+                S.unmake_move(pos.ships, pos.occ, pos.g, moves[i], undo, k)
+            if wins and len(wins) < n:
+                snap = F.new_position()
+                F.copy_into(snap, pos)
+                found.append((snap, p, moves[:n].copy(), n, wins))
+                break
+            k = decide_move(RUNNER, runner, R, pos.ships, pos.owner, pos.occ, pos.g, p, moves, n)
+            _play(pos, p, moves[k])
+        if len(found) >= wanted:
+            return found
+    return found
+
+
+def _opening(n_players: int, seed: int = 0):
+    """The first decision of a game with more than one legal move: (position, seat, moves, n)."""
+    moves, scratch = _buffers()
+    seed_numba(seed)
+    pos = F.new_position()
+    S.new_game(R, n_players, pos.ships, pos.owner, pos.occ, pos.g)
+    p, n = n_players - 1, 0
+    while n < 2:
+        if n == 1:
+            _play(pos, p, moves[0])
+        p, n = F.next_decision(R, n_players, pos, p, moves, scratch)
+    return pos, p, moves[:n].copy(), n
+
+
+def _prm(text: str) -> np.ndarray:
+    return parse_policy(text, POLICIES, "pirateer").row()
+
+
+def test_a_winning_move_is_played_and_wins_every_simulation():
+    """A move that ends the game in the seat's favour is played at once (a decisive move), even
+    with a random guide; searched, every simulation through it is a win."""
+    cases = _positions_with_a_winning_move(2, 5)
+    assert len(cases) == 5
+    prm = _prm("mcts:playouts=150,guide=random,widen=20")
+    for pos, p, moves, n, wins in cases:
+        seed_numba(3)
+        assert F.search_move(R, 2, prm, pos, p, moves, n) in wins
+        stats = np.zeros((n, 2))
+        F.search_move(R, 2, prm, pos, p, moves, n, stats)
+        assert stats[:, 0].sum() == 150
+        for i in wins:
+            assert stats[i, 0] > 0 and stats[i, 1] == 1.0
+
+
+def test_the_search_leaves_the_position_untouched():
+    pos, p, moves, n = _opening(3)
+    before = [a.copy() for a in pos]
+    seed_numba(1)
+    F.search_move(R, 3, _prm("mcts:playouts=20"), pos, p, moves, n)
+    for a, b in zip(before, pos, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_the_tally_counts_simulations_and_the_turns_they_play():
+    pos, p, moves, n = _opening(2)
+    tally = np.zeros(2, dtype=np.int64)
+    seed_numba(2)
+    F.search_move(R, 2, _prm("mcts:playouts=30"), pos, p, moves, n, None, tally)
+    assert tally[0] == 30
+    assert tally[1] >= 30  # every simulation plays at least the searched turn
+
+
+def test_a_playout_ends_the_game_by_the_rules():
+    """From the set-up, a playout with every rollout policy ends with a winner or at the cap."""
+    moves, scratch = _buffers()
+    cells = np.zeros((3, N_PICTURE), dtype=np.int64)
+    rec, rec_n = np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    for policy in ("random", "runner", "hunter", "lookahead"):
+        seed_numba(5)
+        pos = F.new_position()
+        S.new_game(R, 4, pos.ships, pos.owner, pos.occ, pos.g)
+        prm = POLICIES[policy].defaults()
+        pid = POLICIES[policy].id
+        winner = F.playout(R, 4, pid, prm, pos, 3, 0, moves, scratch, cells, rec, rec_n)
+        assert pos.g[S.G_ENDED] == 1
+        assert S.check_state(R, pos.ships, pos.owner, pos.occ, pos.g) == 0
+        if pos.g[S.G_END_REASON] == S.END_TURN_CAP:
+            assert winner == -1
+        else:
+            assert 0 <= winner < 4 and pos.g[S.G_TURN] <= R.max_turns
