@@ -11,12 +11,19 @@ Decisions (compiled functions branching on ``pid``; ``prm`` is the seat's parame
 - :func:`decide_purity`: the colour of the extra cards of result 7;
 - :func:`decide_swap`: with a full hold, which colour to discard for a new card (-1: refuse it).
 
+``mcts`` is the shared search (``simulator.search``) over the game's forward model
+(``simulator.pedruscos.forward``): the engine calls it for the end square and what landing there
+does (ship, open a branch), never :func:`decide_move`; the seat's other decisions are its
+``guide`` policy's.
+
 The engine checks legality again, so a policy can only waste its own chances, never break a
 rule. Values are in points: a card aboard is worth its ore value times ``card_weight`` (it still
 has to reach a moon), a shipment its value minus its cost.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 from numba import njit
@@ -25,8 +32,9 @@ from simulator.pedruscos import state as S
 from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, PLANET
 from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
 from simulator.policy import PolicyDef, PolicyParam
+from simulator.search import mcts_policy
 
-RANDOM, HAULER, BUILDER, LOOKAHEAD = 0, 1, 2, 3
+RANDOM, HAULER, BUILDER, LOOKAHEAD, MCTS = 0, 1, 2, 3, 4
 
 _SHIP_AT = PolicyParam("ship_at", 8.0, 0.0, 60.0, "cargo value at which it ships (or a full hold)")
 
@@ -68,9 +76,36 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
+ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead")
+_SEARCH = mcts_policy(
+    MCTS, ROLLOUT_NAMES, "lookahead", "lookahead", 200,
+    "it searches the end square of every move together with what landing there does (ship at a "
+    "moon, open a branch at a station); the hauler's offer, a harvest's dice and route, the purity "
+    "colour and swaps are its guide policy's",
+)  # fmt: skip
+# A race's winner is decided by a few points out of 50, so a win alone is a noisy result at a
+# small budget; the final points margin says how near each simulation came.
+POLICIES["mcts"] = dataclasses.replace(
+    _SEARCH,
+    params=(
+        *_SEARCH.params,
+        PolicyParam(
+            "margin",
+            0.5,
+            0.0,
+            1.0,
+            "share of a simulation's result that is the final points margin (0.5 + margin / "
+            "(2 * target), clipped to 0-1) rather than the win alone",
+        ),  # fmt: skip
+    ),
+)
 HAULER_P = POLICIES["hauler"].slots
 BUILDER_P = POLICIES["builder"].slots
 LOOK_P = POLICIES["lookahead"].slots
+MCTS_P = POLICIES["mcts"].slots
+ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
+# each rollout policy's default parameters, by rollout index
+ROLLOUT_PRM = np.stack([POLICIES[name].defaults() for name in ROLLOUT_NAMES])
 WIN = 1000.0  # value of reaching the target: above anything else
 
 
