@@ -63,11 +63,15 @@ def mcts_policy(
     guide: str,
     playouts: int,
     searches: str,
+    *,
+    explore: float = EXPLORE,
+    widen: float = WIDEN,
+    bias: float = BIAS,
 ) -> PolicyDef:
     """The declaration every game gives its search player, ``mcts``: the same parameters in every
     game (``playouts``, the skill knob; ``rollout`` and ``guide``, each one of the game's
-    built-in ``rollouts``; ``explore``; ``widen``), ``searches`` saying which decisions it
-    searches and which it leaves to ``rollout``."""
+    built-in ``rollouts``; ``explore``; ``widen``; ``bias``; a game may set its own defaults),
+    ``searches`` saying which decisions it searches and which it leaves to ``rollout``."""
     return PolicyDef(
         "mcts",
         policy_id,
