@@ -206,6 +206,7 @@ def policies(
             "doc": d.doc,
             "params": [
                 {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
+                | ({"choices": list(p.choices)} if p.choices else {})
                 for p in d.params
             ],
         }
@@ -224,8 +225,12 @@ def policies(
         table.add_row(name, "", "", "", doc, end_section=not r["params"])
         for i, p in enumerate(r["params"]):
             last = i == len(r["params"]) - 1
-            span = f"{p['lo']:g} to {p['hi']:g}"
-            table.add_row("", p["name"], f"{p['default']:g}", span, p["doc"], end_section=last)
+            if "choices" in p:  # named values: shown and written by name
+                span = ", ".join(p["choices"])
+                default = p["choices"][int(p["default"])]
+            else:
+                span, default = f"{p['lo']:g} to {p['hi']:g}", f"{p['default']:g}"
+            table.add_row("", p["name"], default, span, p["doc"], end_section=last)
     Console(width=140).print(table)
 
 

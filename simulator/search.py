@@ -86,7 +86,7 @@ def mcts_policy(
                 "simulations per decision (the skill knob: more plays stronger and slower)",
                 integer=True,
                 log=True,
-            ),  # fmt: skip
+            ),
             PolicyParam(
                 "rollout",
                 float(rollouts.index(rollout)),
@@ -96,7 +96,7 @@ def mcts_policy(
                 + ", ".join(rollouts),
                 integer=True,
                 choices=rollouts,
-            ),  # fmt: skip
+            ),
             PolicyParam(
                 "guide",
                 float(rollouts.index(guide)),
@@ -106,30 +106,30 @@ def mcts_policy(
                 + ", ".join(rollouts),
                 integer=True,
                 choices=rollouts,
-            ),  # fmt: skip
+            ),
             PolicyParam(
                 "explore",
-                EXPLORE,
+                explore,
                 0.0,
                 5.0,
                 "UCB1 exploration constant: higher tries more options, lower deepens the best",
-            ),  # fmt: skip
+            ),
             PolicyParam(
                 "widen",
-                WIDEN,
+                widen,
                 0.0,
                 20.0,
                 "progressive widening: a decision holds at most 1 + widen * sqrt(simulations) "
                 "options in the tree (0: the guide's choice alone, a pure rollout of it)",
-            ),  # fmt: skip
+            ),
             PolicyParam(
                 "bias",
-                BIAS,
+                bias,
                 0.0,
                 100.0,
                 "progressive bias: the guide's choice gets bias / (simulations + 1) on top of its "
                 "mean result, so the search leaves it only on clear evidence",
-            ),  # fmt: skip
+            ),
         ),
     )
 
