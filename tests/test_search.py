@@ -149,3 +149,20 @@ def test_win_rewards():
     out = np.zeros(3)
     assert list(T.win_rewards(1, 3, out)) == [0.0, 1.0, 0.0]
     assert list(T.win_rewards(-1, 3, out)) == [0.0, 0.0, 0.0]
+
+
+def test_named_parameter_values_are_written_and_shown_by_name():
+    """`mcts:rollout=hunter` sets the rollout by name (or by its index); the label names it; a
+    name the game does not have is one line listing the names."""
+    from policies.pirateer import POLICIES
+    from simulator.errors import BalanceError
+    from simulator.policy import parse_policy
+
+    by_name = parse_policy("mcts:rollout=hunter,playouts=50", POLICIES, "pirateer")
+    by_index = parse_policy("mcts:rollout=2,playouts=50", POLICIES, "pirateer")
+    assert by_name.values == by_index.values
+    assert by_name.label == "mcts:playouts=50,rollout=hunter"
+    with pytest.raises(BalanceError, match="allowed: random, runner, hunter, lookahead"):
+        parse_policy("mcts:rollout=greedy", POLICIES, "pirateer")
+    with pytest.raises(BalanceError, match="whole number"):
+        parse_policy("mcts:playouts=2.5", POLICIES, "pirateer")
