@@ -11,6 +11,11 @@ Every function sees the whole state (``pl``, ``sh``, ``cr``, ``g``, layout in
 :mod:`simulator.caza_tesoros.state`), the rule array ``r``, the exact search odds ``odds``
 (``odds[level, dice, divers]``) and the mean treasure value. The engine checks legality again, so
 a policy can only waste its own turn, never break a rule.
+
+``catchup`` is the search's rollout: cheap, it waits while level or ahead and searches while
+behind. ``mcts`` is the shared search (``simulator.search``) over the game's forward model
+(``simulator.caza_tesoros.forward``): the engine calls it for a ship's action, never
+:func:`decide_ship`, and hands its other decisions to its ``guide`` policy.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from numba import njit
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS, hex_distance
 from simulator.policy import PolicyDef, PolicyParam
+from simulator.search import mcts_policy
 
-RANDOM, GREEDY, CAUTIOUS, PLANNER = 0, 1, 2, 3
+RANDOM, GREEDY, CAUTIOUS, PLANNER, CATCHUP, MCTS = 0, 1, 2, 3, 4, 5
 PASS, SEARCH = -1, -2  # decide_ship answers besides a target cell
 BUY_NOTHING, BUY_CARD, BUY_SHIP = 0, 1, 2
 
@@ -80,11 +86,28 @@ POLICIES: dict[str, PolicyDef] = {
             ),
         ),
     ),
+    "catchup": PolicyDef(
+        "catchup",
+        CATCHUP,
+        "waits on its own cross while level with or ahead of the richest rival, searches (in "
+        "fair weather) while behind or when the ship's search pays; never buys items (the "
+        "search player's cheap rollout)",
+    ),
 }
+ROLLOUT_NAMES = ("random", "greedy", "cautious", "planner", "catchup")
+POLICIES["mcts"] = mcts_policy(
+    MCTS, ROLLOUT_NAMES, "catchup", "catchup", 100,
+    "each ship's action (sail to its own or an Archive cross, search, or wait) is searched; "
+    "bids, buys and purchases are the guide's",
+)  # fmt: skip
 # Parameter positions by name, generated from the declarations above.
 RANDOM_P = POLICIES["random"].slots
 GREEDY_P = POLICIES["greedy"].slots
 PLANNER_P = POLICIES["planner"].slots
+MCTS_P = POLICIES["mcts"].slots
+ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
+# each rollout policy's default parameters, by rollout index
+ROLLOUT_PRM = np.stack([POLICIES[name].defaults() for name in ROLLOUT_NAMES])
 
 
 # -- shared helpers -------------------------------------------------------------------------------
@@ -414,6 +437,18 @@ def decide_ship(pid, prm, p, s, r, odds, tmean, pl, sh, cr, g) -> int:
     if pid == CAUTIOUS:
         target = nearest_cross(cr, p, cell, True)
         return target if target >= 0 else PASS
+    if pid == CATCHUP:
+        behind = S.player_sum(r, pl, S.player_of(r, pl, p), S.P_VP) < richest_rival(r, pl, p)
+        if c >= 0 and not S.bad_weather(g[S.G_WEATHER]):
+            own = cr[c, S.C_OWNER] == p
+            if behind or ship_search_value(r, odds, tmean, sh, p, s, level, S.CLOUDY, own) > 0.0:
+                return SEARCH
+        if c >= 0 and cr[c, S.C_OWNER] == p:
+            return PASS
+        target = nearest_cross(cr, p, cell, True)
+        if target < 0 and behind:
+            target = nearest_cross(cr, p, cell, False)
+        return target if target >= 0 and target != cell else PASS
     # planner: search when that raises its chance of ending ahead, else wait on its own cross
     if c >= 0:
         if search_choice(r, odds, tmean, prm, pl, sh, cr, g, p, s, c) > 0.0:
@@ -447,7 +482,7 @@ def decide_buy(pid, prm, p, kind, price, r, odds, tmean, pl, sh, cr, g) -> bool:
         return S.policy_int(g, 2) == 1
     if pid == GREEDY:
         return vp - price >= prm[GREEDY_P.reserve]
-    if pid == CAUTIOUS:
+    if pid == CAUTIOUS or pid == CATCHUP:
         return False
     budget = spending_budget(r, prm, pl, g, p)
     return price <= budget and item_value(r, odds, tmean, prm, sh, p, kind, budget) >= price
@@ -465,7 +500,7 @@ def decide_bid(pid, prm, p, kind, start, seller, r, odds, tmean, pl, sh, cr, g) 
         if vp - start < prm[GREEDY_P.reserve]:
             return -1
         return int(min(start + prm[GREEDY_P.bid_margin], vp - prm[GREEDY_P.reserve]))
-    if pid == CAUTIOUS:
+    if pid == CAUTIOUS or pid == CATCHUP:
         return -1
     # the seller's commission goes to a rival: a card bought at auction costs that much more
     budget = spending_budget(r, prm, pl, g, p)
@@ -492,6 +527,11 @@ def decide_purchase(pid, prm, p, r, odds, tmean, pl, sh, cr, g) -> int:
             return BUY_CARD
         return BUY_SHIP
     if pid == CAUTIOUS:
+        return BUY_NOTHING
+    if pid == CATCHUP:  # behind with nothing to search: a new cross
+        if card_ok and pl[p, S.P_CARDS] == 0 and g[S.G_ARCHIVE_CROSSES] == 0:
+            if S.player_sum(r, pl, S.player_of(r, pl, p), S.P_VP) < richest_rival(r, pl, p):
+                return BUY_CARD
         return BUY_NOTHING
     if pid == GREEDY:
         if (

@@ -88,7 +88,10 @@ G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of P
 # choices, so a random policy's draws do not move the game's dice.
 G_RNG = G_SEARCHES + 10  # 4 words
 G_POLICY_RNG = G_RNG + STATE_WORDS  # 4 words
-N_GAME_FIELDS = G_POLICY_RNG + STATE_WORDS
+# The search player's own stream (simulator.caza_tesoros.forward): each search draws the seeds of
+# its simulations from it, never from the two above, so a simulation cannot see the game's dice.
+G_SEARCH_RNG = G_POLICY_RNG + STATE_WORDS  # 4 words
+N_GAME_FIELDS = G_SEARCH_RNG + STATE_WORDS
 
 # -- invariants a checking game verifies after every turn (bits of G_PROBLEMS) -----------------
 PROBLEM_NEGATIVE_VP = 1
@@ -128,9 +131,9 @@ def new_state(n_players: int, n_crosses: int) -> tuple[np.ndarray, ...]:
 # -- randomness (G_RNG, G_POLICY_RNG) --------------------------------------------------------------
 @njit(cache=True)
 def seed_rng(g, seed):
-    """Seed the game's generator and the policies' from one seed (a game: its seed; tests drive
-    single rules from a known seed)."""
-    seed_words(g, G_RNG, seed, 2 * STATE_WORDS)
+    """Seed the game's generator, the policies' and the search's from one seed (a game: its
+    seed; tests drive single rules from a known seed)."""
+    seed_words(g, G_RNG, seed, 3 * STATE_WORDS)  # the three streams follow each other in g
 
 
 @njit(cache=True, inline="always")
