@@ -1,0 +1,195 @@
+"""Caza-Tesoros's search player (``mcts``): legal, reproducible games, a search blind to the
+game's future dice, and the right answer where it is clear."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from policies.caza_tesoros import PASS, POLICIES, SEARCH
+from simulator.caza_tesoros import state as S
+from simulator.caza_tesoros.board import CELLS
+from simulator.caza_tesoros.engine import cross_slots, engine_inputs, play_chunk, play_one
+from simulator.caza_tesoros.forward import Position, search_ship
+from simulator.caza_tesoros.rules import Rules
+from simulator.policy import engine_arrays, parse_policy
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = "caza-tesoros"
+
+
+def rows(column) -> list:
+    """A column as plain lists, one entry per game (list columns too)."""
+    return [np.asarray(x).tolist() for x in column]
+
+
+def seats(*labels: str) -> tuple[np.ndarray, np.ndarray]:
+    return engine_arrays([parse_policy(x, POLICIES, GAME) for x in labels])
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ("mcts:playouts=8", "planner"),
+        ("cautious", "mcts:playouts=8"),
+        ("greedy", "mcts:playouts=8", "mcts:playouts=8,rollout=planner,guide=catchup"),
+    ],
+)
+def test_mcts_plays_legal_games_in_every_seat(labels):
+    ids, prm = seats(*labels)
+    for seed in (1, 2):
+        out = play_one(Rules(), len(labels), ids, prm, seed)
+        assert out["problems"] == 0
+        assert -1 <= out["winner"] < len(labels)
+        assert out["end_reason"] in range(len(S.END_REASONS))
+
+
+def test_mcts_is_reproducible_from_the_seed_across_chunks():
+    ids, prm = seats("planner", "mcts:playouts=8")
+    seeds = np.arange(40, 46)
+    whole = play_chunk(Rules(), 2, ids, prm, seeds)
+    again = play_chunk(Rules(), 2, ids, prm, seeds)
+    parts = [
+        play_chunk(Rules(), 2, ids, prm, seeds[:2]),
+        play_chunk(Rules(), 2, ids, prm, seeds[2:]),
+    ]
+    for name, column in whole.items():
+        assert rows(column) == rows(again[name]), name
+        assert rows(column) == [x for part in parts for x in rows(part[name])], name
+
+
+def test_the_tally_counts_simulations_and_their_days():
+    ids, prm = seats("mcts:playouts=8", "planner")
+    tally = np.zeros(2, dtype=np.int64)
+    play_chunk(Rules(), 2, ids, prm, np.arange(2), tally=tally)
+    assert tally[0] > 0 and tally[0] % 8 == 0
+    assert tally[1] >= tally[0]  # a simulation plays at least the day it starts in
+
+
+def test_mcts_replays_its_games():
+    ids, prm = seats("mcts:playouts=8", "cautious")
+    row = play_chunk(Rules(), 2, ids, prm, np.array([3]))
+    one = play_one(Rules(), 2, ids, prm, 3)
+    assert one["winner"] == row["winner"][0] and one["length"] == row["length"][0]
+
+
+_INTERPRETED = """
+import pickle, sys
+import numpy as np
+from policies.caza_tesoros import POLICIES
+from simulator.caza_tesoros.engine import play_chunk
+from simulator.caza_tesoros.rules import Rules
+from simulator.policy import engine_arrays, parse_policy
+ids, prm = engine_arrays([parse_policy(x, POLICIES, "caza-tesoros") for x in sys.argv[2:]])
+out = play_chunk(Rules(max_days=12), 2, ids, prm, np.array([5, 6]))
+rows = {k: [np.asarray(x).tolist() for x in v] for k, v in out.items()}
+pickle.dump(rows, open(sys.argv[1], "wb"))
+"""
+
+
+def test_compiled_equals_interpreted(tmp_path):
+    labels = ["mcts:playouts=4", "greedy"]
+    ids, prm = seats(*labels)
+    compiled = play_chunk(Rules(max_days=12), 2, ids, prm, np.array([5, 6]))
+    out = tmp_path / "interpreted.pkl"
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
+    subprocess.run(
+        [sys.executable, "-c", _INTERPRETED, str(out), *labels], check=True, env=env, cwd=ROOT
+    )
+    interpreted = pickle.loads(out.read_bytes())
+    for name, values in interpreted.items():
+        assert rows(compiled[name]) == values, name
+
+
+# -- searching a hand-made position ---------------------------------------------------------------
+def position(rules: Rules, vp: tuple[int, ...], day: int, seed: int = 0):
+    """Colours 0..n-1 with one bare ship each; colour 0's ship stands on its own cross, the
+    others' ships on theirs elsewhere; cloudy weather; colour 0 is the last to act today."""
+    r = engine_inputs(rules)[0]
+    n = len(vp)
+    pl, sh, cr, g = S.new_state(n, int(cross_slots(r, n)))
+    S.seed_rng(g, seed)
+    rng = np.random.default_rng(seed)
+    cells = rng.choice(CELLS, size=n, replace=False)
+    for c in range(n):
+        pl[c, S.P_VP] = vp[c]
+        pl[c, S.P_ALIVE] = 1
+        pl[c, S.P_SHIPS] = 1
+        pl[c, S.P_CARDS] = 1
+        sh[c, 0, S.S_CELL] = cells[c]
+        cr[c, S.C_CELL] = cells[c]
+        cr[c, S.C_OWNER] = c
+    g[S.G_DAY] = day
+    g[S.G_WEEKDAY] = (day - 1) % rules.days_per_week + 1
+    g[S.G_WEATHER] = S.CLOUDY
+    g[S.G_ARCHIVE_DECK] = rules.archive_deck_size - n
+    g[S.G_LIVE] = n
+    for k in range(S.N_KINDS):
+        g[S.G_DECK + k] = rules.object_deck[k]
+    order = np.array([*range(1, n), 0], dtype=np.int64)  # colour 0 plays last today
+    at = np.array([n - 1, 0, 1], dtype=np.int64)
+    return Position(pl, sh, cr, g), order, at
+
+
+def search(rules: Rules, pos: Position, order, at, label: str = "mcts:playouts=64"):
+    r, tv, wface, wmove, _, odds, tmean, worth = engine_inputs(rules)
+    prm = parse_policy(label, POLICIES, GAME).row()
+    stats = np.zeros((4, 2))
+    action = search_ship(r, tv, wface, wmove, odds, tmean, worth, prm, pos, order, at, 0, stats)
+    return action, stats
+
+
+def test_behind_on_the_last_day_it_searches():
+    # the day cap ends the game tonight 5 VP behind: only a find (with divers, robot and
+    # scanner) can win, waiting loses for sure
+    rules = Rules(max_days=20)
+    pos, order, at = position(rules, (10, 15), day=20)
+    for k in (S.DIVERS, S.ROBOT, S.SCANNER):
+        pos.sh[0, 0, S.S_ITEMS + k] = 1
+    action, stats = search(rules, pos, order, at)
+    assert action == SEARCH
+    assert stats[0, 1] > 0.1 and stats[1, 1] == 0.0  # SEARCH is listed first, PASS second
+
+
+def test_ahead_on_the_last_day_it_waits():
+    # 1 VP ahead when the day cap ends the game: a bare search (1 VP, 1.5%) only risks a tie
+    rules = Rules(max_days=20)
+    pos, order, at = position(rules, (16, 15), day=20)
+    action, stats = search(rules, pos, order, at)
+    assert action == PASS
+    assert stats[1, 1] == 1.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_choices_ignore_the_future_and_other_seats_aims(seed):
+    # the game's dice and the policies' draws (the future) and another seat's private aim are
+    # what the seat cannot see: changing them changes neither the choice nor any statistic,
+    # while the search's own stream does change the statistics
+    rules = Rules()
+    rng = np.random.default_rng(seed)
+    pos, order, at = position(
+        rules, tuple(int(v) for v in rng.integers(5, 30, 3)), day=9, seed=seed
+    )
+    pos.cr[3, S.C_CELL] = int(rng.integers(0, CELLS))  # an Archive cross to sail to
+    pos.cr[3, S.C_OWNER] = S.ARCHIVE
+    pos.g[S.G_ARCHIVE_CROSSES] = 1
+    stream = pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4].copy()
+    action, stats = search(rules, pos, order, at, "mcts:playouts=48")
+    assert (stats[:, 0] > 0).sum() >= 2  # a real choice was searched
+    for _ in range(2):
+        pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4] = stream
+        pos.g[S.G_RNG : S.G_RNG + 8] = rng.integers(-(2**62), 2**62, 8)
+        pos.sh[1:, 0, S.S_AIM] = rng.integers(0, CELLS, 2)
+        pos.sh[1:, 0, S.S_AIM_UNTIL] = 99
+        again, stats2 = search(rules, pos, order, at, "mcts:playouts=48")
+        assert again == action
+        assert np.array_equal(stats, stats2)
+    pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4] = stream + 1
+    _, other = search(rules, pos, order, at, "mcts:playouts=48")
+    assert not np.array_equal(stats, other)
