@@ -34,7 +34,7 @@ from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
 from simulator.policy import PolicyDef, PolicyParam
 from simulator.search import mcts_policy
 
-RANDOM, HAULER, BUILDER, LOOKAHEAD, MCTS = 0, 1, 2, 3, 4
+RANDOM, HAULER, BUILDER, LOOKAHEAD, MCTS, RACER = 0, 1, 2, 3, 4, 5
 
 _SHIP_AT = PolicyParam("ship_at", 8.0, 0.0, 60.0, "cargo value at which it ships (or a full hold)")
 
@@ -76,7 +76,19 @@ POLICIES: dict[str, PolicyDef] = {
 }
 
 
-ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead")
+# The lookahead at 2 players builds branches that do not pay back in a race to 50 (findings in
+# docs/rules/pedruscos.md); the search's guide and rollouts are better off without them.
+POLICIES["racer"] = PolicyDef(
+    "racer",
+    RACER,
+    "the lookahead that never opens a branch (branch_worth 0): a pure race of collecting and "
+    "shipping; the search player's default guide",
+    tuple(
+        dataclasses.replace(q, default=0.0) if q.name == "branch_worth" else q
+        for q in POLICIES["lookahead"].params
+    ),
+)
+ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
     MCTS, ROLLOUT_NAMES, "lookahead", "lookahead", 200,
     "it searches the end square of every move together with what landing there does (ship at a "
@@ -375,7 +387,7 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == HAULER:
         return hauler_end(prm, p, r, b, pl, g, lo, hi)
     score = np.empty(b.kind.shape[0])
-    if pid == LOOKAHEAD:
+    if pid == LOOKAHEAD or pid == RACER:
         now = np.empty(b.kind.shape[0])
         landing_values(r, b, pl, br, g, p, prm, now)
         for j in range(lo, hi):
@@ -456,7 +468,7 @@ def best_end(b, lo, hi, score) -> int:
 def decide_ship(pid, prm, p, r, b, pl, br, g, cost) -> bool:
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
-    if pid == LOOKAHEAD:
+    if pid == LOOKAHEAD or pid == RACER:
         return shipment_gain(r, pl, g, p, cost, prm[LOOK_P.card_weight]) > 0
     return wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], cost)
 
@@ -467,14 +479,14 @@ def decide_branch(pid, prm, p, r, b, pl, br, g, s) -> bool:
         return np.random.randint(0, 2) == 1
     if pid == BUILDER:
         return builder_builds(prm, p, r, pl, br)
-    if pid == LOOKAHEAD:
+    if pid == LOOKAHEAD or pid == RACER:
         return branch_value(r, pl, p, prm) > r.branch_cost
     return False
 
 
 @njit(cache=True, _nrt=False)
 def _weight(pid, prm) -> float:
-    return prm[LOOK_P.card_weight] if pid == LOOKAHEAD else 1.0
+    return prm[LOOK_P.card_weight] if pid == LOOKAHEAD or pid == RACER else 1.0
 
 
 @njit(cache=True)
