@@ -196,7 +196,8 @@ def left_tree(tree: Tree) -> bool:
 
 
 @njit(cache=True)
-def _child(tree: Tree, node: int, key: int, mover: int) -> int:
+def child(tree: Tree, node: int, key: int, mover: int) -> int:
+    """The child of ``node`` reached by seat ``mover`` taking the option ``key`` (NO_NODE: none)."""
     c = tree.first[node]
     while c != NO_NODE:
         if tree.key[c] == key and tree.who[c] == mover:
@@ -206,7 +207,7 @@ def _child(tree: Tree, node: int, key: int, mover: int) -> int:
 
 
 @njit(cache=True)
-def _add_child(tree: Tree, node: int, key: int, mover: int) -> int:
+def _addchild(tree: Tree, node: int, key: int, mover: int) -> int:
     i = tree.cursor[C_SIZE]
     if i >= tree.key.shape[0]:
         return NO_NODE
@@ -266,7 +267,7 @@ def choose(tree: Tree, keys: np.ndarray, n: int, mover: int, explore: float, gui
     best = -1
     best_score = -np.inf
     for k in range(n):
-        c = _child(tree, node, keys[k], mover)
+        c = child(tree, node, keys[k], mover)
         if c == NO_NODE or tree.visits[c] == 0.0:
             untried += 1
             continue
@@ -279,13 +280,13 @@ def choose(tree: Tree, keys: np.ndarray, n: int, mover: int, explore: float, gui
             best = k
     if untried > 0 and (grow or best < 0):
         if guide >= 0:
-            c = _child(tree, node, keys[guide], mover)
+            c = child(tree, node, keys[guide], mover)
             if c == NO_NODE or tree.visits[c] == 0.0:
                 _step(tree, keys[guide], mover, 1.0)
                 return guide
         pick = np.random.randint(0, untried)
         for k in range(n):
-            c = _child(tree, node, keys[k], mover)
+            c = child(tree, node, keys[k], mover)
             if c == NO_NODE or tree.visits[c] == 0.0:
                 if pick == 0:
                     _step(tree, keys[k], mover, 0.0)
@@ -300,9 +301,9 @@ def _step(tree: Tree, key: int, mover: int, favoured: float) -> None:
     """Move the simulation to the child ``key`` of its node, adding it if new (and then leaving
     the tree); ``favoured``: 1 when the guide chose it."""
     node = tree.cursor[C_AT]
-    c = _child(tree, node, key, mover)
+    c = child(tree, node, key, mover)
     if c == NO_NODE:
-        c = _add_child(tree, node, key, mover)
+        c = _addchild(tree, node, key, mover)
         tree.cursor[C_LEFT] = 1
         if c == NO_NODE:  # the tree is full: this simulation is a playout from here
             return
@@ -329,13 +330,22 @@ def backup(tree: Tree, rewards: np.ndarray) -> None:
 def most_visited(tree: Tree, keys: np.ndarray, n: int, mover: int) -> int:
     """The root option simulated most often (index into ``keys[:n]``); ties go to the higher mean
     reward, then to the first listed."""
-    best = 0
-    best_visits = -1.0
+    return max(most_visited_at(tree, 0, keys, n, mover), 0)
+
+
+@njit(cache=True)
+def most_visited_at(tree: Tree, node: int, keys: np.ndarray, n: int, mover: int) -> int:
+    """:func:`most_visited` below any ``node`` (a second decision of the same turn, read under
+    the chosen first one); -1 when no option of ``keys[:n]`` was simulated there."""
+    best = -1
+    best_visits = 0.0
     best_mean = -np.inf
     for k in range(n):
-        c = _child(tree, 0, keys[k], mover)
+        c = child(tree, node, keys[k], mover)
         v = 0.0 if c == NO_NODE else tree.visits[c]
-        mean = tree.value[c] / v if v > 0.0 else -np.inf
+        if v == 0.0:
+            continue
+        mean = tree.value[c] / v
         if v > best_visits or (v == best_visits and mean > best_mean):
             best = k
             best_visits = v
@@ -347,7 +357,7 @@ def most_visited(tree: Tree, keys: np.ndarray, n: int, mover: int) -> int:
 def root_stats(tree: Tree, keys: np.ndarray, n: int, mover: int, out: np.ndarray) -> None:
     """Visits and mean reward of each root option into ``out[k, 0:2]`` (tests, replays)."""
     for k in range(n):
-        c = _child(tree, 0, keys[k], mover)
+        c = child(tree, 0, keys[k], mover)
         v = 0.0 if c == NO_NODE else tree.visits[c]
         out[k, 0] = v
         out[k, 1] = tree.value[c] / v if v > 0.0 else 0.0

@@ -515,33 +515,6 @@ def _append(buf, n: int, ex_row) -> int:
 
 
 @njit(cache=True)
-def _best_below(tree, node: int, keys, n: int, mover: int) -> int:
-    """The child of ``node`` among ``keys[:n]`` simulated most often (-1 when none was)."""
-    best = -1
-    most = 0.0
-    for k in range(n):
-        c = tree.first[node]
-        while c != T.NO_NODE:
-            if tree.key[c] == keys[k] and tree.who[c] == mover:
-                if tree.visits[c] > most:
-                    most = tree.visits[c]
-                    best = k
-                break
-            c = tree.sibling[c]
-    return best
-
-
-@njit(cache=True)
-def _child_of(tree, node: int, key: int, mover: int) -> int:
-    c = tree.first[node]
-    while c != T.NO_NODE:
-        if tree.key[c] == key and tree.who[c] == mover:
-            return c
-        c = tree.sibling[c]
-    return T.NO_NODE
-
-
-@njit(cache=True)
 def seat_rows(row, n_players: int):
     """One policy's parameter row for every seat (the engine's ``prm`` layout)."""
     out = np.empty((n_players, row.shape[0]), np.float64)
@@ -666,8 +639,8 @@ def search_move(B, r, prm, root: Position, p: int, buf, stats=None,
     na = plan_to_buf(row, buf)
     land, via = plan_cells(B, root.card, root.ship, p, row)
     m, planner = extra_options(B, r, root, p, buf, na, land, via, g_margin, ex, ex_keys)
-    node = _child_of(tree, 0, root_keys[k], p) if n_root > 1 else 0
-    kb = _best_below(tree, node, ex_keys, m, p) if node != T.NO_NODE else -1
+    node = T.child(tree, 0, root_keys[k], p) if n_root > 1 else 0
+    kb = T.most_visited_at(tree, node, ex_keys, m, p) if node != T.NO_NODE else -1
     if kb < 0:
         kb = planner if guided else 0
     na = _append(buf, na, ex[kb])
