@@ -55,6 +55,7 @@ SPEC = GameSpec(
     rules_class=Rules,
     policies=POLICIES,
     default_policy="greedy",
+    strongest="planner",
     play_chunk=play_chunk,
     columns=COLUMNS,
     board=board_cells,
