@@ -238,14 +238,17 @@ def _enter(tree: Tree, child: int, mover: int) -> None:
 
 @njit(cache=True)
 def widening(tree: Tree, widen: float) -> bool:
-    """Will this visit add a child to the simulation's current node? Progressive widening: a node
-    holds at most ``1 + widen * sqrt(visits)`` children, so a small budget deepens the few options
-    tried (the guide's first) instead of trying every option once. The driver asks its guide
-    policy for a choice only when this is true."""
+    """Should the driver ask its guide policy for a choice at the simulation's current node?
+    Progressive widening: a node holds at most ``1 + widen * sqrt(visits)`` children, so a small
+    budget deepens the few options tried (the guide's first) instead of trying every option
+    once; a visit that may add a child needs the guide. Below the root it always does: the
+    options there change from one simulation to the next (other dice, another deal), and when
+    none of the children tried is among them a new one must be added, which must be the
+    guide's choice rather than a random one (a random reply makes every move look safe)."""
     if tree.cursor[C_LEFT] == 1:
         return False
     node = tree.cursor[C_AT]
-    return tree.nchild[node] < 1.0 + widen * np.sqrt(tree.visits[node])
+    return node != 0 or tree.nchild[node] < 1.0 + widen * np.sqrt(tree.visits[node])
 
 
 @njit(cache=True)
