@@ -90,24 +90,28 @@ POLICIES["racer"] = PolicyDef(
 )
 ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "lookahead", "lookahead", 200,
+    MCTS, ROLLOUT_NAMES, "hauler", "racer", 300,
     "it searches the end square of every move together with what landing there does (ship at a "
     "moon, open a branch at a station); the hauler's offer, a harvest's dice and route, the purity "
     "colour and swaps are its guide policy's",
 )  # fmt: skip
-# A race's winner is decided by a few points out of 50, so a win alone is a noisy result at a
-# small budget; the final points margin says how near each simulation came.
+# Measured against lookahead at 2 players (docs/rules/pedruscos.md): a few hundred noisy
+# simulations split over every square lose to the guide alone, so the tree holds fewer options
+# (widen 0.3) and leaves the guide's choice only on clear evidence (bias 5). A race's winner is
+# decided by a few points out of 50, so the final points margin is a less noisy result than the
+# win alone.
+_DEFAULTS = {"widen": 0.3, "bias": 5.0}
 POLICIES["mcts"] = dataclasses.replace(
     _SEARCH,
     params=(
-        *_SEARCH.params,
+        *(dataclasses.replace(q, default=_DEFAULTS.get(q.name, q.default)) for q in _SEARCH.params),
         PolicyParam(
             "margin",
-            0.5,
+            1.0,
             0.0,
             1.0,
-            "share of a simulation's result that is the final points margin (0.5 + margin / "
-            "(2 * target), clipped to 0-1) rather than the win alone",
+            "share of a simulation's result that is the final points margin over the best other "
+            "seat (0.5 + margin / (2 * target), clipped to 0-1) rather than the win alone",
         ),  # fmt: skip
     ),
 )

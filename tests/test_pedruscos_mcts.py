@@ -145,7 +145,8 @@ def test_search_ships_the_winning_cargo():
     """45 points, a cargo worth 10 and a moon in reach: shipping wins at once, and anything else
     loses, since the opponent sits beside a moon with a winning cargo (a moon is a voluntary
     stop, so any die takes it there). With a random guide the search has to find the shipment
-    among the other squares and the moon without shipping."""
+    among the other squares and the moon without shipping (no bias toward the guide, every
+    option in reach of the tree)."""
     start, die, moon = moon_roll()
     r, b, pos = position(points=(45, 45), values=(2, 2, 2))
     cards(pos, 0, red=3, yellow=2)
@@ -153,7 +154,7 @@ def test_search_ships_the_winning_cargo():
     pos.pl[0, S.P_POS] = start
     pos.pl[1, S.P_POS] = BOARD.neighbours[moon][0]
     before = [a.copy() for a in pos]
-    prm = mcts_row("mcts:playouts=200,guide=random")
+    prm = mcts_row("mcts:playouts=200,guide=random,bias=0,widen=1")
     key, stats, keys = search(prm, pos, 0, die, seed=3)
     assert key == 2 * moon + 1
     assert 2 * moon in keys  # landing there without shipping was an option too
