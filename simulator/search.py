@@ -146,6 +146,15 @@ NO_NODE = -1
 MAX_DEPTH = 512  # decisions of one simulation kept in the tree at most
 
 
+def tally_for(policy_ids, search_id: int, tally: np.ndarray | None = None) -> np.ndarray | None:
+    """An engine's ``searching`` argument: the search's tally (``tally``, or a new one; int64[2]:
+    simulations, and the length units they played) when a seat plays the search policy
+    ``search_id``, else None, so that numba prunes the search out of runs without it."""
+    if search_id not in np.asarray(policy_ids).tolist():
+        return None
+    return np.zeros(2, dtype=np.int64) if tally is None else tally
+
+
 @njit(cache=True)
 def new_tree(capacity: int) -> Tree:
     """Room for ``capacity`` nodes (one per simulation is added, so ``playouts + 1`` is enough)."""

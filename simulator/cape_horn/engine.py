@@ -18,6 +18,7 @@ from numba import njit
 
 from policies.cape_horn import MCTS
 from simulator.recording import no_recording, record
+from simulator.search import tally_for
 
 from . import board as BD
 from . import state as S
@@ -225,14 +226,6 @@ def engine_inputs(rules) -> tuple:
     return B, r, deck0
 
 
-def searching(policy_ids, tally=None) -> np.ndarray | None:
-    """The engine's ``searching`` argument: the search's tally (``tally`` or a new one) when a
-    seat plays ``mcts``, else None, so a run without the search never compiles it."""
-    if MCTS not in np.asarray(policy_ids).tolist():
-        return None
-    return np.zeros(2, dtype=np.int64) if tally is None else tally
-
-
 def play_chunk(
     rules,
     n_players: int,
@@ -256,7 +249,7 @@ def play_chunk(
         B, r, deck0, np.int64(n_players), np.asarray(policy_ids, np.int64),
         np.asarray(policy_params, np.float64), np.asarray(seeds, np.int64),
         np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]), rec, rec_n, outside,
-        searching(policy_ids, tally),
+        tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
     (winner, length, reason, scores, changes, half, per_seat, tokens, turns, laid, blocked) = out
     cols: dict[str, np.ndarray] = {
@@ -290,7 +283,7 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int) -> dic
     winner, changes, half, problems = play_game(
         B, r, deck0, np.asarray(policy_ids, np.int64), np.asarray(policy_params, np.float64),
         np.int64(seed), card, ship, pl, hand, g, deck, buf, laid, blocked, lead, True,
-        *no_recording(EVENT_WIDTH), None, searching(policy_ids),
+        *no_recording(EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
     )  # fmt: skip
     return {
         "winner": int(winner),

@@ -22,6 +22,7 @@ from policies.caza_tesoros import MCTS, decide_ship
 from simulator.dataset import events_column
 from simulator.policy import OUTSIDE
 from simulator.recording import no_recording, play_recorded
+from simulator.search import tally_for
 
 from . import state as S
 from .board import CELLS
@@ -318,14 +319,6 @@ def engine_inputs(rules) -> tuple:
     return r, tv, wface, wmove, deck0, odds, float(np.mean(tv)), worth
 
 
-def searching(policy_ids, tally=None) -> np.ndarray | None:
-    """The engine's ``searching`` argument: the search's tally (``tally`` or a new one) when a
-    seat plays ``mcts``, else None, so a run without the search never compiles it."""
-    if MCTS not in np.asarray(policy_ids).tolist():
-        return None
-    return np.zeros(2, dtype=np.int64) if tally is None else tally
-
-
 def play_chunk(
     rules,
     n_players: int,
@@ -348,7 +341,7 @@ def play_chunk(
     out = play_games(
         r, tv, wface, wmove, deck0, odds, tmean, worth, n_players,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
-        np.asarray(seeds, dtype=np.int64), rec, rec_n, outside, searching(policy_ids, tally),
+        np.asarray(seeds, dtype=np.int64), rec, rec_n, outside, tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
     columns = dict(zip(COLUMNS, out[: len(COLUMNS)], strict=True))
     search_cells, n_search, find_cells, n_find = out[len(COLUMNS) :]
@@ -386,7 +379,7 @@ def play_one(
                 k,
             ),
             np.int64(seed), pl, sh, cr, g, rec, hits, lead, checking, outside,
-            searching(policy_ids),
+            tally_for(policy_ids, MCTS),
         )  # fmt: skip
         rec_n[0] = g[S.G_LOG_N]
         return out

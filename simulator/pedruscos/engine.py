@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from policies.pedruscos import MCTS
+from simulator.search import tally_for
 
 from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import record as R
@@ -223,14 +224,6 @@ def engine_inputs(rules) -> tuple:
     return engine_rules(rules), build_board(*rules.board_key()).arrays
 
 
-def searching(policy_ids, tally=None) -> np.ndarray | None:
-    """The engine's ``searching`` argument: the search's tally (``tally`` or a new one) when a
-    seat plays ``mcts``, else None, so a run without the search never compiles it."""
-    if MCTS not in np.asarray(policy_ids).tolist():
-        return None
-    return np.zeros(2, dtype=np.int64) if tally is None else tally
-
-
 def play_chunk(
     rules,
     n_players: int,
@@ -255,7 +248,7 @@ def play_chunk(
     out = play_games(
         r, b, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec,
-        rec_n, outside, searching(policy_ids, tally),
+        rec_n, outside, tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -271,7 +264,7 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int, checki
     winner, changes, half = play_game(
         r, b, np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.int64(seed), pl, br, g, heat_end,
-        heat_col, lead, checking, *R.no_recording(R.EVENT_WIDTH), None, searching(policy_ids),
+        heat_col, lead, checking, *R.no_recording(R.EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
     )  # fmt: skip
     out: dict[str, Any] = {
         "winner": int(winner),

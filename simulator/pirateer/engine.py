@@ -18,6 +18,7 @@ from numba import njit
 from policies.pirateer import MCTS, decide_move
 from simulator.policy import OUTSIDE
 from simulator.recording import no_recording, play_recorded, record
+from simulator.search import tally_for
 
 from . import state as S
 from .board import N_CELLS, N_PICTURE
@@ -177,14 +178,6 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
     )  # fmt: skip
 
 
-def searching(policy_ids, tally=None) -> np.ndarray | None:
-    """The engine's ``searching`` argument: the search's tally (``tally`` or a new one) when a
-    seat plays ``mcts``, else None, so a run without the search never compiles it."""
-    if MCTS not in np.asarray(policy_ids).tolist():
-        return None
-    return np.zeros(2, dtype=np.int64) if tally is None else tally
-
-
 def play_chunk(
     rules,
     n_players: int,
@@ -206,7 +199,7 @@ def play_chunk(
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
-        outside, searching(policy_ids, tally),
+        outside, tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -238,7 +231,7 @@ def play_one(
             r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
             np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g,
             moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True, outside,
-            searching(policy_ids),
+            tally_for(policy_ids, MCTS),
         )  # fmt: skip
 
     events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)
