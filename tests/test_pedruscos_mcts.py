@@ -15,9 +15,10 @@ from policies.pedruscos import MCTS, POLICIES
 from simulator.pedruscos import forward as F
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import MOON, build_board
-from simulator.pedruscos.engine import play_chunk, play_one, searching
+from simulator.pedruscos.engine import play_chunk, play_one
 from simulator.pedruscos.rules import Rules, engine_rules
 from simulator.policy import engine_arrays, seat_policies
+from simulator.search import tally_for
 
 ROOT = Path(__file__).resolve().parents[1]
 CHEAP = "mcts:playouts=8"
@@ -67,8 +68,8 @@ def test_search_player_is_deterministic_from_the_seed():
 
 
 def test_runs_without_the_search_pass_no_tally():
-    assert searching(seats(("lookahead", "hauler"))[0]) is None
-    assert searching(seats((CHEAP, "hauler"))[0]).shape == (2,)
+    assert tally_for(seats(("lookahead", "hauler"))[0], MCTS) is None
+    assert tally_for(seats((CHEAP, "hauler"))[0], MCTS).shape == (2,)
 
 
 @pytest.mark.slow
