@@ -73,7 +73,7 @@ POLICIES: dict[str, PolicyDef] = {
 
 ROLLOUT_NAMES = ("random", "runner", "hunter", "lookahead")
 POLICIES["mcts"] = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "runner", "lookahead", 200,
+    MCTS, ROLLOUT_NAMES, "runner", "lookahead", 400,
     "every move is searched (a turn has one decision)", bias=10.0,
 )  # fmt: skip
 LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name

@@ -166,7 +166,7 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
     playouts = int(prm[MCTS_P.playouts])
     rollout = ROLLOUTS[int(prm[MCTS_P.rollout])]
     rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])]
-    guide = ROLLOUTS[int(prm[MCTS_P.guide])]
+    guide = ROLLOUTS[int(prm[MCTS_P.guide])]  # the root's: below it the rollout policy guides
     gprm = ROLLOUT_PRM[int(prm[MCTS_P.guide])]
     explore = prm[MCTS_P.explore]
     widen = prm[MCTS_P.widen]
@@ -181,14 +181,14 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
     rec = np.zeros((0, 3), dtype=np.int64)
     rec_n = np.zeros(1, dtype=np.int64)
     rewards = np.zeros(n_players, dtype=np.float64)
+    # the root's options and position are the same in every simulation: ask the guide once
+    root_guide = decide_move(guide, gprm, r, root.ships, root.owner, root.occ, root.g, p,
+                             root_moves, n_root)  # fmt: skip
     for _ in range(playouts):
         copy_into(sim, root)
         T.begin(tree)
-        best = -1
-        if T.widening(tree, widen):
-            best = decide_move(guide, gprm, r, sim.ships, sim.owner, sim.occ, sim.g, p,
-                               root_moves, n_root)  # fmt: skip
-        k = T.choose(tree, root_keys, n_root, p, explore, best, widen, bias)
+        k = T.choose(tree, root_keys, n_root, p, explore, root_guide if T.widening(tree, widen)
+                     else -1, widen, bias)  # fmt: skip
         play_move(r, sim.ships, sim.owner, sim.occ, sim.g, p, root_moves[k], cells[0], cells[1],
                   cells[2], rec, rec_n)  # fmt: skip
         end_turn(r, sim.g)
@@ -200,8 +200,8 @@ def search_move(r, n_players: int, prm, root: Position, p: int, root_moves, n_ro
             for i in range(n):
                 keys[i] = moves[i, S.M_KEY]
             best = -1
-            if T.widening(tree, widen):
-                best = decide_move(guide, gprm, r, sim.ships, sim.owner, sim.occ, sim.g, q,
+            if T.widening(tree, widen):  # replies below the root: the rollout policy's, cheap
+                best = decide_move(rollout, rprm, r, sim.ships, sim.owner, sim.occ, sim.g, q,
                                    moves, n)  # fmt: skip
             k = T.choose(tree, keys, n, q, explore, best, widen, bias)
             play_move(r, sim.ships, sim.owner, sim.occ, sim.g, q, moves[k], cells[0], cells[1],
