@@ -292,6 +292,17 @@ def buy_step(r, pl, hand, g, deck, p, nb, rec, rec_n) -> None:
 
 
 @njit(cache=True)
+def move_and_draw(B, r, card, ship, pl, hand, g, deck, p, kind, a, b, blocked_heat, rec,
+                  rec_n) -> int:  # fmt: skip
+    """Step 3 and the free draw of step 4, whoever chose the move; returns the end reason (-1
+    while the game goes on)."""
+    reason = move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n)
+    if reason >= 0:
+        return reason
+    return draw_step(r, pl, hand, g, deck, p, rec, rec_n)
+
+
+@njit(cache=True)
 def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat, blocked_heat,
               rec, rec_n, ext=None):  # fmt: skip
     """One player's turn, steps 1 to 4, decided by the seat's policy; returns the end reason
@@ -302,10 +313,8 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
     lay_cards(B, r, card, ship, pl, hand, p, buf, min(n, buf.shape[0]), laid_heat, rec, rec_n,
               g[S.G_ROUND])  # fmt: skip
     kind, a, b = X.move(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
-    reason = move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n)
-    if reason >= 0:
-        return reason
-    reason = draw_step(r, pl, hand, g, deck, p, rec, rec_n)
+    reason = move_and_draw(B, r, card, ship, pl, hand, g, deck, p, kind, a, b, blocked_heat, rec,
+                           rec_n)  # fmt: skip
     if reason >= 0:
         return reason
     nb = X.buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
@@ -656,10 +665,8 @@ def searched_turn(B, r, prm, p, pos: Position, buf, laid_heat, blocked_heat, rec
     sail(r, pl, g, p, rec, rec_n)
     n, kind, a, b = search_move(B, r, prm[p], pos, p, buf, None, tally)
     lay_cards(B, r, card, ship, pl, hand, p, buf, n, laid_heat, rec, rec_n, g[S.G_ROUND])
-    reason = move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n)
-    if reason >= 0:
-        return reason
-    reason = draw_step(r, pl, hand, g, deck, p, rec, rec_n)
+    reason = move_and_draw(B, r, card, ship, pl, hand, g, deck, p, kind, a, b, blocked_heat, rec,
+                           rec_n)  # fmt: skip
     if reason >= 0:
         return reason
     ri = int(prm[p, MCTS_P.rollout])
