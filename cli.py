@@ -464,6 +464,15 @@ def compare(
     tune_games: Annotated[
         int, typer.Option("--tune-games", help="Games per candidate (with --tune).")
     ] = 2_000,
+    ladder: Annotated[
+        str | None,
+        typer.Option(
+            "--ladder",
+            help="Rungs of skill, comma-separated (e.g. random,lookahead,mcts:playouts=100): the "
+            "whole comparison is played under each rung, every seat playing it, and each effect "
+            "is judged 'holds at every rung', 'changes with skill' or 'cannot tell yet'.",
+        ),
+    ] = None,
     fmt: FormatOpt = "html",
     target: TargetOpt = None,
     as_json: JsonOpt = False,
@@ -475,10 +484,15 @@ def compare(
     change in win rates and length comes with a paired test, corrected for the number of
     comparisons. Writes OUT/<run>/ folders and OUT/report.html. With --tune POLICY the policy is
     first fitted to each rule set (OUT/tunes/<run>/), so variants are compared under adapted play.
+    With --ladder R1,R2,... the comparison is played under every rung of skill
+    (OUT/rung-NN-<rung>/), so the report says whether each effect holds as play gets stronger.
     """
+    from simulator.skill import split_rungs
     from simulator.studies import compare as run_compare
 
     targets = _report_options(fmt, target)
+    if ladder is not None and targets:
+        raise BalanceError("--target judges one run; leave it out with --ladder")
     study = run_compare(
         game,
         n,
@@ -497,6 +511,7 @@ def compare(
         tune_trials=tune_trials,
         tune_games=tune_games,
         policy_file=policy_file,
+        ladder=None if ladder is None else split_rungs(ladder),
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -605,6 +620,81 @@ def tournament(
         policy_file=policy_file,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
+
+
+@app.command()
+def skill(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    rungs: Annotated[
+        str | None,
+        typer.Option(
+            "--rungs",
+            help="The ladder, comma-separated policies (name:key=value allowed), e.g. "
+            "random,lookahead,mcts:playouts=100,mcts:playouts=400. Default: random, every "
+            "hand-written policy, then the search player (mcts) at a quarter of its default "
+            "budget and at its default.",
+        ),
+    ] = None,
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n",
+            "--games",
+            help="Games per run: every rung against itself, and every seating of every pair.",
+        ),
+    ] = 200,
+    players: PlayersOpt = None,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Cooperative games: play the ladder at each value, key=v1,v2,... (repeatable, "
+            "e.g. mission=1,10,20).",
+        ),
+    ] = None,
+    policy_file: PolicyFileOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    wait: WaitOpt = False,
+    fmt: FormatOpt = "html",
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """How much skill matters: play a ladder of policies against each other and rate them.
+
+    Every rung plays against itself (the game's figures at that skill: first-seat edge, length,
+    end reasons) and, in a competitive game, against every other rung with seats rotated on the
+    same seeds. The report rates the rungs (Bradley-Terry, with intervals), gives each adjacent
+    pair's head to head, how often the weaker rung wins (the upset rate; 50% would be pure
+    chance) and how the game's figures move with skill. A cooperative game gives each rung's
+    success rate. Writes OUT/<run>/ folders and OUT/report.html; a killed ladder resumes.
+    Cost: every game with a search seat runs the search; see docs/performance.md.
+    """
+    from simulator.skill import skill as run_skill
+    from simulator.skill import split_rungs
+
+    _report_options(fmt, None)
+    study = run_skill(
+        game,
+        n,
+        out,
+        rungs=None if rungs is None else split_rungs(rungs),
+        players=players,
+        sets=set_,
+        variant=variant,
+        params=param,
+        seed=seed,
+        jobs=jobs,
+        progress=not quiet and not as_json,
+        cluster=cluster,
+        wait=wait,
+        policy_file=policy_file,
+    )
+    _study_report(study.path, fmt, [], as_json, quiet)
 
 
 # -- verify ----------------------------------------------------------------------------------

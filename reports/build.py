@@ -30,6 +30,7 @@ from .run_sections import (
     watch_section,
     what_was_run,
 )
+from .skill_sections import ladder_headline, ladder_section, skill_headline, skill_sections
 from .study_sections import (
     compare_headline,
     compare_section,
@@ -48,7 +49,10 @@ from .study_sections import (
 def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple[Document, dict]:
     """The report document and the same figures as a JSON-ready dict."""
     kind, runs = open_runs(paths)
-    summaries = [run_summary(r) for r in runs]
+    # A ladder's runs are read by its own analysis; the figures of each of its dozens of runs
+    # would bury it.
+    ladders = kind in ("skill", "ladder")
+    summaries = [] if ladders else [run_summary(r) for r in runs]
     spec = get_game(runs[0].game) if known(runs[0].game) else None
     title = spec.title if spec else runs[0].game
     data: dict[str, Any] = {
@@ -72,6 +76,20 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         data["sweep"] = sweep_data(runs, summaries)
         headline += sweep_headline(runs, summaries)
         sections += sweep_sections(runs, summaries)
+    elif kind == "skill":
+        from analyses.skill import skill_summary
+
+        skill = skill_summary(runs)
+        data.update({k: v for k, v in skill.items() if k != "game"}, out=str(paths[0]))
+        headline += skill_headline(skill)
+        sections += skill_sections(skill)
+    elif kind == "ladder":
+        from analyses.ladder import ladder_summary
+
+        ladder = ladder_summary(runs)
+        data.update(ladder, out=str(paths[0]))
+        headline += ladder_headline(ladder, runs[0].length_unit)
+        sections.append(ladder_section(ladder, runs[0].length_unit))
     elif kind == "tournament":
         pol = policy_summary(runs)
         pooled = pooled_seats(runs)
@@ -82,16 +100,17 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         for summary in summaries[:1] if kind == "compare" else summaries:
             headline += run_headline(summary, label=len(summaries) > 1)
         sections += outcome_sections(runs, summaries)
-    if targets:
+    if targets and not ladders:
         rows = target_rows(targets, runs, summaries)
         data["targets"] = rows
         headline += targets_headline(rows)
         sections.insert(1, targets_section(rows))
-    sections += board_sections(runs)
-    watch = watch_section(runs)
-    if watch is not None:
-        sections.append(watch)
-    sections += extra_sections(runs)
+    if not ladders:
+        sections += board_sections(runs)
+        watch = watch_section(runs)
+        if watch is not None:
+            sections.append(watch)
+        sections += extra_sections(runs)
     sections.append(_how_to_read(kind))
     data["headline"] = headline
     subtitle = (

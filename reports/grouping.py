@@ -74,5 +74,7 @@ def kind_words(kind: str, n: int) -> str:
         "compare": f"the default rules against {n - 1} variant(s)",
         "sweep": f"a sweep of {n} rule settings",
         "tournament": f"a tournament of {n} seat rotations",
+        "skill": f"a skill ladder of {n} runs",
+        "ladder": f"a comparison under every rung of a skill ladder ({n} runs)",
         "runs": f"{n} runs",
     }[kind]

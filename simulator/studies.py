@@ -2,7 +2,9 @@
 
 - compare: the default rules and each variant;
 - sweep: every point of a grid of rule values (``players`` may be swept too);
-- tournament: policies rotated through every seat.
+- tournament: policies rotated through every seat;
+- skill: a ladder of policies played against each other (:mod:`simulator.skill`);
+- ladder: a comparison played once under every rung of a skill ladder (``compare --ladder``).
 
 A study folder holds ``study.json`` (kind, game, and each run's folder, label and parameters) and
 one ordinary, resumable run folder per run. Every run uses the same run seed and game count, so
@@ -29,7 +31,7 @@ from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
-KINDS = ("compare", "sweep", "tournament")
+KINDS = ("compare", "sweep", "tournament", "skill", "ladder")
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,7 @@ def compare(
     tune_trials: int = 20,
     tune_games: int = 2_000,
     policy_file: str | Path | None = None,
+    ladder: list[str] | None = None,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
@@ -179,10 +182,20 @@ def compare(
     With ``tune`` (a policy seated in the comparison), that policy is first tuned under each rule
     set (``balance tune`` against the comparison's other seat policies, in ``tunes/<run>/``) and
     each run then seats it with the setting best for its own rules: adapted play.
+
+    With ``ladder`` (rungs of a skill ladder), the whole comparison is played once under every
+    rung, every seat playing the rung: does the variant's effect hold as play gets stronger?
     """
     if not variants and not sets:
         raise BalanceError("compare needs at least one --variant FILE or --set key=value")
-    common = dict(players=players, policies=policies, seed=seed, policy_file=_read(policy_file))
+    if ladder is not None:
+        if policies:
+            raise BalanceError("--ladder seats each rung in every seat; leave out --policy")
+        if tune is not None or until_ci is not None:
+            option = "--tune" if tune is not None else "--until-ci"
+            raise BalanceError(f"--ladder cannot be combined with {option}")
+    pfile = _read(policy_file)
+    common = dict(players=players, policies=policies, seed=seed, policy_file=pfile)
     plans = [(StudyRun("01-default", "default"), plan_run(game, games, **common))]
     labels = {"default"}
     specs: list[tuple[str | Path | None, list[str] | None]] = [(v, None) for v in variants or []]
@@ -196,6 +209,12 @@ def compare(
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
+    if ladder is not None:
+        from .skill import ladder_plans
+
+        plans = ladder_plans(plans, ladder, pfile)
+        study = _prepare(out, "ladder", game, plans, jobs)
+        return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
     if tune is not None:
         tunes = _plan_adapted(tune, plans, specs, tune_trials, tune_games, seed)
         study = _prepare(out, "compare", game, plans, jobs, check_runs=False)

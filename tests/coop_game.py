@@ -1,7 +1,8 @@
 """A cooperative game whose answers are known, for the success-rate analyses and reports.
 
 Each game's seed decides it: mission = seed % 3, and the crew succeeds when the seed's upper bits
-(a uniform number) fall below ``SUCCESS[mission]`` minus ``difficulty``. Length is 5 + seed % 7.
+(a uniform number) fall below ``SUCCESS[mission]`` minus ``difficulty`` (minus ``SLOPPY`` more
+when any seat plays ``sloppy``). Length is 5 + seed % 7.
 Its replay records the mission and the outcome and shows them as a table (a game without a
 board).
 """
@@ -18,6 +19,7 @@ from simulator.recording import ReplayDef, record, replay_by_chunk
 from simulator.rules import RuleSet, option
 
 SUCCESS = (0.8, 0.5, 0.2)
+SLOPPY = 0.3  # what a ``sloppy`` seat takes off the success chance
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,8 @@ def play_chunk(rules, n_players, policy_ids, policy_params, seeds, rec=None, rec
     seeds = np.asarray(seeds, dtype=np.uint64)
     mission = (seeds % 3).astype(np.int64)
     uniform = (seeds >> np.uint64(8)).astype(np.float64) / 2.0**24
-    success = uniform < np.asarray(SUCCESS)[mission] - rules.difficulty
+    sloppy = SLOPPY if np.any(np.asarray(policy_ids) == 1) else 0.0
+    success = uniform < np.asarray(SUCCESS)[mission] - rules.difficulty - sloppy
     n = len(seeds)
     if rec is not None:  # one game, recorded
         record(rec, rec_n, EV_MISSION, 0, -1, mission[0] + 1)
@@ -83,7 +86,10 @@ SPEC = GameSpec(
     length_unit="tricks",
     end_reasons=("mission done", "mission failed"),
     rules_class=CoopRules,
-    policies={"random": PolicyDef("random", 0, "no decisions")},
+    policies={
+        "random": PolicyDef("random", 0, "no decisions"),
+        "sloppy": PolicyDef("sloppy", 1, "lowers the success chance by SLOPPY"),
+    },
     default_policy="random",
     play_chunk=play_chunk,
     columns={"fake_coop_mission": "mission number (1-3)"},

@@ -1,0 +1,229 @@
+"""The skill ladder: rungs of play, from random to the search player, played against each other.
+
+A *rung* is one policy (``lookahead``, ``mcts:playouts=100``). ``balance skill`` plays
+
+- every rung against itself (every seat the rung): the game's own figures at that skill, such as
+  the first-seat edge, the length and how games end;
+- in a competitive game, every pair of rungs: half the seats each, rotated through every seat
+  (``AB``/``BA`` at two players, ``ABAB``/``BABA`` at four, ``ABA``... and ``BAB``... at three),
+  so seat effects cancel out of the pair's head to head. Every table holds exactly two rungs, so
+  each game is one comparison of the two and the ladder's ratings come from those comparisons.
+
+A cooperative game has no pairs to play: each rung plays every seat, and two rungs are compared
+deal by deal on the same seeds (which of them succeeds where the other fails). ``--param`` plays
+the whole ladder at several rule settings (a mission, a player count), so a designer sees which
+settings reward skill.
+
+``balance compare --ladder`` (:func:`ladder_plans`) plays a comparison once under every rung.
+Every run is an ordinary run folder on the same seeds: a killed ladder resumes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from .errors import BalanceError
+from .games import GameSpec, get_game
+from .plan import plan_run
+from .policy_file import PolicyFile
+from .runner import RunConfig
+from .studies import Study, StudyRun, _execute, _prepare, _read, _slug, parse_param
+
+KIND = "skill"
+SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
+
+
+def split_rungs(text: str) -> list[str]:
+    """``random,lookahead,mcts:playouts=100,explore=0.5`` -> one policy text per rung.
+
+    Commas separate rungs and also a policy's parameters; an item that is ``key=value`` without
+    a policy name belongs to the rung before it."""
+    rungs: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and rungs:
+            rungs[-1] += "," + item
+        elif "=" in item and ":" not in item:
+            raise BalanceError(f"--rungs: {item!r} is a parameter without a policy before it")
+        else:
+            rungs.append(item)
+    return rungs
+
+
+def default_rungs(spec: GameSpec) -> list[str]:
+    """``random``, every hand-written policy, then the search player at two budgets."""
+    rungs = ["random"] + [p for p in spec.policies if p not in ("random", "mcts")]
+    if spec.searches:
+        budget = next(p for p in spec.policies["mcts"].params if p.name == "playouts")
+        playouts = int(budget.default)
+        rungs += [f"mcts:playouts={max(1, playouts // k)}" for k in SEARCH_RUNGS]
+    return rungs
+
+
+def _rung_labels(
+    spec: GameSpec, rungs: list[str], players: int, pfile: PolicyFile | None, **common: Any
+) -> list[str]:
+    """Each rung's canonical label; refuses unknown policies, bad parameters and repeats."""
+    if len(rungs) < 2:
+        raise BalanceError("a skill ladder needs at least two rungs (--rungs A,B,...)")
+    labels = []
+    for rung in rungs:
+        config = plan_run(spec.id, 1, players=players, policies=[rung], policy_file=pfile, **common)
+        label = config.policy_labels[0]
+        if label in labels:
+            raise BalanceError(
+                f"--rungs: {rung!r} is the rung {label!r} again; give each rung once"
+            )
+        labels.append(label)
+    return labels
+
+
+def pair_tables(a: str, b: str, n_players: int) -> list[list[str]]:
+    """Tables of two rungs, half the seats each (one more for ``a`` at an odd count, and as
+    many tables the other way round), every table rotated through every seat."""
+    tables: list[list[str]] = []
+    for first, second in ((a, b), (b, a)):
+        table = [first if s % 2 == 0 else second for s in range(n_players)]
+        for shift in range(n_players):
+            rotated = table[shift:] + table[:shift]
+            if rotated not in tables:
+                tables.append(rotated)
+    return tables
+
+
+def _points(spec: GameSpec, params: list[str] | None) -> list[dict[str, str]]:
+    """The rule settings the ladder is played at (``--param``; one point without it)."""
+    if not params:
+        return [{}]
+    if not spec.cooperative:
+        raise BalanceError(
+            "--param plays a cooperative ladder at several settings; for a competitive game run "
+            "balance skill once per setting (--set)"
+        )
+    grid = [parse_param(p, spec.id) for p in params]
+    keys = [k for k, _ in grid]
+    if len(set(keys)) != len(keys):
+        raise BalanceError("each --param key may be given only once")
+    combinations = itertools.product(*(v for _, v in grid))
+    return [dict(zip(keys, values, strict=True)) for values in combinations]
+
+
+def plan_skill(
+    game: str,
+    games: int,
+    *,
+    rungs: list[str] | None = None,
+    players: int | None = None,
+    sets: list[str] | None = None,
+    variant: str | Path | None = None,
+    params: list[str] | None = None,
+    seed: int = 0,
+    policy_file: str | Path | None = None,
+) -> list[tuple[StudyRun, RunConfig]]:
+    """Every run of the ladder, validated (nothing is written here)."""
+    spec = get_game(game)
+    n_players = players if players is not None else spec.default_players
+    spec.check_players(n_players)
+    pfile = _read(policy_file)
+    points = _points(spec, params)
+    rule_sets = set(sets or [])
+    for point in points:
+        clash = sorted(k for k in point if any(s.partition("=")[0].strip() == k for s in rule_sets))
+        if clash:
+            raise BalanceError(f"{', '.join(clash)} is both in --param and in --set")
+    texts = rungs if rungs is not None else default_rungs(spec)
+    labels = _rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant)
+    plans: list[tuple[StudyRun, RunConfig]] = []
+
+    def add(folder: str, label: str, lineup: list[str], point: dict[str, str], run_params: dict):
+        n = n_players
+        rule_values = [*(sets or []), *(f"{k}={v}" for k, v in point.items() if k != "players")]
+        if "players" in point:
+            if not point["players"].isdigit():
+                raise BalanceError(f"--param players: {point['players']!r} is not a number")
+            n = int(point["players"])
+        config = plan_run(
+            game,
+            games,
+            players=n,
+            policies=lineup,
+            seed=seed,
+            sets=rule_values,
+            variant=variant,
+            policy_file=pfile,
+        )
+        plans.append((StudyRun(folder, label, run_params), config))
+
+    for p, point in enumerate(points):
+        where = ", ".join(f"{k}={v}" for k, v in point.items())
+        prefix = f"p{p + 1:02d}-{_slug(where.replace(', ', '_'))}/" if point else ""
+        for r, rung in enumerate(labels):
+            label = f"{rung} everywhere" + (f" ({where})" if where else "")
+            add(
+                f"{prefix}self-{r + 1:02d}-{_slug(rung)}",
+                label,
+                [rung],
+                point,
+                {"rungs": [rung], "point": point},
+            )
+    if not spec.cooperative:
+        for (i, a), (j, b) in itertools.combinations(enumerate(labels), 2):
+            for t, table in enumerate(pair_tables(a, b, n_players)):
+                add(
+                    f"pair-{i + 1:02d}-{j + 1:02d}-{t + 1}",
+                    " | ".join(table),
+                    table,
+                    {},
+                    {"rungs": [a, b], "point": {}},
+                )
+    return plans
+
+
+def skill(
+    game: str,
+    games: int,
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    progress: bool = False,
+    cluster: str | None = None,
+    wait: bool = False,
+    **ladder: Any,
+) -> Study:
+    """Plan (``ladder``: the keywords of :func:`plan_skill`), then play the ladder: a folder of
+    ordinary runs, resumable."""
+    plans = plan_skill(game, games, **ladder)
+    study = _prepare(out, KIND, game, plans, jobs)
+    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+
+
+def ladder_plans(
+    plans: list[tuple[StudyRun, RunConfig]],
+    rungs: list[str],
+    policy_file: PolicyFile | None,
+) -> list[tuple[StudyRun, RunConfig]]:
+    """A comparison's runs once under every rung (every seat plays the rung), grouped by rung."""
+    from dataclasses import replace
+
+    first = plans[0][1]
+    labels = _rung_labels(first.spec, rungs, first.n_players, policy_file, rules=first.rules)
+    out: list[tuple[StudyRun, RunConfig]] = []
+    for r, rung in enumerate(labels):
+        for entry, config in plans:
+            seated = plan_run(
+                config.spec.id,
+                config.games,
+                players=config.n_players,
+                policies=[rung],
+                seed=config.seed,
+                rules=config.rules,
+                chunk_size=config.chunk_size,
+                policy_file=policy_file,
+            )
+            folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"
+            run_entry = StudyRun(folder, f"{entry.label} [{rung}]", {**entry.params, "rung": rung})
+            out.append((run_entry, replace(seated, variant=config.variant)))
+    return out

@@ -1,0 +1,282 @@
+"""The skill ladder (``balance skill``) and a comparison under every rung (``compare --ladder``)
+on the known-answer games.
+
+In the fake game a seat playing ``strong:skill=k`` has weight 1 + k and ``random`` weight 1, and a
+seat wins with probability proportional to its weight: the Bradley-Terry model holds exactly, so
+the ratings, head to heads and upset rate have known values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import tests.coop_game as coop
+from analyses.ladder import CHANGES, HOLDS, UNSURE, ladder_summary, rung_groups
+from analyses.runs import Run
+from analyses.skill import ELO, fit_ratings, skill_summary
+from reports.grouping import open_runs
+from simulator import studies
+from simulator.errors import BalanceError
+from simulator.skill import pair_tables, plan_skill, skill, split_rungs
+from tests.test_cli import call
+
+WEAK, MID, TOP = "random", "strong", "strong:skill=3"  # weights 1, 2, 4
+
+
+def test_rungs_split_on_commas_keeping_each_policys_parameters():
+    assert split_rungs("random, mcts:playouts=100,explore=0.5 ,lookahead") == [
+        "random",
+        "mcts:playouts=100,explore=0.5",
+        "lookahead",
+    ]
+    with pytest.raises(BalanceError, match="without a policy"):
+        split_rungs("skill=3,random")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_pair_tables_give_each_rung_every_seat_equally_often(players):
+    tables = pair_tables("A", "B", players)
+    for seat in range(players):
+        held = [t[seat] for t in tables]
+        assert held.count("A") == held.count("B")
+    assert all(set(t) == {"A", "B"} for t in tables)
+    assert len(tables) == (2 if players % 2 == 0 else 2 * players)
+
+
+def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
+    plans = plan_skill("fake", 10, rungs=[WEAK, MID, TOP], players=2)
+    selves = [e for e, _ in plans if len(e.params["rungs"]) == 1]
+    pairs = [e for e, c in plans if len(e.params["rungs"]) == 2]
+    assert [e.params["rungs"] for e in selves] == [[WEAK], [MID], [TOP]]
+    assert len(pairs) == 3 * 2  # three pairs, both seat orders
+    assert {tuple(c.policy_labels) for _, c in plans if len(_.params["rungs"]) == 2} >= {
+        (WEAK, TOP),
+        (TOP, WEAK),
+    }
+
+
+@pytest.mark.parametrize(
+    "rungs, words",
+    [
+        (["random"], "at least two rungs"),
+        (["random", "bogus"], "unknown policy 'bogus'"),
+        (["strong", "strong:skill=1"], "is the rung 'strong' again"),  # 1 is the default
+        (["random", "strong:skill=20"], "parameter 'skill' got '20'"),
+    ],
+)
+def test_bad_ladders_are_refused_before_anything_is_written(tmp_path, rungs, words):
+    with pytest.raises(BalanceError, match=words):
+        skill("fake", 10, tmp_path / "s", rungs=rungs)
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--rungs", "random"], "at least two rungs"),
+        (["--rungs", "random,random"], "is the rung 'random' again"),
+        (["--rungs", "random,strong:skill=-1"], "allowed: a number from 0 to 10"),
+        (["--rungs", "random,strong", "--param", "bias=0,1"], "cooperative ladder"),
+    ],
+)
+def test_skill_command_bad_input_is_one_line(capsys, tmp_path, args, words):
+    code, _, err = call(capsys, "skill", "fake", *args, "--out", tmp_path / "s")
+    assert code == 2 and words in err and err.count("\n") == 1
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("skill") / "ladder"
+    skill("fake", 3000, out, rungs=[WEAK, MID, TOP], players=2, jobs=1)
+    return out
+
+
+def test_ratings_recover_the_known_strengths(ladder):
+    s = skill_summary(open_runs([ladder])[1])
+    by = {r["name"]: r for r in s["rungs"]}
+    assert [r["name"] for r in s["rungs"]] == [WEAK, MID, TOP]
+    assert by[WEAK]["rating"] == 0 and by[WEAK]["anchor"]
+    for name, weight in ((MID, 2), (TOP, 4)):
+        known = ELO * math.log(weight)  # 120 and 241 Elo points
+        lo, hi = by[name]["rating_ci"]
+        assert lo < known < hi and abs(by[name]["rating"] - known) < 40
+    # Neighbours: weight 2 against 1 and 4 against 2: the weaker wins a third of the games.
+    assert [(p["stronger"], p["weaker"]) for p in s["pairs"]] == [(MID, WEAK), (TOP, MID)]
+    lo, hi = s["upset_ci"]
+    assert lo < 1 / 3 < hi and s["upset_rate_random"] == 0.5
+    assert s["skill_share"]["value"] == pytest.approx(1 - s["upset_rate"] / 0.5)
+    ext = s["extremes"]  # weight 4 against 1: random wins a fifth
+    assert ext["weaker"] == WEAK and ext["ci"][0] < 0.8 < ext["ci"][1]
+    # Against itself every seat weighs the same: the first seat wins half of two-player games.
+    assert all(r["first_seat_ci"][0] < 0.5 < r["first_seat_ci"][1] for r in s["rungs"])
+
+
+def test_ratings_of_an_exact_win_matrix():
+    wins = np.zeros((2, 2, 2))
+    wins[1, 0, 0], wins[0, 1, 0] = 30_000, 10_000  # good wins 3 to 1: 191 Elo points
+    rating = fit_ratings(wins, ["random", "good"])
+    assert rating[1]["rating"] == pytest.approx(400 * math.log10(3), abs=1.0)
+    assert rating[1]["rating_ci"][0] < rating[1]["rating"] < rating[1]["rating_ci"][1]
+
+
+def test_games_nobody_wins_count_half_to_each_rung(tmp_path):
+    out = tmp_path / "draws"
+    skill("fake", 2000, out, rungs=[WEAK, TOP], players=2, sets=["draw=0.5"], jobs=1)
+    s = skill_summary(open_runs([out])[1])
+    pair = s["pairs"][0]
+    assert pair["no_winner"] > 0 and pair["decided"] + pair["no_winner"] == 4000
+    # Among decided games the 4-to-1 odds stay; the draws pull the rating toward zero.
+    assert pair["ci"][0] < 0.8 < pair["ci"][1]
+    assert 0 < s["rungs"][1]["rating"] < ELO * math.log(4)
+
+
+def test_skill_command_json_report_and_resume(capsys, ladder):
+    part = next(ladder.glob("pair-*/games/part-*.parquet"))
+    stamp = part.stat().st_mtime_ns
+    code, out, err = call(
+        capsys, "skill", "fake", "--rungs", f"{WEAK},{MID},{TOP}", "--players", 2, "-n", 3000,
+        "--out", ladder, "--json", "--jobs", 1,
+    )  # fmt: skip
+    assert code == 0, err
+    assert part.stat().st_mtime_ns == stamp  # nothing played again
+    data = json.loads(out)
+    assert {
+        "game",
+        "players",
+        "games",
+        "rungs",
+        "pairs",
+        "upset_rate",
+        "upset_rate_random",
+        "out",
+    } <= set(data)
+    rung_keys = {"name", "rating", "rating_ci", "first_seat_win_rate", "first_seat_ci"}
+    assert rung_keys | {"mean_length", "end_reasons"} <= set(data["rungs"][-1])
+    assert set(data["pairs"][0]) >= {"stronger", "weaker", "stronger_win_rate", "ci"}
+    assert data["players"] == 2 and data["games"] == 9 * 3000
+    html = (ladder / "report.html").read_text()
+    assert "How much skill matters" in html and "Upset rate" in html
+
+
+def test_a_cooperative_ladder_compares_rungs_deal_by_deal(tmp_path):
+    out = tmp_path / "coop"
+    skill("fake-coop", 600, out, rungs=["random", "sloppy"], params=["difficulty=0,0.1"], jobs=1)
+    s = skill_summary(open_runs([out])[1])
+    assert [r["name"] for r in s["rungs"]] == ["sloppy", "random"]
+    # sloppy only ever fails where random would succeed: every discordant deal goes to random.
+    assert s["upset_rate"] == 0.0 and s["pairs"][0]["stronger"] == "random"
+    assert s["rungs"][1]["anchor"] and s["rungs"][0]["rating_ci"][1] < 0
+    assert len(s["points"]) == 2
+    runs = {(r.params["rungs"][0], r.params["point"]["difficulty"]): r for r in _runs(out)}
+    for (rung, difficulty), run in runs.items():
+        seeds = run.scan().collect()["seed"].to_numpy().astype(np.uint64)
+        chance = np.asarray(coop.SUCCESS)[(seeds % 3).astype(int)] - float(difficulty)
+        chance -= coop.SLOPPY if rung == "sloppy" else 0.0
+        expected = ((seeds >> np.uint64(8)).astype(float) / 2.0**24 < chance).mean()
+        point = next(p for p in s["points"] if p["point"]["difficulty"] == difficulty)
+        got = next(r for r in point["rungs"] if r["name"] == rung)
+        assert got["value"] == pytest.approx(expected)
+
+
+def _runs(path):
+    return open_runs([path])[1]
+
+
+# -- compare --ladder -------------------------------------------------------------------------
+def _ladder_effects(effects: dict[str, list[tuple[float, float, float, float]]]) -> list[dict]:
+    """Synthetic per-rung rows: figure -> [(diff, lo, hi, p) per rung]."""
+    rungs = ["a", "b", "c"]
+    return [
+        {
+            "rung": rung,
+            "effects": [
+                {
+                    "variant": "v",
+                    "measure": name,
+                    "kind": "rate",
+                    "diff": cells[k][0],
+                    "lo": cells[k][1],
+                    "hi": cells[k][2],
+                    "p_value": cells[k][3],
+                }
+                for name, cells in effects.items()
+            ],
+        }
+        for k, rung in enumerate(rungs)
+    ]
+
+
+def test_ladder_verdicts_hold_change_or_cannot_tell():
+    from analyses.ladder import judge
+
+    verdicts = judge(
+        _ladder_effects(
+            {
+                "steady": [(0.10, 0.08, 0.12, 1e-9)] * 3,
+                "reverses": [
+                    (0.10, 0.08, 0.12, 1e-9),
+                    (0.0, -0.02, 0.02, 1),
+                    (-0.1, -0.12, -0.08, 1e-9),
+                ],
+                "faint": [(0.01, -0.02, 0.04, 0.5)] * 3,
+            }
+        )
+    )["ladder_verdicts"]
+    assert verdicts == {"v: steady": HOLDS, "v: reverses": CHANGES, "v: faint": UNSURE}
+
+
+def test_compare_ladder_finds_an_effect_that_shrinks_with_skill(capsys, tmp_path):
+    # bias=3 adds 3 to seat 1's weight: +30 points at weights 1-1, +6.5 at weights 10-10.
+    out = tmp_path / "cmp"
+    code, text, err = call(
+        capsys, "compare", "fake", "--players", 2, "--set", "bias=3", "-n", 3000,
+        "--ladder", "random,strong:skill=9", "--out", out, "--json", "--jobs", 1,
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(text)
+    assert [e["rung"] for e in data["ladder"]] == ["random", "strong:skill=9"]
+    assert data["ladder_verdicts"]["bias=3: seat 1 win rate"] == CHANGES
+    effects = {e["rung"]: e["effects"][0] for e in data["ladder"]}
+    assert effects["random"]["lo"] < 0.3 < effects["random"]["hi"]
+    assert effects["strong:skill=9"]["lo"] < 3 / 46 < effects["strong:skill=9"]["hi"]
+    assert "changes with skill" in (out / "report.html").read_text()
+    groups = rung_groups(_runs(out))
+    assert [len(g) for _, g in groups] == [2, 2]
+    assert ladder_summary(_runs(out))["ladder_verdicts"] == data["ladder_verdicts"]
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--ladder", "random,random"], "is the rung 'random' again"),
+        (["--ladder", "random,strong", "-p", "random"], "leave out --policy"),
+        (["--ladder", "random,strong", "--tune", "strong"], "cannot be combined with --tune"),
+        (["--ladder", "random"], "at least two rungs"),
+    ],
+)
+def test_compare_ladder_bad_input_is_one_line(capsys, tmp_path, extra, words):
+    code, _, err = call(
+        capsys, "compare", "fake", "--set", "bias=1", *extra, "--out", tmp_path / "c"
+    )
+    assert code == 2 and words in err and err.count("\n") == 1
+    assert not (tmp_path / "c").exists()
+
+
+def test_ladder_study_is_an_ordinary_resumable_study(tmp_path):
+    study = studies.compare(
+        "fake", 200, tmp_path / "c", sets=["bias=1"], ladder=[WEAK, MID], jobs=1
+    )
+    assert study.kind == "ladder"
+    assert [r.folder for r in study.runs] == [
+        "rung-01-random/01-default",
+        "rung-01-random/02-bias=1",
+        "rung-02-strong/01-default",
+        "rung-02-strong/02-bias=1",
+    ]
+    for path, entry in zip(study.run_paths(), study.runs, strict=True):
+        assert Run.open(path).policies == [entry.params["rung"]] * 3
