@@ -77,7 +77,7 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
         "the way from a coin flip to certainty."
     ]
     ext, ext_share = s["extremes"], s["extremes_skill_share"]
-    if ext and ext["decided"]:
+    if ext and ext["decided"] and len(s["pairs"]) > 1:
         out.append(
             f"From the bottom of the ladder to the top: {ext['weaker']} beats {ext['stronger']} "
             f"in {pct(1 - ext['stronger_win_rate'])} "
@@ -94,8 +94,8 @@ def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
         return []
     told = change["lo"] > 0 or change["hi"] < 0
     verdict = (
-        f"the change, {points(change['diff'])} {_ci(change['lo'], change['hi'], fmt=points)}, is "
-        "told apart from none"
+        f"seat 1's win rate changes by {points(change['diff'])} "
+        f"{_ci(change['lo'], change['hi'], fmt=points)} from one to the other"
         if told
         else f"these cannot be told apart yet ({p_value(change['p_value'])})"
     )

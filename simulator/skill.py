@@ -33,6 +33,14 @@ from .studies import Study, StudyRun, _execute, _prepare, _read, _slug, parse_pa
 
 KIND = "skill"
 SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
+CHUNKS_PER_RUN = 32
+
+
+def ladder_chunk_size(games: int) -> int:
+    """About 32 chunks per run whatever its size: a rung's games may each cost seconds of
+    search, so a run of a few hundred must still spread over every core (or cluster worker).
+    One size for every run of a ladder keeps game ``i``'s seed the same in all of them."""
+    return max(1, -(-games // CHUNKS_PER_RUN))
 
 
 def split_rungs(text: str) -> list[str]:
@@ -153,6 +161,7 @@ def plan_skill(
             seed=seed,
             sets=rule_values,
             variant=variant,
+            chunk_size=ladder_chunk_size(games),
             policy_file=pfile,
         )
         plans.append((StudyRun(folder, label, run_params), config))
@@ -220,7 +229,7 @@ def ladder_plans(
                 policies=[rung],
                 seed=config.seed,
                 rules=config.rules,
-                chunk_size=config.chunk_size,
+                chunk_size=ladder_chunk_size(config.games),
                 policy_file=policy_file,
             )
             folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"

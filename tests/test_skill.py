@@ -53,6 +53,9 @@ def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
     pairs = [e for e, c in plans if len(e.params["rungs"]) == 2]
     assert [e.params["rungs"] for e in selves] == [[WEAK], [MID], [TOP]]
     assert len(pairs) == 3 * 2  # three pairs, both seat orders
+    # A run of 10 searching games still spreads over the cores: one game a chunk.
+    assert {c.chunk_size for _, c in plans} == {1}
+    assert {c.chunk_size for _, c in plan_skill("fake", 300, rungs=[WEAK, MID])} == {10}
     assert {tuple(c.policy_labels) for _, c in plans if len(_.params["rungs"]) == 2} >= {
         (WEAK, TOP),
         (TOP, WEAK),
