@@ -271,6 +271,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         out["first_seat_win_rate"] = est.value
         out["first_seat_ci"] = [est.lo, est.hi]
         out["fair_share"] = decided / games / runs[0].n_players if games else math.nan
+        out["first_seat_wins"], out["decided"] = first, decided
         out["no_winner_rate"] = proportion(games - decided, games).as_dict()
     out["columns"] = {
         c: mean_from_moments(float(frame[c].mean()), float(frame[c].std() or 0.0), games).as_dict()
@@ -293,18 +294,21 @@ def _own_columns(run: Run) -> list[str]:
 
 
 def first_seat_change(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any] | None:
-    """The first-seat edge (win rate minus the fair share) from one rung to another, and
-    whether the change is told apart from zero (two independent samples)."""
-    if "first_seat_win_rate" not in weak or "first_seat_win_rate" not in strong:
+    """The first-seat edge (seat 1's share of the decided games minus 1/P) under two rungs, and
+    whether its change is told apart from none (two independent samples); None when either
+    rung decided no game."""
+    if not weak.get("decided") or not strong.get("decided"):
         return None
-    a = np.zeros(weak["self_games"], dtype=bool)
-    a[: round(weak["first_seat_win_rate"] * weak["self_games"])] = True
-    b = np.zeros(strong["self_games"], dtype=bool)
-    b[: round(strong["first_seat_win_rate"] * strong["self_games"])] = True
-    d = unpaired_proportion(a, b)
+    fair = weak["fair_share"] / (weak["decided"] / weak["self_games"])  # 1 / players
+    shares = []
+    for rung in (weak, strong):
+        won = np.zeros(rung["decided"], dtype=bool)
+        won[: rung["first_seat_wins"]] = True
+        shares.append(won)
+    d = unpaired_proportion(shares[0], shares[1])
     return {
-        "weak_edge": weak["first_seat_win_rate"] - weak["fair_share"],
-        "strong_edge": strong["first_seat_win_rate"] - strong["fair_share"],
+        "weak_edge": shares[0].mean() - fair,
+        "strong_edge": shares[1].mean() - fair,
         "diff": d.diff,
         "lo": d.lo,
         "hi": d.hi,

@@ -29,6 +29,33 @@ def _separated(pair: dict[str, Any]) -> bool:
 
 
 # -- balance skill ----------------------------------------------------------------------------
+def _pair_words(p: dict[str, Any]) -> str:
+    if not p["decided"]:
+        none = f"none of their {p['no_winner']:,} games had a winner"
+        return f"{p['stronger']} and {p['weaker']} ({none})"
+    return (
+        f"{p['stronger']} and {p['weaker']} ({pct(p['stronger_win_rate'])} {_ci(*p['ci'])} of "
+        f"{p['decided']:,} decided games)"
+    )
+
+
+def _top_words(rungs: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> str:
+    """The strongest rung, named only when it beats the one below it."""
+    top = rungs[-1]
+    rating = f"{_elo(top['rating'])} {_ci(*top['rating_ci'], fmt=_elo)}"
+    if pairs and _separated(pairs[-1]):
+        return f"The strongest, {top['name']}, rates {rating}."
+    tied = [top["name"]]
+    for p in reversed(pairs):
+        if _separated(p):
+            break
+        tied.append(p["weaker"])
+    return (
+        f"The top of the ladder cannot be told apart yet: {', '.join(tied)} "
+        f"(the highest rating, {top['name']}, {rating})."
+    )
+
+
 def skill_headline(s: dict[str, Any]) -> list[str]:
     rungs, pairs = s["rungs"], s["pairs"]
     anchor = next(r["name"] for r in rungs if r["anchor"])
@@ -36,22 +63,24 @@ def skill_headline(s: dict[str, Any]) -> list[str]:
     told = [p for p in pairs if _separated(p)]
     out = [
         f"The ladder from weakest to strongest, by rating (Elo scale, {anchor} = 0): {ladder}. "
-        f"The strongest, {rungs[-1]['name']}, rates {_elo(rungs[-1]['rating'])} "
-        f"{_ci(*rungs[-1]['rating_ci'], fmt=_elo)}."
+        + _top_words(rungs, pairs)
     ]
     if len(told) == len(pairs):
         out.append("Every rung beats the one below it head to head (95% intervals above 50%).")
     else:
-        unsure = "; ".join(
-            f"{p['stronger']} and {p['weaker']} ({pct(p['stronger_win_rate'])} "
-            f"{_ci(*p['ci'])} of {p['decided']} decided games)"
-            for p in pairs
-            if not _separated(p)
-        )
-        out.append(
-            f"{len(told)} of {len(pairs)} neighbouring rungs are told apart head to head; these "
-            f"cannot be told apart yet: {unsure}."
-        )
+        reversed_ = [p for p in pairs if p["ci"][1] < COIN_FLIP]
+        unsure = [p for p in pairs if not _separated(p) and p not in reversed_]
+        out.append(f"{len(told)} of {len(pairs)} neighbouring rungs are told apart head to head.")
+        if unsure:
+            words = "; ".join(_pair_words(p) for p in unsure)
+            out.append(f"These cannot be told apart yet: {words}.")
+        for p in reversed_:
+            out.append(
+                f"{p['weaker']} beats {p['stronger']} head to head, "
+                f"{pct(1 - p['stronger_win_rate'])} {_ci(1 - p['ci'][1], 1 - p['ci'][0])} of "
+                f"{p['decided']:,} decided games, although {p['stronger']} rates higher against "
+                "the rest of the ladder: strength here is not one line."
+            )
     out += _luck_sentences(s)
     if not s["cooperative"]:
         out += _first_seat_sentences(rungs)
@@ -89,21 +118,32 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
 
 
 def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
-    change = first_seat_change(rungs[0], rungs[-1])
-    if change is None:
-        return []
+    decided = [r for r in rungs if r.get("decided")]
+    silent = [r["name"] for r in rungs if not r.get("decided")]
+    out = []
+    if silent:
+        out.append(
+            f"With every seat {', '.join(silent)}, no game had a winner "
+            f"({rungs[-1]['self_games']:,} games each): the first-seat edge is not defined there."
+        )
+    if len(decided) < 2:
+        return out
+    weak, strong = decided[0], decided[-1]
+    change = first_seat_change(weak, strong)
     told = change["lo"] > 0 or change["hi"] < 0
     verdict = (
-        f"seat 1's win rate changes by {points(change['diff'])} "
-        f"{_ci(change['lo'], change['hi'], fmt=points)} from one to the other"
+        f"the change, {points(change['diff'])} {_ci(change['lo'], change['hi'], fmt=points)}, "
+        "is told apart from none"
         if told
         else f"these cannot be told apart yet ({p_value(change['p_value'])})"
     )
-    return [
-        f"First-seat edge (seat 1's win rate minus the fair share, every seat the same rung): "
-        f"{points(change['weak_edge'])} under {rungs[0]['name']}, "
-        f"{points(change['strong_edge'])} under {rungs[-1]['name']}; {verdict}."
-    ]
+    out.append(
+        "First-seat edge (seat 1's share of the decided games minus an even share, every seat "
+        f"the same rung): {points(change['weak_edge'])} under {weak['name']} "
+        f"({weak['decided']:,} decided games), {points(change['strong_edge'])} under "
+        f"{strong['name']} ({strong['decided']:,}); {verdict}."
+    )
+    return out
 
 
 def skill_sections(s: dict[str, Any]) -> list[Section]:
@@ -241,29 +281,30 @@ def _own_figures_section(s: dict[str, Any]) -> Section:
         for name in rungs[0]["end_reasons"]
         if any(r["end_reasons"][name]["value"] > 0 for r in rungs)
     ]
-    section.add(
-        Figure(
-            figures.sweep_lines(
-                names,
-                [
-                    (
-                        name,
-                        *(
-                            [r["end_reasons"][name][k] for r in rungs]
-                            for k in ("value", "lo", "hi")
-                        ),
-                    )
-                    for name in reasons
-                ],
-                xlabel="rung (weakest to strongest)",
-                ylabel="share of games",
-                percent=True,
-                categorical=True,
-            ),
-            "How games end at each rung; bands are 95% intervals.",
-            "skill-end-reasons",
+    if len(reasons) > 1:  # a single way to end is a flat line at 100%
+        section.add(
+            Figure(
+                figures.sweep_lines(
+                    names,
+                    [
+                        (
+                            name,
+                            *(
+                                [r["end_reasons"][name][k] for r in rungs]
+                                for k in ("value", "lo", "hi")
+                            ),
+                        )
+                        for name in reasons
+                    ],
+                    xlabel="rung (weakest to strongest)",
+                    ylabel="share of games",
+                    percent=True,
+                    categorical=True,
+                ),
+                "How games end at each rung; bands are 95% intervals.",
+                "skill-end-reasons",
+            )
         )
-    )
     section.add(
         Figure(
             figures.sweep_lines(
