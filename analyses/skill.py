@@ -49,7 +49,7 @@ def skill_summary(runs: list[Run], seed: int = 0) -> dict[str, Any]:
     else:
         wins, per_point = _pair_results(rungs, pairs), None
     ratings = fit_ratings(wins, rungs, seed)
-    order = sorted(range(len(rungs)), key=lambda k: (ratings[k]["rating"], -k))
+    order = sorted(range(len(rungs)), key=lambda k: (ratings[k]["rating"], k))
     rung_rows = []
     for k in order:
         own = [r for r in selves if r.params["rungs"][0] == rungs[k]]

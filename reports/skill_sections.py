@@ -97,7 +97,11 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
     what = "deals one of them completes" if s["cooperative"] else "games one of them won"
     up, share = s["upset_rate"], s["skill_share"]
     if not math.isfinite(up):
-        return [f"No {what.split()[0]} separates neighbouring rungs, so the upset rate is unknown."]
+        return [
+            "Neighbouring rungs had no "
+            + ("deal only one of them completed" if s["cooperative"] else "game with a winner")
+            + ", so the upset rate is not known."
+        ]
     out = [
         f"Upset rate: the weaker of two neighbouring rungs wins {pct(up)} "
         f"{_ci(*s['upset_ci'])} of the {what}; two players of equal skill would split them "

@@ -138,6 +138,19 @@ def test_games_nobody_wins_count_half_to_each_rung(tmp_path):
     assert 0 < s["rungs"][1]["rating"] < ELO * math.log(4)
 
 
+def test_a_ladder_where_nobody_wins_claims_nothing(tmp_path):
+    from reports.skill_sections import skill_headline
+
+    out = tmp_path / "draws"
+    skill("fake", 50, out, rungs=[WEAK, TOP], players=2, sets=["draw=1"], jobs=1)
+    s = skill_summary(open_runs([out])[1])
+    assert [r["rating"] for r in s["rungs"]] == [0.0, 0.0] and math.isnan(s["upset_rate"])
+    text = " ".join(skill_headline(s))
+    assert "cannot be told apart yet" in text and "none of their 100 games had a winner" in text
+    assert "upset rate is not known" in text and "no game had a winner" in text
+    assert "The strongest," not in text and text.index(WEAK) < text.index(TOP)
+
+
 def test_skill_command_json_report_and_resume(capsys, ladder):
     part = next(ladder.glob("pair-*/games/part-*.parquet"))
     stamp = part.stat().st_mtime_ns
