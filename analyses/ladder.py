@@ -8,7 +8,9 @@ each rung on the same seeds. Per rung, the effects are the ordinary paired compa
   rungs' effects (independent runs), its p-values corrected over every pair of rungs and figure;
 - "holds at every rung" when no such difference is found and the effect is significant, with
   the same sign, at every rung (p-values corrected over every rung and figure);
-- "cannot tell yet" otherwise: a rung shows no significant effect, and none differs.
+- "cannot tell yet" otherwise: a rung shows no significant effect, and none differs;
+- "no effect at any rung" in the one case that needs no test: every game came out the same
+  under the variant at every rung (every difference and interval exactly zero).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .stats import ALPHA, CONFIDENCE, adjust_p_values
 from .variants import compare_runs
 
 HOLDS, CHANGES, UNSURE = "holds at every rung", "changes with skill", "cannot tell yet"
+NONE = "no effect at any rung"
 Z = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
 
 
@@ -64,7 +67,9 @@ def judge(ladder: list[dict[str, Any]]) -> dict[str, Any]:
         changes = [d for d in differences if d["figure"] == name and d["significant"]]
         sig = [significant[name, rung] for rung, _ in cells]
         signs = {math.copysign(1, row["diff"]) for _, row in cells}
-        if changes:
+        if all(row["diff"] == row["lo"] == row["hi"] == 0 for _, row in cells):
+            verdict = NONE
+        elif changes:
             verdict = CHANGES
         elif all(sig) and len(signs) == 1:
             verdict = HOLDS

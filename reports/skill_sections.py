@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from analyses.ladder import CHANGES, HOLDS
+from analyses.ladder import CHANGES, HOLDS, NONE
 from analyses.skill import COIN_FLIP, first_seat_change
 
 from . import figures
@@ -393,7 +393,13 @@ def ladder_headline(summary: dict[str, Any], unit: str) -> list[str]:
                 f"{_effect(c, f['kind'], unit)} under {c['rung']}" for c in f["rungs"]
             )
             out.append(f"{name} {words}: {cells}.")
-    unsure = [name for name, f in figs.items() if f["verdict"] not in (CHANGES, HOLDS)]
+    same = [name for name, f in figs.items() if f["verdict"] == NONE]
+    if same:
+        out.append(
+            f"No effect at any rung (every game came out the same under the variant): "
+            f"{'; '.join(same)}."
+        )
+    unsure = [name for name, f in figs.items() if f["verdict"] not in (CHANGES, HOLDS, NONE)]
     if unsure:
         out.append(
             f"Cannot tell yet whether these hold as play gets stronger (no significant effect at "

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tests.coop_game as coop
-from analyses.ladder import CHANGES, HOLDS, UNSURE, ladder_summary, rung_groups
+from analyses.ladder import CHANGES, HOLDS, NONE, UNSURE, ladder_summary, rung_groups
 from analyses.runs import Run
 from analyses.skill import ELO, fit_ratings, skill_summary
 from reports.grouping import open_runs
@@ -240,10 +240,16 @@ def test_ladder_verdicts_hold_change_or_cannot_tell():
                     (-0.1, -0.12, -0.08, 1e-9),
                 ],
                 "faint": [(0.01, -0.02, 0.04, 0.5)] * 3,
+                "same games": [(0.0, 0.0, 0.0, 1.0)] * 3,
             }
         )
     )["ladder_verdicts"]
-    assert verdicts == {"v: steady": HOLDS, "v: reverses": CHANGES, "v: faint": UNSURE}
+    assert verdicts == {
+        "v: steady": HOLDS,
+        "v: reverses": CHANGES,
+        "v: faint": UNSURE,
+        "v: same games": NONE,
+    }
 
 
 def test_compare_ladder_finds_an_effect_that_shrinks_with_skill(capsys, tmp_path):
