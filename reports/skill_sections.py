@@ -128,7 +128,8 @@ def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
     if silent:
         out.append(
             f"With every seat {', '.join(silent)}, no game had a winner "
-            f"({rungs[-1]['self_games']:,} games each): the first-seat edge is not defined there."
+            f"({rungs[-1]['self_games']:,} games{' each' if len(silent) > 1 else ''}): the "
+            "first-seat edge is not defined there."
         )
     if len(decided) < 2:
         return out

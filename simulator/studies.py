@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -139,6 +140,9 @@ def _execute(
     with cluster_session(cluster):
         for k, (entry, config) in enumerate(plans):
             until = untils[k] if untils else None
+            if progress and sys.stderr.isatty() and len(plans) > 1:
+                # Each run's bar is transient: say which of the study's runs it is.
+                print(f"run {k + 1} of {len(plans)}: {entry.label}", file=sys.stderr)
             run(
                 config,
                 study.path / entry.folder,
