@@ -7,7 +7,15 @@ from typing import Any
 import polars as pl
 
 from .runs import Run
-from .stats import Estimate, bootstrap_balance, proportion, uniform_seat_test
+from .stats import (
+    Estimate,
+    bootstrap_balance,
+    family_confidence,
+    lead,
+    paired_share_difference,
+    proportion,
+    uniform_seat_test,
+)
 
 SEAT_EFFECT_ALPHA = 0.05
 
@@ -39,15 +47,23 @@ def seat_summary(run: Run) -> dict[str, Any]:
     The fair share is what every seat would win if seats did not matter: (1 - draw rate) / P.
     The chi-square test asks whether the decided games are shared equally among seats; balance is
     1 minus the largest gap between two seats' win rates (1 means every seat wins equally often).
+    ``most_wins`` says whether the seat winning most is separated from every other (paired in
+    the same games, corrected for the P - 1 comparisons).
+
+    When seats play different policies a seat's figure is the seat and its policy together:
+    ``policies_differ`` is then true and ``seat_effect`` None (no seat effect can be told from a
+    policy effect without rotating the policies, as a tournament does).
     """
     counts = seat_counts(run.scan(), run.n_players)
     games, wins = counts["games"], counts["wins"]
     rates = [proportion(w, games) for w in wins]
     draw = proportion(counts["no_winner"], games)
     p_value = uniform_seat_test(wins)
+    policies_differ = len(set(run.policies)) > 1
     return {
         "games": games,
         "n_players": run.n_players,
+        "policies_differ": policies_differ,
         "seats": [
             {"seat": s + 1, "policy": run.policies[s], "wins": wins[s], **rates[s].as_dict()}
             for s in range(run.n_players)
@@ -55,9 +71,27 @@ def seat_summary(run: Run) -> dict[str, Any]:
         "fair_share": (1 - draw.value) / run.n_players if games else None,
         "draw_rate": draw.as_dict(),
         "seat_test_p": p_value,
-        "seat_effect": bool(p_value < SEAT_EFFECT_ALPHA) if p_value == p_value else None,
+        "seat_effect": (
+            bool(p_value < SEAT_EFFECT_ALPHA)
+            if p_value == p_value and not policies_differ
+            else None
+        ),
+        "most_wins": most_wins(wins, games),
         "balance": bootstrap_balance(wins, games).as_dict(),
     }
+
+
+def most_wins(wins: list[int], games: int) -> dict[str, Any]:
+    """The seat with the most wins against each other seat in the same games: whether it is
+    separated from all of them (see :func:`analyses.stats.lead`); names are seat numbers."""
+    top = max(range(len(wins)), key=lambda s: wins[s])
+    confidence = family_confidence(len(wins) - 1)
+    rivals = [
+        (f"seat {s + 1}", paired_share_difference(wins[top], wins[s], games, confidence))
+        for s in range(len(wins))
+        if s != top
+    ]
+    return lead(f"seat {top + 1}", rivals, games, confidence)
 
 
 def seat_table(summary: dict[str, Any]) -> pl.DataFrame:

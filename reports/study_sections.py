@@ -3,12 +3,13 @@ tournament of policies, and design targets."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from analyses.runs import Run
-from analyses.seats import seat_counts
+from analyses.seats import most_wins, seat_counts
 from analyses.stats import proportion, uniform_seat_test
 from analyses.summary import estimates
 from analyses.sweeps import sweep_params
@@ -16,7 +17,17 @@ from analyses.targets import Target, check_targets
 
 from . import figures
 from .document import Figure, Section, Table
-from .text import interval, num, p_value, pct, points, rules_text, signed, with_interval
+from .text import (
+    interval,
+    lead_text,
+    num,
+    p_value,
+    pct,
+    points,
+    rules_text,
+    signed,
+    with_interval,
+)
 
 
 # -- compare ---------------------------------------------------------------------------------
@@ -328,6 +339,9 @@ def pooled_seats(runs: list[Run]) -> dict[str, Any]:
         wins = [a + b for a, b in zip(wins, c["wins"], strict=True)]
         games += c["games"]
         no_winner += c["no_winner"]
+    lead = most_wins(wins, games)
+    if lead["games_to_tell"] is not None:  # a tournament is sized in games per rotation
+        lead["games_to_tell"] = math.ceil(lead["games_to_tell"] / len(runs))
     return {
         "games": games,
         "seats": [
@@ -336,17 +350,24 @@ def pooled_seats(runs: list[Run]) -> dict[str, Any]:
         ],
         "fair_share": (games - no_winner) / games / n if games else None,
         "seat_test_p": uniform_seat_test(wins),
+        "most_wins": lead,
     }
 
 
 def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str]:
     out = []
-    ranked = sorted(pol["policies"], key=lambda r: -r["value"])
-    best = ranked[0]
-    out.append(
-        f"Strongest policy: {best['policy']}, winning {with_interval(best)} of the seats it "
-        f"held, against a fair share of {pct(pol['fair_share'])}."
-    )
+    best = max(pol["policies"], key=lambda r: r["value"])
+    lead = pol["strongest"]
+    held = f"winning {with_interval(best)} of the seats it held"
+    fair = f"a fair share is {pct(pol['fair_share'])}"
+    if lead is None or lead["separated"]:
+        beat = f", {lead_text(lead, 'policy')}" if lead else ""
+        out.append(f"Strongest policy: {best['policy']}, {held}{beat}; {fair}.")
+    else:
+        out.append(
+            f"No policy is shown to be the strongest yet: {best['policy']}, {held}, "
+            f"{lead_text(lead, 'policy', per=' per rotation')}; {fair}."
+        )
     skill = pol.get("skill")
     if skill:
         against = "random play" if skill["against"] != "fair share" else "the fair share"
@@ -356,10 +377,18 @@ def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str
             f"{points(skill['hi'])})."
         )
     seat = max(pooled["seats"], key=lambda s: s["value"])
-    out.append(
-        f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
-        f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
-    )
+    if pooled["most_wins"]["separated"]:
+        out.append(
+            f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
+            f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
+        )
+    else:
+        seat_lead = lead_text(pooled["most_wins"], "seat", per=" per rotation")
+        out.append(
+            f"With every policy rotated through every seat, no seat is shown to win most: seat "
+            f"{seat['seat']}, {with_interval(seat)}, {seat_lead}; seat test "
+            f"{p_value(pooled['seat_test_p'])}."
+        )
     return out
 
 
