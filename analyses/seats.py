@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from .runs import Run
 from .stats import (
+    BLOCKS,
     Estimate,
     bootstrap_balance,
     family_confidence,
@@ -39,6 +41,29 @@ def seat_counts(lf: pl.LazyFrame, n_players: int) -> dict[str, Any]:
         "no_winner": int(row["no_winner"]),
         "wins": [int(row[f"w{s}"]) for s in range(n_players)],
     }
+
+
+def outcome_blocks(lf: pl.LazyFrame, n_players: int, games: int | None = None) -> np.ndarray:
+    """Outcome counts of blocks of games, for the balance bootstrap: row k holds the wins of
+    each seat, then the games nobody won, among games whose ``game_index`` is k modulo the
+    number of blocks. Runs on the same seeds put the same games in the same block, which pairs
+    them; ``games`` keeps only the first games (the ones two runs have in common)."""
+    if games is not None:
+        lf = lf.filter(pl.col("game_index") < games)
+    games = lf.select(pl.len()).collect().item() if games is None else games
+    n_blocks = max(1, min(BLOCKS, games))
+    counted = (
+        lf.select(
+            (pl.col("game_index") % n_blocks).alias("block"),
+            pl.col("winner").fill_null(n_players).alias("outcome"),
+        )
+        .group_by("block", "outcome")
+        .len()
+        .collect()
+    )
+    blocks = np.zeros((n_blocks, n_players + 1))
+    blocks[counted["block"].to_numpy(), counted["outcome"].to_numpy()] = counted["len"].to_numpy()
+    return blocks
 
 
 def seat_summary(run: Run) -> dict[str, Any]:
@@ -77,7 +102,7 @@ def seat_summary(run: Run) -> dict[str, Any]:
             else None
         ),
         "most_wins": most_wins(wins, games),
-        "balance": bootstrap_balance(wins, games).as_dict(),
+        "balance": bootstrap_balance(outcome_blocks(run.scan(), run.n_players)).as_dict(),
     }
 
 

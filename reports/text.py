@@ -76,11 +76,12 @@ def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str
         return f"ahead of every other {noun} in the same games ({gap})"
     names = ", ".join(t["name"] for t in lead["tied"])
     needed = lead["games_to_tell"]
-    tell = (
-        f"roughly {rough(needed)} games{per} would tell a difference this large"
-        if needed is not None
-        else "no difference was seen at all, so more games would only bound it"
-    )
+    if needed is not None:
+        tell = f"roughly {rough(needed)} games{per} would tell a difference this large"
+    elif c["lo"] == c["hi"] == 0:
+        tell = "every game ended the same way under both, so these games cannot tell them apart"
+    else:
+        tell = "no difference was seen at all, so more games would only bound it"
     return f"cannot be told apart from {names} yet ({gap}); {tell}"
 
 

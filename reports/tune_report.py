@@ -79,8 +79,9 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
     elif dom["significantly_everywhere"]:
         out.append(
             f"Against the {n_alt} other settings played in full, the best setting is ahead in "
-            "every seating, significantly each time (paired 95% intervals above zero, search "
-            "seeds): one setting dominates every alternative tried."
+            "every seating, significantly each time (paired intervals above zero, corrected for "
+            f"the {n_alt} comparisons; search seeds): one setting dominates every alternative "
+            "tried."
         )
     elif dom["beats_every_alternative_everywhere"]:
         out.append(
@@ -353,7 +354,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 for a in dom["alternatives"]
             ],
             "The best setting against every other fully played candidate, paired on the search "
-            "seeds (which chose it, so they flatter it).",
+            "seeds (which chose it, so they flatter it); intervals corrected for the number of "
+            "candidates compared.",
         )
     )
     headline = [verdict(data)] + dominance_sentences(data, dom)

@@ -146,6 +146,8 @@ def test_dominance_against_the_field(tmp_path):
         assert a["ahead"] + a["tied"] + a["behind"] == a["alternatives"]
         # every alternative has less skill, so none is significantly better in either seat
         assert a["significantly_behind"] == 0
+        # "ahead of every alternative" is one claim over all of them
+        assert a["confidence"] == pytest.approx(1 - 0.05 / a["alternatives"])
     assert dom["never_significantly_beaten"] is True
 
 
