@@ -395,9 +395,12 @@ def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str
     lead = pol["strongest"]
     held = f"winning {with_interval(best)} of the seats it held"
     fair = f"a fair share is {pct(pol['fair_share'])}"
-    if lead is None or lead["separated"]:
-        beat = f", {lead_text(lead, 'policy')}" if lead else ""
-        out.append(f"Strongest policy: {best['policy']}, {held}{beat}; {fair}.")
+    if lead is None:
+        out.append(f"Only {best['policy']} played, {held}; {fair}.")
+    elif lead["separated"]:
+        out.append(
+            f"Strongest policy: {best['policy']}, {held}, {lead_text(lead, 'policy')}; {fair}."
+        )
     else:
         out.append(
             f"No policy is shown to be the strongest yet: {best['policy']}, {held}, "
