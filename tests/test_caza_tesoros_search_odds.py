@@ -14,9 +14,9 @@ import cli
 from analyses.caza_tesoros_search_odds import (
     JSON_KEYS,
     equipment_sets,
-    joint_agreement,
     exact_probability,
     float_probability,
+    joint_agreement,
     optimal_marks,
     run_search_odds,
     search_economics,
