@@ -19,6 +19,7 @@ import polars as pl
 
 from .dataset import RunFolder, chunk_table
 from .errors import BalanceError
+from .first_compile import compile_notice
 from .games import GameSpec, get_game
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
@@ -130,8 +131,9 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     spec = config.spec
     _replayable(spec)
     ids, params, extra = engine_seats(config)
-    rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
-                                     **extra)  # fmt: skip
+    with compile_notice(config):
+        rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
+                                         **extra)  # fmt: skip
     row = chunk_table(
         columns,
         game=spec.id,
