@@ -24,7 +24,7 @@ from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
-from .rules import parse_sets
+from .rules import coerce, parse_sets
 from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
@@ -349,12 +349,14 @@ def parse_param(text: str, game: str) -> tuple[str, list[str]]:
     key = key.strip()
     if not sep or not key or not values.strip():
         raise BalanceError(f"--param expects key=v1,v2,..., got {text!r}")
-    if key != "players":
-        get_game(game).rules_class.option_info(key)
     sep_char = ";" if ";" in values else ","
     items = [v.strip() for v in values.split(sep_char) if v.strip()]
     if len(set(items)) != len(items):
         raise BalanceError(f"--param {key}: a value is repeated in {values!r}")
+    if key != "players":
+        info = get_game(game).rules_class.option_info(key, "--param")
+        for item in items:  # each value alone, so a bad one is blamed on --param
+            coerce(info, item, "--param")
     return key, items
 
 

@@ -78,7 +78,7 @@ def test_sweep_plays_the_grid_with_typed_parameters(tmp_path):
         (["bias=1", "bias=2"], None, "only once"),
         (["bias=1,2"], ["bias=3"], "both swept"),
         (["speed=1,2"], None, "unknown rule"),
-        (["bias=1,x"], None, "bias"),
+        (["bias=1,x"], None, "^--param: rule 'bias' got 'x'"),
         (["players=2,9"], None, "2 to 6 players"),
     ],
 )
