@@ -174,7 +174,8 @@ def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[S
     if cooperative:
         sections.append(_success_section(cooperative, label_of))
     sections.append(_length_section(summaries, label_of))
-    sections.append(_end_section(summaries, label_of))
+    notes = runs[0].spec.end_notes if runs[0].spec else {}
+    sections.append(_end_section(summaries, label_of, notes))
     dramatic = [s for s in summaries if s.get("drama")]
     if dramatic:
         sections.append(_drama_section(dramatic, label_of))
@@ -360,20 +361,39 @@ def _length_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -
     return section
 
 
-def _end_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+def _end_section(
+    summaries: list[dict[str, Any]], label_of: dict[int, str], notes: dict[str, str]
+) -> Section:
     section = Section(
         "How games end", ["Share of games ended by each end condition (caps included)."]
     )
     rows, labels, ests = [], [], []
+    lower: dict[str, list[int]] = {}  # end reason -> games won on a lower score, games
     for s in summaries:
         for e in s["end_reasons"]:
             rows.append(
                 [label_of[id(s)], e["end_reason"], f"{e['games']:,}", pct(e["value"]), interval(e)]
+                + [f"{e.get('lower_score_wins', 0):,}"]
             )
             prefix = f"{label_of[id(s)]}: " if len(summaries) > 1 else ""
             labels.append(prefix + e["end_reason"])
             ests.append(e)
-    section.add(Table(["run", "end condition", "games", "share", "95% interval"], rows))
+            tally = lower.setdefault(e["end_reason"], [0, 0])
+            tally[0] += e.get("lower_score_wins", 0)
+            tally[1] += e["games"]
+    for reason, (won_lower, games) in lower.items():
+        if won_lower:
+            section.paragraphs.append(
+                f"In {won_lower:,} of the {games:,} games ended by '{reason}' "
+                f"({pct(won_lower / games)}) the winner scored less than another seat: "
+                + notes.get(reason, "the end rule, not the score, decides who wins")
+                + "."
+            )
+    section.add(
+        Table(
+            ["run", "end condition", "games", "share", "95% interval", "won on a lower score"], rows
+        )
+    )
     labels, ests = labels[:40], ests[:40]
     section.add(
         Figure(

@@ -106,9 +106,13 @@ class Replay:
         else:
             who = f"seat {r['winner'] + 1} wins"
         scores = ", ".join(f"{s:.4g}" if isinstance(s, float) else str(s) for s in r["scores"])
-        return (
+        line = (
             f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores {scores}"
         )
+        if r.get("winner") is not None and r["scores"][r["winner"]] < max(r["scores"]):
+            note = self.spec.end_notes.get(str(r["end_reason"]), "the game's end rule decides")
+            line += f". Seat {r['winner'] + 1} wins with a lower score: {note}"
+        return line
 
     def text(self) -> str:
         """The game as text: a header, one line per event (its step first), the result."""

@@ -12,7 +12,7 @@ from .engine import COLUMNS, HEATMAPS, play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
-from .state import END_REASONS
+from .state import END_NOTES, END_REASONS
 
 COLOURS = {
     "none": "white",
@@ -84,6 +84,7 @@ SPEC = GameSpec(
     cooperative=False,
     length_unit="rounds",
     end_reasons=END_REASONS,
+    end_notes=END_NOTES,
     rules_class=Rules,
     policies=POLICIES,
     default_policy="planner",

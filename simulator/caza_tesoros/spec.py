@@ -10,7 +10,7 @@ from .engine import play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
-from .state import END_REASONS
+from .state import END_NOTES, END_REASONS
 
 COLUMNS = {
     "caza_treasures": "treasures each seat rescued (own and Archive crosses)",
@@ -52,6 +52,7 @@ SPEC = GameSpec(
     cooperative=False,
     length_unit="days",
     end_reasons=END_REASONS,
+    end_notes=END_NOTES,
     rules_class=Rules,
     policies=POLICIES,
     default_policy="greedy",
