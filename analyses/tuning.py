@@ -22,7 +22,7 @@ import polars as pl
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 
-from .stats import family_confidence, paired_proportion
+from .stats import family_confidence, paired_interval, paired_proportion
 
 TUNE_FILE = "tune.json"
 
@@ -121,3 +121,61 @@ def dominance(path: str | Path, data: dict[str, Any]) -> dict[str, Any]:
         "never_significantly_beaten": never_beaten_sig,
         "alternatives": alt,
     }
+
+
+def check_outcomes(path: str | Path, data: dict[str, Any], setting: str) -> pl.DataFrame:
+    """Whether the tuned policy won (or the players succeeded) in each game of a tune's check
+    under ``setting`` (``"defaults"`` or ``"best"``): columns ``seating``, ``game_index``,
+    ``won``, every seating stacked."""
+    path = Path(path)
+    cooperative = data["measure"] == "success rate"
+    # a check whose best setting is the defaults played them once, under check/defaults
+    kind = setting if (path / "check" / setting).is_dir() else "defaults"
+    frames = []
+    for k, s in enumerate(data["check"]["by_seating"]):
+        folder = path / "check" / kind / _seating_folder(data["plan"], k)
+        frames.append(_won(folder, s["seat"], cooperative).with_columns(seating=pl.lit(k)))
+    return pl.concat(frames).sort("seating", "game_index")
+
+
+PLAYS = {"defaults": "default play", "best": "adapted play"}
+
+
+def adapted_effects(
+    base: tuple[Path, dict[str, Any]], variants: list[tuple[str, Path, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """``compare --tune``: each variant's effect on the tuned policy's measure in the tunes'
+    checks, with the policy at its defaults under every rule set (default play) and at each rule
+    set's best setting (adapted play), and how much adapting changes the effect.
+
+    The tunes of one comparison share their run seed, so their checks play the same fresh games
+    and each game is paired with its twin under the default rules. The change between the two
+    plays is a difference of paired differences; its interval is corrected for the number of
+    variants, since "adapting changes the effect" is a claim about any of them."""
+    confidence = family_confidence(len(variants))
+    base_path, base_data = base
+    out = []
+    for label, path, data in variants:
+        if data["check"]["seed"] != base_data["check"]["seed"]:
+            raise BalanceError(f"the tunes of {label!r} and the default rules checked other games")
+        diffs, per_game = {}, {}
+        for setting, play in PLAYS.items():
+            joined = check_outcomes(base_path, base_data, setting).join(
+                check_outcomes(path, data, setting), on=["seating", "game_index"], suffix="_v"
+            )
+            b, v = joined["won"].to_numpy(), joined["won_v"].to_numpy()
+            diffs[play] = paired_proportion(b, v).as_dict()
+            per_game[play] = v.astype(float) - b.astype(float)
+        change = per_game["adapted play"] - per_game["default play"]
+        lo, hi = paired_interval(change, confidence)
+        out.append(
+            {
+                "variant": label,
+                "games": int(len(change)),
+                **diffs,
+                "adapting_changes_effect": {
+                    "diff": float(change.mean()), "lo": lo, "hi": hi, "confidence": confidence,
+                },
+            }
+        )  # fmt: skip
+    return out

@@ -236,7 +236,19 @@ def test_compare_tune_seats_each_rule_sets_best_setting(tmp_path):
     from reports.build import write_report
 
     data = write_report([out], out / "report.html")
-    assert any("the best strong plays" in line for line in data["headline"])
+    # The play the comparison assumes is said once, first; then one effect per figure.
+    head = data["headline"]
+    assert head[0].startswith("Play assumed by every run of this comparison: strong tuned")
+    assert sum("adapted play" in line for line in head) == 1
+    assert not any("with default play" in line for line in head)
+    effect = data["adapted_play"]["effects"][0]
+    assert effect["variant"] == "bias=2"
+    for play in ("default play", "adapted play"):
+        assert effect[play]["lo"] <= effect[play]["diff"] <= effect[play]["hi"]
+    change = effect["adapting_changes_effect"]
+    assert change["diff"] == pytest.approx(
+        effect["adapted play"]["diff"] - effect["default play"]["diff"]
+    )
 
 
 def test_compare_tune_refuses_a_policy_nobody_plays(tmp_path):
