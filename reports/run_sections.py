@@ -173,7 +173,8 @@ def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[S
         sections.append(_seats_section(competitive, label_of))
     if cooperative:
         sections.append(_success_section(cooperative, label_of))
-    sections.append(_length_section(summaries, label_of))
+    note = runs[0].spec.length_note if runs[0].spec else ""
+    sections.append(_length_section(summaries, label_of, note))
     notes = runs[0].spec.end_notes if runs[0].spec else {}
     sections.append(_end_section(summaries, label_of, notes))
     dramatic = [s for s in summaries if s.get("drama")]
@@ -322,14 +323,17 @@ def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) 
     return section
 
 
-def _length_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+def _length_section(
+    summaries: list[dict[str, Any]], label_of: dict[int, str], note: str = ""
+) -> Section:
     unit = summaries[0]["length"]["unit"]
     section = Section(
         f"Game length ({unit})",
         [
             "Mean with its 95% interval, then the percentiles: 5% of games are shorter than the "
             "5th percentile, a quarter shorter than the 25th, half shorter than the median."
-        ],
+        ]
+        + ([note] if note else []),
     )
     rows = []
     for s in summaries:

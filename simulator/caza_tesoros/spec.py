@@ -53,6 +53,9 @@ SPEC = GameSpec(
     length_unit="days",
     end_reasons=END_REASONS,
     end_notes=END_NOTES,
+    length_note="Lengths bunch at whole weeks (days_per_week, 7 days by default): players drop "
+    "out at the weekly upkeep, when they cannot pay for their ships, so most games end on an "
+    "upkeep day.",
     rules_class=Rules,
     policies=POLICIES,
     default_policy="greedy",
