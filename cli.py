@@ -35,9 +35,35 @@ class _App(typer.Typer):
                 click.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else "")
                 sys.exit(0)
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                _fail(" ".join(exc.format_message().split()))
+                _fail(_usage_message(exc, args[0] if args else None))
             raise
         sys.exit(code if isinstance(code, int) else 0)
+
+
+# Typer checks option types with pydantic, whose words name no option and no value.
+_TYPE_WORDS = {
+    "Input should be a valid integer": "a whole number",
+    "Input should be a valid number": "a number",
+    "Input should be a valid boolean": "true or false",
+}
+
+
+def _usage_message(exc: Exception, argv: list[str] | None) -> str:
+    """A usage error in one line; a wrong type as '--seed expects a whole number, got 'abc''."""
+    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
+    param = getattr(exc, "param", None)
+    kind = next((k for words, k in _TYPE_WORDS.items() if words in message), None)
+    if kind is None or param is None or not getattr(param, "opts", None):
+        return message
+    opts = list(param.opts)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    given = None
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if name in opts:
+            given = value if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+    name = max(opts, key=len)
+    return f"{name} expects {kind}" + (f", got {given!r}" if given is not None else "")
 
 
 def _fail(message: str, code: int = 2) -> None:

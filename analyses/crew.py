@@ -137,6 +137,7 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
         z = (empirical - offset - slope * printed) / se[:96]
         z[~ok] = 0.0
         q = stats.norm.ppf(0.975)
+        in_units = _printed_units(empirical, offset, slope)
         cards = pl.DataFrame(
             {
                 "task": np.arange(1, 97),
@@ -145,7 +146,16 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
                 "empirical_logodds": empirical,
                 "ci_low": empirical - q * se[:96],
                 "ci_high": empirical + q * se[:96],
-                "empirical_in_printed_units": (empirical - offset) / slope if slope > 0 else np.nan,
+                # a difficulty is not negative: a card easier than the fitted line's zero
+                # is reported at 0 and marked below the scale, its interval cut there too
+                "empirical_in_printed_units": np.maximum(in_units, 0.0),
+                "printed_units_low": np.maximum(
+                    _printed_units(empirical - q * se[:96], offset, slope), 0.0
+                ),
+                "printed_units_high": np.maximum(
+                    _printed_units(empirical + q * se[:96], offset, slope), 0.0
+                ),
+                "below_scale": in_units < 0,
                 "z": z,
                 "missions_seen": seen.astype(int),
             }
@@ -162,10 +172,21 @@ def difficulty_audit(games: pl.DataFrame, top: int = 5) -> dict[str, Any]:
     return out
 
 
+def _printed_units(logodds: np.ndarray, offset: float, slope: float) -> np.ndarray:
+    """Log-odds of difficulty on the printed scale (NaN when the printed values do not rise
+    with difficulty, so no scale can be fitted)."""
+    if slope <= 0:
+        return np.full_like(logodds, np.nan)
+    return (logodds - offset) / slope
+
+
 def flagged_under_both(first: pl.DataFrame, second: pl.DataFrame, z: float = 3.0) -> pl.DataFrame:
     """Cards out of line (|z| >= ``z``, same sign) in two audits' card tables, e.g. under
     `expert` and `omniscient`: what both crews find mispriced is a property of the cards."""
-    cols = ["task", "key", "printed", "empirical_in_printed_units", "z", "ci_low", "ci_high"]
+    cols = ["task", "key", "printed", "empirical_in_printed_units", "below_scale", "z"]
+    cols += ["printed_units_low", "printed_units_high", "ci_low", "ci_high"]
+    # an audit written by an earlier version lacks the printed-scale interval
+    cols = [c for c in cols if c in first.columns and c in second.columns]
     both = first.select(cols).join(second.select(cols), on=["task", "key", "printed"])
     return both.filter(
         (pl.col("z").abs() >= z)

@@ -72,13 +72,26 @@ def end_reasons(run: Run) -> list[dict[str, Any]]:
     """Share of games ended by each end condition (caps included), with Wilson intervals.
 
     Every end condition the game declares is listed, even those that never happened.
+    ``lower_score_wins`` counts the games of each whose winner scored less than another seat
+    (the end rule, not the score, chose the winner).
     """
     lf = run.scan()
-    counts = dict(lf.group_by("end_reason").agg(pl.len().alias("n")).collect().iter_rows())
+    winner_score = pl.col("scores").list.get(pl.col("winner").cast(pl.Int64), null_on_oob=True)
+    lower = (winner_score < pl.col("scores").list.max()).fill_null(False)
+    table = lf.group_by("end_reason").agg(pl.len().alias("n"), lower.sum().alias("lower")).collect()
+    counts = dict(zip(table["end_reason"], table["n"], strict=True))
+    lower_counts = dict(zip(table["end_reason"], table["lower"], strict=True))
     games = sum(counts.values())
     names = run.end_reasons + sorted(set(counts) - set(run.end_reasons))
     rows = []
     for name in names:
         est = proportion(int(counts.get(name, 0)), games)
-        rows.append({"end_reason": name, "games": int(counts.get(name, 0)), **est.as_dict()})
+        rows.append(
+            {
+                "end_reason": name,
+                "games": int(counts.get(name, 0)),
+                "lower_score_wins": int(lower_counts.get(name, 0)),
+                **est.as_dict(),
+            }
+        )
     return rows

@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .runs import Run
-from .stats import CONFIDENCE, proportion
+from .stats import Estimate, family_confidence, lead, paired_interval, proportion
 
 
 def _is_random(label: str) -> bool:
@@ -87,7 +86,51 @@ def policy_summary(runs: list[Run]) -> dict[str, Any]:
         "matrix": win_matrix(games, labels),
         "by_seat": policy_by_seat(runs),
         "skill": skill_vs_chance(games, labels, rates, fair),
+        "strongest": strongest(games, labels, rates, len(runs)),
     }
+
+
+def _slot_difference(games: pl.LazyFrame, labels: list[str], a: int, b: int) -> np.ndarray:
+    """Per game where policies ``a`` and ``b`` both sat: a's wins per seat held minus b's."""
+    sa, sb = pl.col(f"slots_{a}"), pl.col(f"slots_{b}")
+    return (
+        games.filter((sa > 0) & (sb > 0))
+        .select(
+            (pl.col("winning_policy") == labels[a]).fill_null(False).cast(pl.Float64) / sa
+            - (pl.col("winning_policy") == labels[b]).fill_null(False).cast(pl.Float64) / sb
+        )
+        .collect()
+        .to_series()
+        .to_numpy()
+    )
+
+
+def _ranked_first(rates: list[dict[str, Any]]) -> dict[str, Any]:
+    return max(rates, key=lambda r: r["value"] if r["value"] == r["value"] else -1)
+
+
+def strongest(
+    games: pl.LazyFrame, labels: list[str], rates: list[dict[str, Any]], rotations: int
+) -> dict[str, Any] | None:
+    """Whether the policy with the best win rate per seat held is separated from every other:
+    per game where both sat, the difference in wins per seat held (paired on the same games),
+    intervals corrected for the number of rivals. ``games_to_tell`` counts games per rotation."""
+    if len(rates) < 2:
+        return None
+    best = _ranked_first(rates)
+    k_best = labels.index(best["policy"])
+    confidence = family_confidence(len(labels) - 1)
+    rivals = []
+    for k, label in enumerate(labels):
+        if k == k_best:
+            continue
+        d = _slot_difference(games, labels, k_best, k)
+        lo, hi = paired_interval(d, confidence)
+        rivals.append((label, Estimate(float(d.mean()) if len(d) else math.nan, lo, hi)))
+    # Every pair's interval narrows as the rotations grow, whatever share of them it sits in,
+    # so games per rotation scale like any pair's games.
+    per_rotation = round(games.select(pl.len()).collect().item() / rotations)
+    return lead(best["policy"], rivals, per_rotation, confidence)
 
 
 def win_matrix(games: pl.LazyFrame, labels: list[str]) -> list[dict[str, Any]]:
@@ -153,7 +196,7 @@ def skill_vs_chance(
     """
     if not rates:
         return None
-    best = max(rates, key=lambda r: r["value"] if r["value"] == r["value"] else -1)
+    best = _ranked_first(rates)
     k_best = labels.index(best["policy"])
     randoms = [k for k, label in enumerate(labels) if _is_random(label) and k != k_best]
     if not randoms:
@@ -166,24 +209,10 @@ def skill_vs_chance(
             "games": None,
         }
     k_rand = randoms[0]
-    sb, sr = pl.col(f"slots_{k_best}"), pl.col(f"slots_{k_rand}")
-    d = (
-        games.filter((sb > 0) & (sr > 0))
-        .select(
-            (pl.col("winning_policy") == labels[k_best]).fill_null(False).cast(pl.Float64) / sb
-            - (pl.col("winning_policy") == labels[k_rand]).fill_null(False).cast(pl.Float64) / sr
-        )
-        .collect()
-        .to_series()
-        .to_numpy()
-    )
+    d = _slot_difference(games, labels, k_best, k_rand)
     if len(d) < 2:
         return None
-    if np.all(d == d[0]):
-        lo = hi = float(d[0])
-    else:
-        ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=CONFIDENCE)
-        lo, hi = float(ci.low), float(ci.high)
+    lo, hi = paired_interval(d)
     return {
         "policy": best["policy"],
         "against": labels[k_rand],

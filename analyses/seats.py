@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from .runs import Run
-from .stats import Estimate, bootstrap_balance, proportion, uniform_seat_test
+from .stats import (
+    BLOCKS,
+    Estimate,
+    bootstrap_balance,
+    family_confidence,
+    lead,
+    paired_share_difference,
+    proportion,
+    uniform_seat_test,
+)
 
 SEAT_EFFECT_ALPHA = 0.05
 
@@ -33,21 +43,52 @@ def seat_counts(lf: pl.LazyFrame, n_players: int) -> dict[str, Any]:
     }
 
 
+def outcome_blocks(lf: pl.LazyFrame, n_players: int, games: int | None = None) -> np.ndarray:
+    """Outcome counts of blocks of games, for the balance bootstrap: row k holds the wins of
+    each seat, then the games nobody won, among games whose ``game_index`` is k modulo the
+    number of blocks. Runs on the same seeds put the same games in the same block, which pairs
+    them; ``games`` keeps only the first games (the ones two runs have in common)."""
+    if games is not None:
+        lf = lf.filter(pl.col("game_index") < games)
+    games = lf.select(pl.len()).collect().item() if games is None else games
+    n_blocks = max(1, min(BLOCKS, games))
+    counted = (
+        lf.select(
+            (pl.col("game_index") % n_blocks).alias("block"),
+            pl.col("winner").fill_null(n_players).alias("outcome"),
+        )
+        .group_by("block", "outcome")
+        .len()
+        .collect()
+    )
+    blocks = np.zeros((n_blocks, n_players + 1))
+    blocks[counted["block"].to_numpy(), counted["outcome"].to_numpy()] = counted["len"].to_numpy()
+    return blocks
+
+
 def seat_summary(run: Run) -> dict[str, Any]:
     """Win rate of every seat with Wilson intervals, the fair share, the seat test and balance.
 
     The fair share is what every seat would win if seats did not matter: (1 - draw rate) / P.
     The chi-square test asks whether the decided games are shared equally among seats; balance is
     1 minus the largest gap between two seats' win rates (1 means every seat wins equally often).
+    ``most_wins`` says whether the seat winning most is separated from every other (paired in
+    the same games, corrected for the P - 1 comparisons).
+
+    When seats play different policies a seat's figure is the seat and its policy together:
+    ``policies_differ`` is then true and ``seat_effect`` None (no seat effect can be told from a
+    policy effect without rotating the policies, as a tournament does).
     """
     counts = seat_counts(run.scan(), run.n_players)
     games, wins = counts["games"], counts["wins"]
     rates = [proportion(w, games) for w in wins]
     draw = proportion(counts["no_winner"], games)
     p_value = uniform_seat_test(wins)
+    policies_differ = len(set(run.policies)) > 1
     return {
         "games": games,
         "n_players": run.n_players,
+        "policies_differ": policies_differ,
         "seats": [
             {"seat": s + 1, "policy": run.policies[s], "wins": wins[s], **rates[s].as_dict()}
             for s in range(run.n_players)
@@ -55,9 +96,27 @@ def seat_summary(run: Run) -> dict[str, Any]:
         "fair_share": (1 - draw.value) / run.n_players if games else None,
         "draw_rate": draw.as_dict(),
         "seat_test_p": p_value,
-        "seat_effect": bool(p_value < SEAT_EFFECT_ALPHA) if p_value == p_value else None,
-        "balance": bootstrap_balance(wins, games).as_dict(),
+        "seat_effect": (
+            bool(p_value < SEAT_EFFECT_ALPHA)
+            if p_value == p_value and not policies_differ
+            else None
+        ),
+        "most_wins": most_wins(wins, games),
+        "balance": bootstrap_balance(outcome_blocks(run.scan(), run.n_players)).as_dict(),
     }
+
+
+def most_wins(wins: list[int], games: int) -> dict[str, Any]:
+    """The seat with the most wins against each other seat in the same games: whether it is
+    separated from all of them (see :func:`analyses.stats.lead`); names are seat numbers."""
+    top = max(range(len(wins)), key=lambda s: wins[s])
+    confidence = family_confidence(len(wins) - 1)
+    rivals = [
+        (f"seat {s + 1}", paired_share_difference(wins[top], wins[s], games, confidence))
+        for s in range(len(wins))
+        if s != top
+    ]
+    return lead(f"seat {top + 1}", rivals, games, confidence)
 
 
 def seat_table(summary: dict[str, Any]) -> pl.DataFrame:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -60,14 +61,70 @@ def proportion(k: int, n: int) -> Estimate:
     return Estimate(k / n, float(ci.low), float(ci.high))
 
 
-def mean_from_moments(mean: float, std: float, n: int) -> Estimate:
+def mean_from_moments(mean: float, std: float, n: int, confidence: float = CONFIDENCE) -> Estimate:
     """Mean with its t interval from summary moments (the run is never loaded whole)."""
     if n < 2 or not math.isfinite(std):
         return Estimate(mean, math.nan, math.nan)
     if std == 0:
         return Estimate(mean, mean, mean)
-    lo, hi = stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=std / math.sqrt(n))
+    lo, hi = stats.t.interval(confidence, n - 1, loc=mean, scale=std / math.sqrt(n))
     return Estimate(mean, float(lo), float(hi))
+
+
+def family_confidence(comparisons: int) -> float:
+    """Confidence of each of ``comparisons`` intervals so that all of them hold together at
+    ``CONFIDENCE`` (Bonferroni): a claim resting on several intervals is then a 95% claim."""
+    return 1 - ALPHA / max(comparisons, 1)
+
+
+def paired_share_difference(
+    wins_a: int, wins_b: int, games: int, confidence: float = CONFIDENCE
+) -> Estimate:
+    """Share of games won by ``a`` minus share won by ``b`` in the same games (one winner per
+    game), with its paired t interval: per game the difference is +1, -1 or 0, so its moments
+    come from the two counts alone."""
+    if games < 2:
+        return Estimate(math.nan, math.nan, math.nan)
+    mean = (wins_a - wins_b) / games
+    variance = max(0.0, ((wins_a + wins_b) - games * mean**2) / (games - 1))
+    return mean_from_moments(mean, math.sqrt(variance), games, confidence)
+
+
+POWER = 0.8  # the chance a test should have of telling a difference apart, for "games to tell"
+
+
+def games_to_tell(diff: Estimate, games: int, confidence: float = CONFIDENCE) -> int | None:
+    """Roughly how many games would tell a difference of this size from none: an interval's
+    half-width shrinks as 1/sqrt(games), so scale ``games`` until a true difference equal to the
+    one seen is separated from zero with probability ``POWER``. None when nothing was seen."""
+    half = (diff.hi - diff.lo) / 2
+    if not (math.isfinite(half) and math.isfinite(diff.value)) or diff.value == 0 or games < 1:
+        return None
+    z = stats.norm.ppf(1 - (1 - confidence) / 2)
+    factor = (z + stats.norm.ppf(POWER)) / z
+    return max(games, math.ceil(games * (factor * half / abs(diff.value)) ** 2))
+
+
+def lead(
+    leader: str, rivals: list[tuple[str, Estimate]], games: int, confidence: float
+) -> dict[str, Any]:
+    """Whether ``leader`` is separated from every rival. Each estimate is leader minus rival,
+    paired on common games, its interval at ``confidence`` (corrected for the number of rivals
+    with :func:`family_confidence`). ``tied`` lists the rivals it cannot be told apart from,
+    ``games_to_tell`` roughly how many games would tell the closest of them."""
+    tied = [(name, d) for name, d in rivals if not d.lo > 0]
+    closest = min(rivals, key=lambda r: r[1].value) if rivals else None
+    needed = [games_to_tell(d, games, confidence) for _, d in tied]
+    return {
+        "leader": leader,
+        "comparisons": len(rivals),
+        "confidence": confidence,
+        "separated": bool(rivals) and not tied,
+        "tied": [{"name": name, **d.as_dict()} for name, d in tied],
+        "closest": {"name": closest[0], **closest[1].as_dict()} if closest else None,
+        "games": games,
+        "games_to_tell": None if None in needed or not needed else max(needed),
+    }
 
 
 def uniform_seat_test(wins: list[int]) -> float:
@@ -78,11 +135,13 @@ def uniform_seat_test(wins: list[int]) -> float:
     return float(stats.chisquare(observed).pvalue)
 
 
-def paired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
+def paired_proportion(
+    base: np.ndarray, other: np.ndarray, confidence: float = CONFIDENCE
+) -> Difference:
     """Change in a yes/no outcome over games paired by index.
 
     The p-value is McNemar's exact test (a binomial test on the discordant pairs); the interval
-    is the paired t interval of the per-game differences.
+    is the paired t interval of the per-game differences, at ``confidence``.
     """
     base = np.asarray(base, dtype=bool)
     other = np.asarray(other, dtype=bool)
@@ -91,7 +150,7 @@ def paired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
     discordant = lost + gained
     p = 1.0 if discordant == 0 else float(stats.binomtest(gained, discordant).pvalue)
     d = other.astype(np.int8) - base.astype(np.int8)
-    lo, hi = _paired_interval(d)
+    lo, hi = paired_interval(d, confidence)
     return Difference(
         float(base.mean()),
         float(other.mean()),
@@ -108,7 +167,7 @@ def paired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
     base = np.asarray(base, dtype=float)
     other = np.asarray(other, dtype=float)
     d = other - base
-    lo, hi = _paired_interval(d)
+    lo, hi = paired_interval(d)
     if len(d) < 2 or np.all(d == d[0]):
         p = 1.0 if len(d) == 0 or d[0] == 0 else 0.0
     else:
@@ -118,12 +177,13 @@ def paired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
     )
 
 
-def _paired_interval(d: np.ndarray) -> tuple[float, float]:
+def paired_interval(d: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """t interval of the mean of per-game differences ``d`` (a point when they are all equal)."""
     if len(d) < 2:
         return math.nan, math.nan
     if np.all(d == d[0]):
         return float(d[0]), float(d[0])
-    ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=CONFIDENCE)
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=confidence)
     return float(ci.low), float(ci.high)
 
 
@@ -186,22 +246,68 @@ def adjust_p_values(p_values: list[float]) -> list[float]:
     return out.tolist()
 
 
-def bootstrap_balance(wins: list[int], games: int, resamples: int = 2000) -> Estimate:
-    """Balance (1 minus the largest gap between seat win rates) with a bootstrap interval.
+RESAMPLES = 2000
+BOOTSTRAP_SEED = 20240101  # fixed: a report says the same thing every time it is built
+BLOCKS = 1000  # games are resampled in this many blocks (one game per block in smaller runs)
 
-    Games are independent draws of one outcome (a seat wins, or nobody does), so resampling
-    games is the same as drawing outcome counts from a multinomial: O(seats) per resample
-    instead of O(games), whatever the size of the run.
+
+def balance_of(counts: np.ndarray) -> np.ndarray:
+    """Balance, 1 minus the largest gap between two seats' win rates, from outcome counts
+    (last axis: wins of each seat, then games nobody won)."""
+    rates = counts[..., :-1] / counts.sum(axis=-1, keepdims=True)
+    return 1.0 - (rates.max(axis=-1) - rates.min(axis=-1))
+
+
+def _bootstrap(statistic, blocks: int, confidence: float) -> tuple[float, float]:
+    """A basic (reverse percentile) bootstrap interval over ``blocks`` blocks of games.
+
+    Basic, not percentile nor BCa: balance is a largest gap, biased low, and at perfect balance
+    every resample lies below the estimate. Measured on 150 simulated runs each, the share of
+    95% intervals covering the true balance was 0% (percentile), 1% (BCa) and 87% (basic) for
+    three even seats over 3,000 games, 55%, 73% and 96% for two even seats over 500 games,
+    91%, 93% and 95% at a true balance of 0.75.
     """
-    wins_arr = np.asarray(wins, dtype=float)
-    if games <= 0:
+    res = stats.bootstrap(
+        (np.arange(blocks),),
+        lambda idx, axis=-1: statistic(idx),
+        vectorized=True,
+        n_resamples=RESAMPLES,
+        batch=100,  # resamples at a time: memory stays at 100 x blocks x outcomes
+        method="basic",
+        confidence_level=confidence,
+        random_state=np.random.default_rng(BOOTSTRAP_SEED),
+    )
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def bootstrap_balance(blocks: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """Balance with its bootstrap interval, kept within [0, 1].
+
+    ``blocks`` holds outcome counts (wins of each seat, then no winner) of disjoint blocks of
+    games; games are independent, so resampling blocks resamples games, at a cost that does
+    not grow with the run (see :func:`analyses.seats.outcome_blocks`)."""
+    blocks = np.asarray(blocks, dtype=float)
+    if blocks.sum() == 0:
         return Estimate(math.nan, math.nan, math.nan)
-    rates = wins_arr / games
-    value = 1.0 - float(rates.max() - rates.min())
-    probs = np.append(rates, max(0.0, 1.0 - rates.sum()))
-    probs = probs / probs.sum()
-    rng = np.random.default_rng(20240101)
-    draws = rng.multinomial(games, probs, size=resamples)[:, :-1] / games
-    sample = 1.0 - (draws.max(axis=1) - draws.min(axis=1))
-    lo, hi = np.quantile(sample, [ALPHA / 2, 1 - ALPHA / 2])
-    return Estimate(value, float(lo), float(hi))
+    value = float(balance_of(blocks.sum(axis=0)))
+    if len(blocks) < 2:
+        return Estimate(value, math.nan, math.nan)
+    lo, hi = _bootstrap(lambda idx: balance_of(blocks[idx].sum(axis=-2)), len(blocks), confidence)
+    return Estimate(value, max(0.0, lo), min(1.0, hi))
+
+
+def balance_difference(
+    blocks_a: np.ndarray, blocks_b: np.ndarray, confidence: float = CONFIDENCE
+) -> Estimate:
+    """Balance of ``a`` minus balance of ``b`` on the same games, paired: the blocks hold the
+    same game indices in both runs, and each resample draws the same blocks from both."""
+    a, b = np.asarray(blocks_a, dtype=float), np.asarray(blocks_b, dtype=float)
+    value = float(balance_of(a.sum(axis=0)) - balance_of(b.sum(axis=0)))
+    if len(a) < 2:
+        return Estimate(value, math.nan, math.nan)
+    lo, hi = _bootstrap(
+        lambda idx: balance_of(a[idx].sum(axis=-2)) - balance_of(b[idx].sum(axis=-2)),
+        len(a),
+        confidence,
+    )
+    return Estimate(value, max(-1.0, lo), min(1.0, hi))

@@ -5,8 +5,9 @@ Two questions make the dominant-strategy verdict:
 - against the field: on the fresh seeds of the check, does the best setting win more than a fair
   share (1 / players) in every seat against every policy of the field? (interval above it);
 - against the alternatives tried: on the search seeds, paired game by game, is the best setting
-  ahead of every other fully played candidate in every seating? Those seeds chose the best, so
-  they flatter it; an alternative it does not beat significantly is a close rival.
+  ahead of every other fully played candidate in every seating (intervals corrected for the
+  number of alternatives)? Those seeds chose the best, so they flatter it; an alternative it
+  does not beat significantly is a close rival.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import polars as pl
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 
-from .stats import paired_proportion
+from .stats import family_confidence, paired_interval, paired_proportion
 
 TUNE_FILE = "tune.json"
 
@@ -57,6 +58,8 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
     seatings = data["check"]["by_seating"]
     best = data["best_trial"]
     others = [t for t in data["trials"] if t["state"] == "complete" and t["number"] != best]
+    # "Ahead of every alternative" is one claim over all of them: intervals corrected for it.
+    confidence = family_confidence(len(others))
     out = []
     for k, s in enumerate(seatings):
         folder = _seating_folder(plan, k)
@@ -65,7 +68,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
         for t in others:
             theirs = _won(path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative)
             joined = mine.join(theirs, on="game_index", suffix="_o")
-            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy())
+            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy(), confidence)
             rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
         diffs = np.array([r["diff"] for r in rows]) if rows else np.zeros(0)
         out.append(
@@ -78,6 +81,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
                 "significantly_ahead": sum(1 for r in rows if r["lo"] > 0),
                 "significantly_behind": sum(1 for r in rows if r["hi"] < 0),
                 "closest": min(rows, key=lambda r: r["diff"]) if rows else None,
+                "confidence": confidence,
             }
         )
     return out
@@ -117,3 +121,61 @@ def dominance(path: str | Path, data: dict[str, Any]) -> dict[str, Any]:
         "never_significantly_beaten": never_beaten_sig,
         "alternatives": alt,
     }
+
+
+def check_outcomes(path: str | Path, data: dict[str, Any], setting: str) -> pl.DataFrame:
+    """Whether the tuned policy won (or the players succeeded) in each game of a tune's check
+    under ``setting`` (``"defaults"`` or ``"best"``): columns ``seating``, ``game_index``,
+    ``won``, every seating stacked."""
+    path = Path(path)
+    cooperative = data["measure"] == "success rate"
+    # a check whose best setting is the defaults played them once, under check/defaults
+    kind = setting if (path / "check" / setting).is_dir() else "defaults"
+    frames = []
+    for k, s in enumerate(data["check"]["by_seating"]):
+        folder = path / "check" / kind / _seating_folder(data["plan"], k)
+        frames.append(_won(folder, s["seat"], cooperative).with_columns(seating=pl.lit(k)))
+    return pl.concat(frames).sort("seating", "game_index")
+
+
+PLAYS = {"defaults": "default play", "best": "adapted play"}
+
+
+def adapted_effects(
+    base: tuple[Path, dict[str, Any]], variants: list[tuple[str, Path, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """``compare --tune``: each variant's effect on the tuned policy's measure in the tunes'
+    checks, with the policy at its defaults under every rule set (default play) and at each rule
+    set's best setting (adapted play), and how much adapting changes the effect.
+
+    The tunes of one comparison share their run seed, so their checks play the same fresh games
+    and each game is paired with its twin under the default rules. The change between the two
+    plays is a difference of paired differences; its interval is corrected for the number of
+    variants, since "adapting changes the effect" is a claim about any of them."""
+    confidence = family_confidence(len(variants))
+    base_path, base_data = base
+    out = []
+    for label, path, data in variants:
+        if data["check"]["seed"] != base_data["check"]["seed"]:
+            raise BalanceError(f"the tunes of {label!r} and the default rules checked other games")
+        diffs, per_game = {}, {}
+        for setting, play in PLAYS.items():
+            joined = check_outcomes(base_path, base_data, setting).join(
+                check_outcomes(path, data, setting), on=["seating", "game_index"], suffix="_v"
+            )
+            b, v = joined["won"].to_numpy(), joined["won_v"].to_numpy()
+            diffs[play] = paired_proportion(b, v).as_dict()
+            per_game[play] = v.astype(float) - b.astype(float)
+        change = per_game["adapted play"] - per_game["default play"]
+        lo, hi = paired_interval(change, confidence)
+        out.append(
+            {
+                "variant": label,
+                "games": int(len(change)),
+                **diffs,
+                "adapting_changes_effect": {
+                    "diff": float(change.mean()), "lo": lo, "hi": hi, "confidence": confidence,
+                },
+            }
+        )  # fmt: skip
+    return out

@@ -30,8 +30,12 @@ _COMMON = (
     PolicyParam("next_weight", 0.5, 0.0, 5.0, "weight of the steps the landing card promises next"),
     PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth (spending threshold)"),
     PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
-    PolicyParam("keep_cards", 2.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
-    PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+    PolicyParam(
+        "keep_cards", 2.0, 0.0, 6.0, "cards it buys up to at the end of a turn", integer=True
+    ),
+    PolicyParam(
+        "reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards", integer=True
+    ),
 )
 
 POLICIES: dict[str, PolicyDef] = {
@@ -56,7 +60,12 @@ POLICIES: dict[str, PolicyDef] = {
         _COMMON
         + (
             PolicyParam(
-                "margin", 1.0, -20.0, 20.0, "blocks a rival whose steps left are below own + this"
+                "margin",
+                1.0,
+                -20.0,
+                20.0,
+                "blocks a rival whose steps left are below own + this",
+                integer=True,
             ),
         ),
     ),
@@ -69,14 +78,29 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam("next_weight", 0.3, 0.0, 5.0, "weight of the steps the landing promises"),
             PolicyParam("sp_value", 0.1, 0.0, 5.0, "steps one sail point is worth"),
             PolicyParam("card_value", 0.1, 0.0, 5.0, "steps one card in hand is worth"),
-            PolicyParam("keep_cards", 5.0, 0.0, 6.0, "cards it buys up to at the end of a turn"),
-            PolicyParam("reserve", 0.0, 0.0, 8.0, "sail points it never spends on buying cards"),
+            PolicyParam(
+                "keep_cards",
+                5.0,
+                0.0,
+                6.0,
+                "cards it buys up to at the end of a turn",
+                integer=True,
+            ),
+            PolicyParam(
+                "reserve",
+                0.0,
+                0.0,
+                8.0,
+                "sail points it never spends on buying cards",
+                integer=True,
+            ),
             PolicyParam(
                 "margin",
                 1.0,
                 -20.0,
                 20.0,
                 "blocks like blocker when a rival's steps left are below own + this (-20: never)",
+                integer=True,
             ),
         ),
     ),

@@ -37,7 +37,16 @@ POLICIES: dict[str, PolicyDef] = {
         "random",
         RANDOM,
         "random choices, but it sails to a random hex for several days before picking another",
-        (PolicyParam("commit_days", 5.0, 1.0, 60.0, "days it keeps sailing to one random hex"),),
+        (
+            PolicyParam(
+                "commit_days",
+                5.0,
+                1.0,
+                60.0,
+                "days it keeps sailing to one random hex",
+                integer=True,
+            ),
+        ),
     ),
     "greedy": PolicyDef(
         "greedy",
@@ -51,10 +60,13 @@ POLICIES: dict[str, PolicyDef] = {
                 100.0,
                 "VP it keeps back from every purchase (12: a few weeks of upkeep and two "
                 "attempts, so day one's draw is not a compass for half its purse)",
+                integer=True,
             ),
             PolicyParam("ships", 1.0, 1.0, 6.0, "ships it wants to own", integer=True),
             PolicyParam("cards", 1.0, 1.0, 6.0, "Archive cards it wants to hold", integer=True),
-            PolicyParam("bid_margin", 0.0, 0.0, 50.0, "VP it bids above an auction's start"),
+            PolicyParam(
+                "bid_margin", 0.0, 0.0, 50.0, "VP it bids above an auction's start", integer=True
+            ),
         ),
     ),
     "cautious": PolicyDef(
@@ -69,8 +81,22 @@ POLICIES: dict[str, PolicyDef] = {
         "the richest opponent (exact search odds, treasure values, upkeep clock), sits still "
         "when nothing pays, gambles when waiting cannot win",
         (
-            PolicyParam("reserve", 1.0, 0.0, 100.0, "VP kept above outlasting the richest rival"),
-            PolicyParam("horizon", 3.0, 0.0, 10.0, "searches a search card is expected to serve"),
+            PolicyParam(
+                "reserve",
+                1.0,
+                0.0,
+                100.0,
+                "VP kept above outlasting the richest rival",
+                integer=True,
+            ),
+            PolicyParam(
+                "horizon",
+                3.0,
+                0.0,
+                10.0,
+                "searches a search card is expected to serve",
+                integer=True,
+            ),
             PolicyParam("move_value", 2.0, 0.0, 20.0, "VP it pays per extra movement point"),
             PolicyParam("spread", 3.0, 0.1, 50.0, "VP lead that makes a win about 3 to 1"),
             PolicyParam("patience", 1.0, 0.0, 50.0, "VP a day of waiting for fair weather costs"),
@@ -83,6 +109,7 @@ POLICIES: dict[str, PolicyDef] = {
                 1.0,
                 "1: when waiting cannot win (not ahead, rivals that never search or buy), it "
                 "searches even at a loss; 0: it never does",
+                integer=True,
             ),
         ),
     ),

@@ -162,8 +162,24 @@ POLICIES = {
         "sample); talks and calls distress as heuristic, and reads other players' sonar cards "
         "into its samples",
         (
-            PolicyParam("samples", 12.0, 1.0, 512.0, "deals sampled per card decision"),
-            PolicyParam("nodes", 3000.0, 10.0, 1e7, "search budget per card decision (cards)"),
+            PolicyParam(
+                "samples",
+                12.0,
+                1.0,
+                512.0,
+                "deals sampled per card decision",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam(
+                "nodes",
+                3000.0,
+                10.0,
+                1e7,
+                "search budget per card decision (cards)",
+                integer=True,
+                log=True,
+            ),
             PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
             PolicyParam(
                 "pick_nodes",

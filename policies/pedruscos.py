@@ -36,7 +36,9 @@ from simulator.search import mcts_policy
 
 RANDOM, HAULER, BUILDER, LOOKAHEAD, MCTS, RACER = 0, 1, 2, 3, 4, 5
 
-_SHIP_AT = PolicyParam("ship_at", 8.0, 0.0, 60.0, "cargo value at which it ships (or a full hold)")
+_SHIP_AT = PolicyParam(
+    "ship_at", 8.0, 0.0, 60.0, "cargo value at which it ships (or a full hold)", integer=True
+)
 
 POLICIES: dict[str, PolicyDef] = {
     "random": PolicyDef("random", RANDOM, "a uniformly random legal choice at every decision"),
@@ -54,8 +56,10 @@ POLICIES: dict[str, PolicyDef] = {
         "along the best route, ships like the hauler",
         (
             _SHIP_AT,
-            PolicyParam("reserve", 0.0, 0.0, 50.0, "points it keeps after paying for a branch"),
-            PolicyParam("max_branches", 6.0, 0.0, 6.0, "branches it wants"),
+            PolicyParam(
+                "reserve", 0.0, 0.0, 50.0, "points it keeps after paying for a branch", integer=True
+            ),
+            PolicyParam("max_branches", 6.0, 0.0, 6.0, "branches it wants", integer=True),
         ),
     ),
     "lookahead": PolicyDef(

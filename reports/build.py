@@ -66,12 +66,14 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     if kind == "compare":
         rows = compare_runs(runs[0], runs[1:])
         data["comparison"] = rows
+        adapted = _adapted_play(paths)
+        if adapted is not None:  # the play the effects assume comes first, once
+            headline += adapted[0]
+            data["adapted_play"] = adapted[2]
         headline += compare_headline(rows, runs)
         sections.append(compare_section(rows, runs))
-        adapted = _adapted_play(paths)
         if adapted is not None:
-            headline += adapted.paragraphs[1:]
-            sections.append(adapted)
+            sections.append(adapted[1])
     elif kind == "sweep":
         data["sweep"] = sweep_data(runs, summaries)
         headline += sweep_headline(runs, summaries)
@@ -120,11 +122,11 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     return Document(f"Balance report: {title}", subtitle, headline, sections), data
 
 
-def _adapted_play(paths: list[str | Path]) -> Section | None:
-    """The adapted-play section of a comparison made with ``compare --tune``."""
-    from .tune_report import adapted_play_section
+def _adapted_play(paths: list[str | Path]) -> tuple[list[str], Section, dict] | None:
+    """Headline, section and JSON of a comparison made with ``compare --tune``."""
+    from .tune_report import adapted_play
 
-    return adapted_play_section(paths[0]) if len(paths) == 1 else None
+    return adapted_play(paths[0]) if len(paths) == 1 else None
 
 
 def _how_to_read(kind: str) -> Section:
@@ -140,7 +142,11 @@ def _how_to_read(kind: str) -> Section:
             "produce false alarms.",
             "Win-rate intervals are Wilson intervals; the seat test is a chi-square test of equal "
             "wins among seats; mean-length intervals are t intervals; the balance interval is a "
-            "bootstrap over games.",
+            "basic bootstrap over games (scipy.stats.bootstrap).",
+            "A sentence calls something the best, the most balanced or the strongest only when "
+            "paired differences on the same games separate it from every alternative, with "
+            "intervals corrected for how many were compared; otherwise it names what cannot be "
+            "told apart yet and roughly how many games would tell.",
         ],
     )
 

@@ -155,15 +155,28 @@ def sweep_lines(
     percent: bool,
     categorical: bool = False,
 ) -> bytes:
-    """A measure against a swept parameter; the bands are 95% intervals."""
+    """A measure against a swept parameter with its 95% intervals: shaded bands for one or two
+    lines, whiskers set slightly apart for more (overlapping bands would hide each other)."""
     fig, ax = plt.subplots(figsize=(WIDTH, 3.4))
     xs = np.arange(len(x)) if categorical else np.asarray(x, dtype=float)
+    gap = float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0
     for k, (label, values, lo, hi) in enumerate(series):
         color = COLORS[k % len(COLORS)]
-        ax.plot(xs, values, marker="o", color=color, label=label)
-        ax.fill_between(xs, lo, hi, color=color, alpha=0.2)
+        if len(series) <= 2:
+            ax.plot(xs, values, marker="o", color=color, label=label)
+            ax.fill_between(xs, lo, hi, color=color, alpha=0.2)
+            continue
+        shift = (k - (len(series) - 1) / 2) * gap * 0.6 / len(series)
+        ax.plot(xs + shift, values, marker="o", color=color, label=label, linewidth=1)
+        ax.errorbar(xs + shift, values, yerr=_errors(values, lo, hi), fmt="none", ecolor=color,
+                    capsize=2)  # fmt: skip
     if categorical:
         ax.set_xticks(xs, [str(v) for v in x])
+    elif all(float(v).is_integer() for v in x):  # whole-number rules: no ticks at 1.5, 2.5
+        if len(xs) <= 12:
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])
+        else:
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if percent:

@@ -3,6 +3,7 @@ one run, a comparison, a sweep or a tournament (a study folder says; loose runs 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from analyses.runs import Run
@@ -32,10 +33,28 @@ def open_runs(paths: list[str | Path]) -> tuple[str, list[Run]]:
         raise BalanceError(
             f"a report covers one game; these runs are of {', '.join(sorted(games))}"
         )
+    _refuse_identical(runs)
     _unique_labels(runs)
     if len(paths) == 1 and kinds:
         return kinds[0], runs
     return _infer_kind(runs), runs
+
+
+def _refuse_identical(runs: list[Run]) -> None:
+    """Two folders holding the same games (one folder given twice, or a copy) compare nothing."""
+    seen: dict[str, Run] = {}
+    for run in runs:
+        key = json.dumps(run.config, sort_keys=True, default=str)
+        if key in seen:
+            first = seen[key]
+            what = (
+                "is given twice"
+                if first.path.resolve() == run.path.resolve()
+                else f"and {str(run.path)!r} hold the same games (same rules, seats, seed and "
+                "games)"
+            )
+            raise BalanceError(f"run {str(first.path)!r} {what}: there is nothing to compare")
+        seen[key] = run
 
 
 def _unique_labels(runs: list[Run]) -> None:

@@ -14,7 +14,7 @@ import math
 from html import escape
 from typing import Any
 
-from simulator.boards import _PALETTE, Board, _spacing
+from simulator.boards import _PALETTE, Board, _spacing, node_radii
 from simulator.replay import Replay
 
 SEAT_COLOURS = ("#d62828", "#1d4ed8", "#2a9d8f", "#7b2cbf", "#f77f00", "#4d7c0f", "#db2777")
@@ -181,13 +181,14 @@ def board_svg(board: Board) -> tuple[str, list[list[float]], float]:
                         f'<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#999" '
                         'stroke-width="1.5"/>'
                     )
+    radii = node_radii(board, step) * scale if board.shape == "graph" else None
     for c, (x, y) in zip(board.cells, centres, strict=True):
         title = f"<title>{escape(c.label or str(c.id))} ({escape(c.kind)})</title>"
         pts = _polygon(board.shape, x, y, 40.0)
         fill = colour[c.kind]
         if pts is None:
             out.append(
-                f'<circle cx="{x}" cy="{y}" r="12" fill="{fill}" stroke="#555" '
+                f'<circle cx="{x}" cy="{y}" r="{radii[c.id]:.2f}" fill="{fill}" stroke="#555" '
                 f'stroke-width="1">{title}</circle>'
             )
         else:
@@ -195,9 +196,16 @@ def board_svg(board: Board) -> tuple[str, list[list[float]], float]:
                 f'<polygon points="{pts}" fill="{fill}" stroke="#fff" stroke-width="1">'
                 f"{title}</polygon>"
             )
+    for c, (x, y) in zip(board.cells, centres, strict=True):
+        if c.tag:
+            out.append(
+                f'<text x="{x}" y="{y}" font-size="13" text-anchor="middle" '
+                f'dominant-baseline="central" font-weight="bold">{escape(c.tag)}</text>'
+            )
     out.append('<g id="pieces"></g></svg>')
     legend = "".join(
-        f'<span><i style="background:{colour[k]}"></i>{escape(k)}</span>' for k in kinds
+        f'<span><i style="background:{c}"></i>{escape(entry)}</span>'
+        for entry, c in board.legend_entries(colour)
     )
     return "\n".join(out) + f'\n<div class="legend">{legend}</div>', centres, 15.0
 
@@ -249,6 +257,12 @@ def render(replay: Replay) -> str:
         data.update(_packed(definition.frames(rules, n, replay.rows, replay.events)))
         data.update(centres=centres, r=radius)
         left.append(svg)
+        if definition.pieces:
+            key = "".join(
+                f"<span><b>{escape(label)}</b> {escape(meaning)}</span>"
+                for label, meaning in definition.pieces.items()
+            )
+            left.append(f'<div class="legend">Pieces: {key}</div>')
     if definition.table is not None:
         left.append(_table_html(definition.table(rules, n, replay.rows, replay.events)))
     seats = " ".join(

@@ -12,12 +12,13 @@ import numpy as np
 
 from analyses.boards import heatmaps
 from analyses.runs import Run
+from analyses.seats import SEAT_EFFECT_ALPHA
 from analyses.watch import games_to_watch
 
 from . import figures
 from .document import Figure, Section, Table
 from .grouping import MAX_GROUPED_RUNS
-from .text import interval, num, p_value, pct, rules_text, with_interval
+from .text import interval, lead_text, num, p_value, pct, rules_text, with_interval
 
 
 # -- what was run ----------------------------------------------------------------------------
@@ -67,30 +68,7 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     out = []
     if "seats" in summary:
         s = summary["seats"]
-        seats = s["seats"]
-        best = max(seats, key=lambda x: x["value"])
-        worst = min(seats, key=lambda x: x["value"])
-        out.append(
-            f"{prefix}Seat {best['seat']} wins most often, {with_interval(best)}, and seat "
-            f"{worst['seat']} least often, {with_interval(worst)}; if seats did not matter each "
-            f"would win {pct(s['fair_share'])}."
-        )
-        if s["seat_effect"]:
-            out.append(
-                f"{prefix}The seat test finds a real seat effect (chi-square, "
-                f"{p_value(s['seat_test_p'])}): the differences between seats are larger than "
-                "luck explains."
-            )
-        else:
-            out.append(
-                f"{prefix}The seat test finds no clear seat effect (chi-square, "
-                f"{p_value(s['seat_test_p'])}): the differences between seats are within what "
-                "luck produces at this number of games."
-            )
-        out.append(
-            f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
-            f"perfect) is {with_interval(s['balance'], lambda v: num(v, 3))}."
-        )
+        out += _seat_sentences(s, prefix)
         if s["draw_rate"]["value"] > 0:
             out.append(f"{prefix}Nobody wins {with_interval(s['draw_rate'])} of games.")
     else:
@@ -133,6 +111,59 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     return out
 
 
+def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
+    """Who wins by seat, claiming a seat advantage only when every seat plays the same policy
+    and a seat winning most only when it is separated from every other seat."""
+    seats = s["seats"]
+    by_rate = sorted(seats, key=lambda x: -x["value"])
+    fair = f"if seats did not matter each would win {pct(s['fair_share'])}"
+    if s["policies_differ"]:
+        rates = ", ".join(f"seat {x['seat']} ({x['policy']}) {with_interval(x)}" for x in by_rate)
+        test = (
+            "differ by more than luck explains"
+            if s["seat_test_p"] < SEAT_EFFECT_ALPHA
+            else "differ no more than luck produces at this number of games"
+        )
+        return [
+            f"{prefix}Seats play different policies, so each seat's figure is the seat and its "
+            f"policy together, not an advantage of the seat: {rates}.",
+            f"{prefix}These seat-and-policy pairs {test} (chi-square, "
+            f"{p_value(s['seat_test_p'])}); to tell seat from policy, rotate the policies "
+            "through the seats (balance tournament).",
+        ]
+    top, lead = by_rate[0], s["most_wins"]
+    if lead["separated"]:
+        first = (
+            f"{prefix}Seat {top['seat']} wins most often, {with_interval(top)}, "
+            f"{lead_text(lead, 'seat')}; {fair}."
+        )
+    else:
+        low = by_rate[-1]
+        first = (
+            f"{prefix}Seat win rates run from {with_interval(low)} (seat {low['seat']}) to "
+            f"{with_interval(top)} (seat {top['seat']}); {fair}. No seat is shown to win most: "
+            f"seat {top['seat']} {lead_text(lead, 'seat')}."
+        )
+    out = [first]
+    if s["seat_effect"]:
+        out.append(
+            f"{prefix}The seat test finds a real seat effect (chi-square, "
+            f"{p_value(s['seat_test_p'])}): the differences between seats are larger than "
+            "luck explains."
+        )
+    else:
+        out.append(
+            f"{prefix}The seat test finds no clear seat effect (chi-square, "
+            f"{p_value(s['seat_test_p'])}): the differences between seats are within what "
+            "luck produces at this number of games."
+        )
+    out.append(
+        f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
+        f"perfect) is {with_interval(s['balance'], lambda v: num(v, 3))}."
+    )
+    return out
+
+
 def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Section]:
     sections = []
     label_of = {id(s): r.label for r, s in zip(runs, summaries, strict=True)}
@@ -142,8 +173,10 @@ def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[S
         sections.append(_seats_section(competitive, label_of))
     if cooperative:
         sections.append(_success_section(cooperative, label_of))
-    sections.append(_length_section(summaries, label_of))
-    sections.append(_end_section(summaries, label_of))
+    note = runs[0].spec.length_note if runs[0].spec else ""
+    sections.append(_length_section(summaries, label_of, note))
+    notes = runs[0].spec.end_notes if runs[0].spec else {}
+    sections.append(_end_section(summaries, label_of, notes))
     dramatic = [s for s in summaries if s.get("drama")]
     if dramatic:
         sections.append(_drama_section(dramatic, label_of))
@@ -169,6 +202,14 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
             "win if the seat did not matter."
         ],
     )
+    mixed = [label_of[id(s)] for s in summaries if s["seats"]["policies_differ"]]
+    if mixed:
+        section.paragraphs.append(
+            f"Seats play different policies in {', '.join(mixed)}: there a seat's win rate is "
+            "the seat and its policy together, and the seat test and balance compare those "
+            "pairs, not seats. A tournament rotates the policies through the seats to tell "
+            "the two apart."
+        )
     rows = []
     for s in summaries:
         for seat in s["seats"]["seats"]:
@@ -282,14 +323,17 @@ def _success_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) 
     return section
 
 
-def _length_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+def _length_section(
+    summaries: list[dict[str, Any]], label_of: dict[int, str], note: str = ""
+) -> Section:
     unit = summaries[0]["length"]["unit"]
     section = Section(
         f"Game length ({unit})",
         [
             "Mean with its 95% interval, then the percentiles: 5% of games are shorter than the "
             "5th percentile, a quarter shorter than the 25th, half shorter than the median."
-        ],
+        ]
+        + ([note] if note else []),
     )
     rows = []
     for s in summaries:
@@ -321,20 +365,39 @@ def _length_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -
     return section
 
 
-def _end_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) -> Section:
+def _end_section(
+    summaries: list[dict[str, Any]], label_of: dict[int, str], notes: dict[str, str]
+) -> Section:
     section = Section(
         "How games end", ["Share of games ended by each end condition (caps included)."]
     )
     rows, labels, ests = [], [], []
+    lower: dict[str, list[int]] = {}  # end reason -> games won on a lower score, games
     for s in summaries:
         for e in s["end_reasons"]:
             rows.append(
                 [label_of[id(s)], e["end_reason"], f"{e['games']:,}", pct(e["value"]), interval(e)]
+                + [f"{e.get('lower_score_wins', 0):,}"]
             )
             prefix = f"{label_of[id(s)]}: " if len(summaries) > 1 else ""
             labels.append(prefix + e["end_reason"])
             ests.append(e)
-    section.add(Table(["run", "end condition", "games", "share", "95% interval"], rows))
+            tally = lower.setdefault(e["end_reason"], [0, 0])
+            tally[0] += e.get("lower_score_wins", 0)
+            tally[1] += e["games"]
+    for reason, (won_lower, games) in lower.items():
+        if won_lower:
+            section.paragraphs.append(
+                f"In {won_lower:,} of the {games:,} games ended by '{reason}' "
+                f"({pct(won_lower / games)}) the winner scored less than another seat: "
+                + notes.get(reason, "the end rule, not the score, decides who wins")
+                + "."
+            )
+    section.add(
+        Table(
+            ["run", "end condition", "games", "share", "95% interval", "won on a lower score"], rows
+        )
+    )
     labels, ests = labels[:40], ests[:40]
     section.add(
         Figure(

@@ -3,20 +3,31 @@ tournament of policies, and design targets."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from analyses.runs import Run
-from analyses.seats import seat_counts
+from analyses.seats import most_wins, seat_counts
 from analyses.stats import proportion, uniform_seat_test
 from analyses.summary import estimates
-from analyses.sweeps import sweep_params
+from analyses.sweeps import most_balanced, sweep_params
 from analyses.targets import Target, check_targets
 
 from . import figures
 from .document import Figure, Section, Table
-from .text import interval, num, p_value, pct, points, rules_text, signed, with_interval
+from .text import (
+    interval,
+    lead_text,
+    num,
+    p_value,
+    pct,
+    points,
+    rules_text,
+    signed,
+    with_interval,
+)
 
 
 # -- compare ---------------------------------------------------------------------------------
@@ -165,14 +176,7 @@ def sweep_headline(runs: list[Run], summaries: list[dict[str, Any]]) -> list[str
         f"{runs[0].games_played():,} games each."
     ]
     if "seats" in summaries[0]:
-        bal = [(r, s["seats"]["balance"]) for r, s in zip(runs, summaries, strict=True)]
-        best = max(bal, key=lambda x: x[1]["value"])
-        worst = min(bal, key=lambda x: x[1]["value"])
-        out.append(
-            f"Most balanced setting: {best[0].label}, balance "
-            f"{with_interval(best[1], lambda v: num(v, 3))}; least balanced: {worst[0].label}, "
-            f"{with_interval(worst[1], lambda v: num(v, 3))}."
-        )
+        out += _balance_sentences(runs, summaries)
         first = [(r, s["seats"]["seats"][0]) for r, s in zip(runs, summaries, strict=True)]
         out.append(
             f"Seat 1 wins from {with_interval(min(first, key=lambda x: x[1]['value'])[1])} "
@@ -192,11 +196,53 @@ def sweep_headline(runs: list[Run], summaries: list[dict[str, Any]]) -> list[str
     short = min(lengths, key=lambda x: x[1]["value"])
     long = max(lengths, key=lambda x: x[1]["value"])
     unit = runs[0].length_unit
-    out.append(
-        f"Mean length ranges from {with_interval(short[1], num, unit)} ({short[0].label}) to "
-        f"{with_interval(long[1], num, unit)} ({long[0].label})."
-    )
+    if short[1]["value"] == long[1]["value"]:
+        out.append(
+            f"Mean length is {with_interval(long[1], num, unit)} at every setting: the swept "
+            "rules do not change how long these games last."
+        )
+    else:
+        out.append(
+            f"Mean length ranges from {with_interval(short[1], num, unit)} ({short[0].label}) "
+            f"to {with_interval(long[1], num, unit)} ({long[0].label})."
+        )
     return out
+
+
+def _balance_sentences(runs: list[Run], summaries: list[dict[str, Any]]) -> list[str]:
+    """Which setting is most balanced, only when paired differences separate it."""
+    if any(s["seats"]["policies_differ"] for s in summaries):
+        return [
+            "Seats play different policies, so balance here compares seat-and-policy pairs, "
+            "not seats, and no setting is called the most balanced."
+        ]
+    bal = {r.label: s["seats"]["balance"] for r, s in zip(runs, summaries, strict=True)}
+    lowest = min(bal, key=lambda label: bal[label]["value"])
+    lead = most_balanced(runs)
+    fmt = lambda v: num(v, 3)  # noqa: E731
+    if lead is None:
+        top = max(bal, key=lambda label: bal[label]["value"])
+        return [
+            f"Balance runs from {with_interval(bal[lowest], fmt)} ({lowest}) to "
+            f"{with_interval(bal[top], fmt)} ({top}); the runs do not share game seeds, so no "
+            "setting is called the most balanced."
+        ]
+    top = lead["leader"]
+    signed3 = lambda v: signed(v, 3)  # noqa: E731
+    if lead["separated"]:
+        first = (
+            f"Most balanced setting: {top}, balance {with_interval(bal[top], fmt)}, "
+            f"{lead_text(lead, 'setting', signed3)}."
+        )
+    else:
+        undecided = lead_text(lead, "setting", signed3, " per setting")
+        first = (
+            f"No setting is shown to be the most balanced: {top}, balance "
+            f"{with_interval(bal[top], fmt)}, {undecided}."
+        )
+    if bal[lowest]["value"] == bal[top]["value"]:
+        return [first]
+    return [first, f"The lowest balance is {lowest}'s, {with_interval(bal[lowest], fmt)}."]
 
 
 def sweep_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Section]:
@@ -328,6 +374,9 @@ def pooled_seats(runs: list[Run]) -> dict[str, Any]:
         wins = [a + b for a, b in zip(wins, c["wins"], strict=True)]
         games += c["games"]
         no_winner += c["no_winner"]
+    lead = most_wins(wins, games)
+    if lead["games_to_tell"] is not None:  # a tournament is sized in games per rotation
+        lead["games_to_tell"] = math.ceil(lead["games_to_tell"] / len(runs))
     return {
         "games": games,
         "seats": [
@@ -336,17 +385,27 @@ def pooled_seats(runs: list[Run]) -> dict[str, Any]:
         ],
         "fair_share": (games - no_winner) / games / n if games else None,
         "seat_test_p": uniform_seat_test(wins),
+        "most_wins": lead,
     }
 
 
 def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str]:
     out = []
-    ranked = sorted(pol["policies"], key=lambda r: -r["value"])
-    best = ranked[0]
-    out.append(
-        f"Strongest policy: {best['policy']}, winning {with_interval(best)} of the seats it "
-        f"held, against a fair share of {pct(pol['fair_share'])}."
-    )
+    best = max(pol["policies"], key=lambda r: r["value"])
+    lead = pol["strongest"]
+    held = f"winning {with_interval(best)} of the seats it held"
+    fair = f"a fair share is {pct(pol['fair_share'])}"
+    if lead is None:
+        out.append(f"Only {best['policy']} played, {held}; {fair}.")
+    elif lead["separated"]:
+        out.append(
+            f"Strongest policy: {best['policy']}, {held}, {lead_text(lead, 'policy')}; {fair}."
+        )
+    else:
+        out.append(
+            f"No policy is shown to be the strongest yet: {best['policy']}, {held}, "
+            f"{lead_text(lead, 'policy', per=' per rotation')}; {fair}."
+        )
     skill = pol.get("skill")
     if skill:
         against = "random play" if skill["against"] != "fair share" else "the fair share"
@@ -356,10 +415,18 @@ def tournament_headline(pol: dict[str, Any], pooled: dict[str, Any]) -> list[str
             f"{points(skill['hi'])})."
         )
     seat = max(pooled["seats"], key=lambda s: s["value"])
-    out.append(
-        f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
-        f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
-    )
+    if pooled["most_wins"]["separated"]:
+        out.append(
+            f"With every policy rotated through every seat, seat {seat['seat']} wins most often, "
+            f"{with_interval(seat)}; seat test {p_value(pooled['seat_test_p'])}."
+        )
+    else:
+        seat_lead = lead_text(pooled["most_wins"], "seat", per=" per rotation")
+        out.append(
+            f"With every policy rotated through every seat, no seat is shown to win most: seat "
+            f"{seat['seat']}, {with_interval(seat)}, {seat_lead}; seat test "
+            f"{p_value(pooled['seat_test_p'])}."
+        )
     return out
 
 

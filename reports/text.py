@@ -57,3 +57,34 @@ def rules_text(changed: dict[str, Any]) -> str:
         f"{k} = {','.join(map(str, v)) if isinstance(v, list | tuple) else v}"
         for k, v in changed.items()
     )
+
+
+def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str:
+    """What a lead (:func:`analyses.stats.lead`) supports, as the end of a sentence: separated
+    from every other ``noun``, or which ones it cannot be told apart from, the closest
+    difference with its interval, and roughly how many games would tell."""
+    level = f"{lead['confidence']:.1%}".replace(".0%", "%")
+    corrected = (
+        f", corrected for {lead['comparisons']} comparisons" if lead["comparisons"] > 1 else ""
+    )
+    c = lead["closest"]
+    gap = (
+        f"{lead['leader']} minus {c['name']}: {fmt(c['value'])}, {level} interval "
+        f"{fmt(c['lo'])} to {fmt(c['hi'])}{corrected}"
+    )
+    if lead["separated"]:
+        return f"ahead of every other {noun} in the same games ({gap})"
+    names = ", ".join(t["name"] for t in lead["tied"])
+    needed = lead["games_to_tell"]
+    if needed is not None:
+        tell = f"roughly {rough(needed)} games{per} would tell a difference this large"
+    elif c["lo"] == c["hi"] == 0:
+        tell = "every game ended the same way under both, so these games cannot tell them apart"
+    else:
+        tell = "no difference was seen at all, so more games would only bound it"
+    return f"cannot be told apart from {names} yet ({gap}); {tell}"
+
+
+def rough(count: int) -> str:
+    """A count to two significant figures (an estimate of games needed is no more precise)."""
+    return f"{float(f'{count:.2g}'):,.0f}"

@@ -79,8 +79,9 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
     elif dom["significantly_everywhere"]:
         out.append(
             f"Against the {n_alt} other settings played in full, the best setting is ahead in "
-            "every seating, significantly each time (paired 95% intervals above zero, search "
-            "seeds): one setting dominates every alternative tried."
+            "every seating, significantly each time (paired intervals above zero, corrected for "
+            f"the {n_alt} comparisons; search seeds): one setting dominates every alternative "
+            "tried."
         )
     elif dom["beats_every_alternative_everywhere"]:
         out.append(
@@ -353,7 +354,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 for a in dom["alternatives"]
             ],
             "The best setting against every other fully played candidate, paired on the search "
-            "seeds (which chose it, so they flatter it).",
+            "seeds (which chose it, so they flatter it); intervals corrected for the number of "
+            "candidates compared.",
         )
     )
     headline = [verdict(data)] + dominance_sentences(data, dom)
@@ -380,67 +382,117 @@ def write_tune_report(path: str | Path) -> Path:
 ADAPTED_FILE = "adapted.json"
 
 
-def adapted_play_section(study_path: str | Path) -> Section | None:
-    """What the tuned policy's best setting became under each variant, and whether adapted play
-    changes the variant's effect on it."""
+def adapted_play(study_path: str | Path) -> tuple[list[str], Section, dict[str, Any]] | None:
+    """``compare --tune``: the play every run of the comparison assumes, stated once (headline),
+    the section on the tunes behind it, and the same as JSON. The variants' effects reported
+    above are effects under that adapted play; this section adds, on the tunes' own fresh games,
+    whether the variant's effect on the tuned policy would differ with the policy at its
+    defaults, and says so in the headline only when the data separate the two."""
     import json
+
+    from analyses.tuning import adapted_effects
 
     f = Path(study_path) / ADAPTED_FILE
     if not f.is_file():
         return None
     adapted = json.loads(f.read_text())
-    rows, sentences = [], []
-    base = None
+    policy = adapted["policy"]
+    tunes = []
     for entry in adapted["variants"]:
-        data = read_tune(Path(study_path) / entry["tune"])
-        c, s = data["check"], data["summary"]
+        path = Path(study_path) / entry["tune"]
+        data = read_tune(path)
+        if data is None:
+            raise BalanceError(f"the tune of {entry['label']!r} is missing from {str(path)!r}")
+        tunes.append((entry, path, data))
+    (_, base_path, base_data), others = tunes[0], tunes[1:]
+    effects = adapted_effects((base_path, base_data), [(e["label"], p, d) for e, p, d in others])
+    settings = "; ".join(
+        f"under {'the default rules' if e['label'] == 'default' else e['rules']}: "
+        + changed_text(d["summary"]["best_params"], d["summary"]["default_params"])
+        for e, _, d in tunes
+    )
+    field = ", ".join(base_data["plan"]["field"])
+    play = (
+        f"Play assumed by every run of this comparison: {policy} tuned to the rules of its own run "
+        f"(adapted play; {settings}); every other seat as given. The comparison's effects are "
+        "effects under that play."
+    )
+    games = effects[0]["games"] if effects else base_data["check"]["games"]
+    figure = (
+        f"{policy}'s {base_data['measure']}"
+        + (f", every seat in turn against {field}" if field else ", every seat playing it")
+        + f", on the tunes' {games:,} fresh games"
+    )
+    headline = [play]
+    sentences = [
+        "Before comparing, the policy was tuned under each rule set (balance tune), and every "
+        "run of the comparison plays its seats of that policy with the setting best for its own "
+        "rules.",
+        play,
+    ]
+    rows = []
+    for e in effects:
+        change = e["adapting_changes_effect"]
+        level = f"{change['confidence']:.1%}".replace(".0%", "%")
+        d, a = e["default play"], e["adapted play"]
         rows.append(
             [
-                entry["label"],
-                changed_text(s["best_params"], s["default_params"]),
-                with_interval(c["defaults"]),
-                with_interval(c["best"]),
-                f"{points(c['difference']['diff'])} [{points(c['difference']['lo'])}, "
-                f"{points(c['difference']['hi'])}]",
+                e["variant"],
+                f"{points(d['diff'])} [{points(d['lo'])}, {points(d['hi'])}]",
+                f"{points(a['diff'])} [{points(a['lo'])}, {points(a['hi'])}]",
+                f"{points(change['diff'])} [{points(change['lo'])}, {points(change['hi'])}] "
+                f"({level})",
             ]
         )
-        where = "the default rules" if entry["label"] == "default" else entry["rules"]
-        sentences.append(
-            f"Under {where} the best {s['policy']} plays "
-            f"{changed_text(s['best_params'], s['default_params'])}."
-        )
-        if base is None:
-            base = c
-        else:
-            fixed = c["defaults"]["value"] - base["defaults"]["value"]
-            tuned = c["best"]["value"] - base["best"]["value"]
-            flips = (fixed > 0) != (tuned > 0) and abs(tuned - fixed) > 0
-            sentences.append(
-                f"Effect of {entry['label']} on {s['policy']}'s {data['measure']}: "
-                f"{points(fixed)} with default play, {points(tuned)} with play tuned to each rule "
-                "set (fresh seeds of each tune)"
-                + ("; adapted play reverses the direction of the effect." if flips else ".")
+        if change["lo"] > 0 or change["hi"] < 0:
+            said = (
+                f"Re-tuning matters for '{e['variant']}': its effect on {figure} is "
+                f"{points(a['diff'])} under adapted play against {points(d['diff'])} with "
+                f"{policy} at its defaults, a difference of {points(change['diff'])} "
+                f"({level} interval {points(change['lo'])} to {points(change['hi'])})."
             )
-    section = Section(
-        f"Adapted play: {adapted['policy']} tuned under each rule set",
+            headline.append(said)
+            sentences.append(said)
+        else:
+            sentences.append(
+                f"For '{e['variant']}', adapted play and {policy} at its defaults cannot be told "
+                f"apart in the effect on {figure} (difference {points(change['diff'])}, "
+                f"{level} interval {points(change['lo'])} to {points(change['hi'])})."
+            )
+    section = Section(f"Adapted play: {policy} tuned under each rule set", sentences)
+    tune_rows = [
         [
-            "Before comparing, the policy was tuned under each rule set (balance tune), and every "
-            "run of the comparison plays its seats of that policy with the setting best for its "
-            "own rules. The runs compared above are therefore adapted play."
+            entry["label"],
+            changed_text(d["summary"]["best_params"], d["summary"]["default_params"]),
+            with_interval(d["check"]["defaults"]),
+            with_interval(d["check"]["best"]),
+            f"{points(d['check']['difference']['diff'])} "
+            f"[{points(d['check']['difference']['lo'])}, "
+            f"{points(d['check']['difference']['hi'])}]",
         ]
-        + sentences,
-    )
+        for entry, _, d in tunes
+    ]
     section.add(
         Table(
-            [
-                "rules",
-                "best setting",
-                "defaults (fresh seeds)",
-                "best (fresh seeds)",
-                "best - defaults",
-            ],
-            rows,
-            "Each rule set's tune, measured on its own fresh seeds; 95% intervals.",
+            ["rules", "best setting", "defaults", "best", "best - defaults"],
+            tune_rows,
+            f"Each rule set's tune: {figure}; 95% intervals.",
         )
     )
-    return section
+    if rows:
+        section.add(
+            Table(
+                ["variant", "effect, default play", "effect, adapted play", "adapted - default"],
+                rows,
+                f"Each variant's effect on {figure}, paired game by game with the default rules; "
+                "95% intervals, the last column's corrected for the number of variants.",
+            )
+        )
+    data = {
+        "policy": policy,
+        "play": play,
+        "figure": figure,
+        "best_settings": {e["label"]: d["summary"]["best_params"] for e, _, d in tunes},
+        "effects": effects,
+    }
+    return headline, section, data

@@ -28,6 +28,7 @@ class Cell:
     y: float
     neighbours: tuple[int, ...] = ()
     label: str = ""  # the game's own name for the cell ("(3, 5)", "station 2"), for people
+    tag: str = ""  # a short mark always drawn on the cell (a station's number)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +38,7 @@ class Cell:
             "y": self.y,
             "neighbours": list(self.neighbours),
             "label": self.label,
+            "tag": self.tag,
         }
 
 
@@ -47,6 +49,9 @@ class Board:
     # draw tiles; "graph" draws nodes joined by their edges.
     shape: str
     colours: dict[str, str] = field(default_factory=dict)  # kind -> matplotlib colour
+    # kind -> its legend entry (default: the kind); kinds with one entry share a swatch, and a
+    # kind mapped to "" is left out (blank spaces)
+    legend: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -62,6 +67,15 @@ class Board:
     def kinds(self) -> list[str]:
         """Cell kinds in order of first appearance."""
         return list(dict.fromkeys(c.kind for c in self.cells))
+
+    def legend_entries(self, colour: dict[str, str]) -> list[tuple[str, str]]:
+        """(entry, colour) for the legend, in order of first appearance, one per entry."""
+        entries: dict[str, str] = {}
+        for k in self.kinds():
+            entry = self.legend.get(k, k)
+            if entry:
+                entries.setdefault(entry, colour[k])
+        return list(entries.items())
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -103,6 +117,15 @@ def _spacing(board: Board) -> float:
     return 1.0
 
 
+def node_radii(board: Board, step: float) -> np.ndarray:
+    """Radius of each node of a graph board: 0.3 of the usual spacing, smaller where cells sit
+    closer (where routes meet), so no two circles overlap."""
+    xy = np.array([(c.x, c.y) for c in board.cells], dtype=float)
+    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(gaps, np.inf)
+    return np.minimum(step * 0.3, gaps.min(axis=1) * 0.46)
+
+
 def draw_board(
     board: Board,
     ax: Any,
@@ -126,6 +149,7 @@ def draw_board(
         segments = [(xy[c.id], xy[j]) for c in board.cells for j in c.neighbours if j > c.id]
         ax.add_collection(LineCollection(segments, colors="#999999", linewidths=0.8, zorder=1))
     patches = []
+    radii = node_radii(board, step) if board.shape == "graph" else None
     for c in board.cells:
         if board.shape == "square":
             patches.append(
@@ -136,7 +160,7 @@ def draw_board(
         elif board.shape == "hex":
             patches.append(RegularPolygon((c.x, c.y), 6, radius=step / np.sqrt(3)))
         else:
-            patches.append(Circle((c.x, c.y), radius=step * 0.3))
+            patches.append(Circle((c.x, c.y), radius=radii[c.id]))
     mappable = None
     edge = "#555555" if board.shape == "graph" else "white"  # pale nodes need an outline
     if values is None:
@@ -164,10 +188,12 @@ def draw_board(
         coll.set_array(vals[shown])
         ax.add_collection(coll)
         mappable = coll
-    if show_ids:
-        size = max(3.0, min(8.0, 300.0 / np.sqrt(len(board.cells))))
-        for c in board.cells:
+    size = max(3.0, min(8.0, 300.0 / np.sqrt(len(board.cells))))
+    for c in board.cells:
+        if show_ids:
             ax.text(c.x, c.y, c.label or str(c.id), ha="center", va="center", fontsize=size)
+        elif c.tag:
+            ax.text(c.x, c.y, c.tag, ha="center", va="center", fontsize=size + 1, weight="bold")
     pad = step
     ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
     ax.set_ylim(xy[:, 1].max() + pad, xy[:, 1].min() - pad)  # y grows downwards
@@ -175,8 +201,18 @@ def draw_board(
     ax.axis("off")
     if legend and values is None:
         handles = [
-            Line2D([], [], marker="s", linestyle="", markersize=9, color=colour[k], label=k)
-            for k in kinds
+            Line2D(
+                [],
+                [],
+                marker="s",
+                linestyle="",
+                markersize=9,
+                color=c,
+                label=entry,
+                markeredgecolor="#888888",
+                markeredgewidth=0.5,
+            )  # pale swatches show
+            for entry, c in board.legend_entries(colour)
         ]
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     return mappable

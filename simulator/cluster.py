@@ -104,10 +104,8 @@ def _execute(
 ) -> Iterator[tuple[int, pl.DataFrame]]:
     from distributed import as_completed
 
-    from .plan import indexed_chunk, play_chunk
+    from .plan import indexed_chunk
 
-    # Compile (or load) the JIT cache once here: workers sharing this file system load it.
-    play_chunk(config, 0, 0, 1)
     try:
         client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
     except TimeoutError:

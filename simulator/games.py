@@ -89,6 +89,11 @@ class GameSpec:
     # The strongest hand-written policy: the yardstick of the search player (``mcts``) and the
     # top hand-written rung of a skill ladder (None: the default policy).
     strongest: str | None = None
+    # End reason -> who wins a game that ends that way, for the end reasons where the winner is
+    # not simply the highest score (replays and reports say it when a lower score wins).
+    end_notes: dict[str, str] = field(default_factory=dict)
+    # Why game lengths bunch where they do (a weekly upkeep), for the report's length section.
+    length_note: str = ""
 
     @property
     def best_heuristic(self) -> str:

@@ -41,9 +41,14 @@ def cache_root() -> Path:
     return Path(base) / "balance"
 
 
+def cache_folder() -> Path:
+    """The JIT cache folder of the current sources."""
+    return cache_root() / f"numba-{engine_source()}"
+
+
 def configure_cache() -> Path | None:
     """Point numba's cache at the folder for the current sources; returns it (None if unusable)."""
-    folder = cache_root() / f"numba-{engine_source()}"
+    folder = cache_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

@@ -20,7 +20,7 @@ game of the run, played by the same compiled code, not a re-implementation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -146,3 +146,5 @@ class ReplayDef:
     text: Callable[[dict[str, Any]], str]
     frames: Callable[[RuleSet, int, np.ndarray, list[dict]], list[dict[str, Any]]] | None = None
     table: Callable[[RuleSet, int, np.ndarray, list[dict]], dict[str, Any]] | None = None
+    # piece label (or a kind of labels, "1, 2, ...") -> what the piece is: the page's key
+    pieces: dict[str, str] = field(default_factory=dict)

@@ -19,6 +19,7 @@ import polars as pl
 
 from .dataset import RunFolder, chunk_table
 from .errors import BalanceError
+from .first_compile import compile_notice
 from .games import GameSpec, get_game
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
@@ -105,9 +106,13 @@ class Replay:
         else:
             who = f"seat {r['winner'] + 1} wins"
         scores = ", ".join(f"{s:.4g}" if isinstance(s, float) else str(s) for s in r["scores"])
-        return (
+        line = (
             f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores {scores}"
         )
+        if r.get("winner") is not None and r["scores"][r["winner"]] < max(r["scores"]):
+            note = self.spec.end_notes.get(str(r["end_reason"]), "the game's end rule decides")
+            line += f". Seat {r['winner'] + 1} wins with a lower score: {note}"
+        return line
 
     def text(self) -> str:
         """The game as text: a header, one line per event (its step first), the result."""
@@ -130,8 +135,9 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     spec = config.spec
     _replayable(spec)
     ids, params, extra = engine_seats(config)
-    rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
-                                     **extra)  # fmt: skip
+    with compile_notice(config):
+        rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
+                                         **extra)  # fmt: skip
     row = chunk_table(
         columns,
         game=spec.id,

@@ -8,6 +8,7 @@ checked) and with TOML variant files (``name = "..."`` plus a ``[rules]`` table)
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import sys
 import tomllib
 import typing
@@ -107,12 +108,23 @@ class RuleSet:
         return out
 
     @classmethod
-    def option_info(cls, key: str) -> OptionInfo:
+    def option_info(cls, key: str, source: str = "") -> OptionInfo:
+        """The option named ``key``; an unknown name is refused with the closest known one
+        (``source``, e.g. the variant file, says where the name was written)."""
+        names = [i.name for i in cls.options()]
         for info in cls.options():
             if info.name == key:
                 return info
-        known = ", ".join(i.name for i in cls.options())
-        raise BalanceError(f"unknown rule '{key}' for {cls.game_id}; known rules: {known}")
+        where = f"{source}: " if source else ""
+        close = difflib.get_close_matches(key, names, n=1)
+        if close:
+            raise BalanceError(
+                f"{where}unknown rule '{key}' for {cls.game_id}; did you mean '{close[0]}'? "
+                f"(balance rules {cls.game_id} lists every rule)"
+            )
+        raise BalanceError(
+            f"{where}unknown rule '{key}' for {cls.game_id}; known rules: {', '.join(names)}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,7 +141,7 @@ class RuleSet:
         """A copy with ``values`` applied; strings are coerced, everything is validated."""
         updates = {}
         for key, raw in values.items():
-            info = type(self).option_info(key)
+            info = type(self).option_info(key, "" if source == "--set" else source)
             updates[key] = coerce(info, raw, source)
         new = dataclasses.replace(self, **updates)
         problem = new.check()

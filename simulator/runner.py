@@ -22,6 +22,7 @@ from joblib import Parallel, delayed
 from .cluster import cluster_session, execute_on_cluster
 from .dataset import EncodedPart, RunFolder, encode_part, now
 from .errors import BalanceError
+from .first_compile import compile_notice
 from .plan import (
     RunConfig,
     indexed_chunk,
@@ -168,6 +169,10 @@ def _execute(
 ) -> Iterator[tuple[int, pl.DataFrame | EncodedPart]]:
     if not todo:
         return
+    # Compile (or load the JIT cache) once here, saying so before a first compile; workers,
+    # local or on a cluster sharing the file system, then load it instead of all compiling.
+    with compile_notice(config):
+        play_chunk(config, 0, 0, 1)
     if cluster is not None:
         yield from execute_on_cluster(config, todo, cluster)
         return
@@ -175,8 +180,6 @@ def _execute(
         for chunk in todo:
             yield indexed_chunk(config, chunk)
         return
-    # Compile (or load the JIT cache) once here so workers load it instead of all compiling.
-    play_chunk(config, 0, 0, 1)
     parallel = Parallel(
         n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
     )

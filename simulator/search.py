@@ -56,6 +56,9 @@ WIDEN = 1.0  # progressive widening: children of a node <= 1 + WIDEN * sqrt(its 
 BIAS = 1.0  # progressive bias toward the guide's choice: bias / (visits + 1) on its UCB score
 
 
+SEARCH_POLICY = "mcts"  # the search player's name in every game
+
+
 def mcts_policy(
     policy_id: int,
     rollouts: tuple[str, ...],
@@ -73,7 +76,7 @@ def mcts_policy(
     built-in ``rollouts``; ``explore``; ``widen``; ``bias``; a game may set its own defaults),
     ``searches`` saying which decisions it searches and which it leaves to ``rollout``."""
     return PolicyDef(
-        "mcts",
+        SEARCH_POLICY,
         policy_id,
         "Monte Carlo tree search (information-set, open-loop over the dice): simulates the rest "
         f"of the game from each decision; {searches}",

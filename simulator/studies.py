@@ -27,7 +27,7 @@ from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
-from .rules import parse_sets
+from .rules import coerce, parse_sets
 from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
@@ -208,8 +208,20 @@ def compare(
     for variant, set_values in specs:
         config = plan_run(game, games, variant=variant, sets=set_values, **common)
         label = config.variant
-        while label in labels:
-            label += "'"
+        where = f"file {str(variant)!r}" if variant is not None else "--set"
+        if label in labels:
+            raise BalanceError(
+                f"variant {label!r} ({where}) has the name of "
+                + ("the default rules" if label == "default" else "another variant")
+                + '; give every variant its own name (name = "..." in its file)'
+            )
+        for entry, other in plans:
+            if other.rules == config.rules:
+                same = "the default" if entry.label == "default" else f"variant {entry.label!r}"
+                raise BalanceError(
+                    f"variant {label!r} ({where}) has the same rules as {same}: the "
+                    "comparison would set identical games side by side"
+                )
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
@@ -360,12 +372,14 @@ def parse_param(text: str, game: str) -> tuple[str, list[str]]:
     key = key.strip()
     if not sep or not key or not values.strip():
         raise BalanceError(f"--param expects key=v1,v2,..., got {text!r}")
-    if key != "players":
-        get_game(game).rules_class.option_info(key)
     sep_char = ";" if ";" in values else ","
     items = [v.strip() for v in values.split(sep_char) if v.strip()]
     if len(set(items)) != len(items):
         raise BalanceError(f"--param {key}: a value is repeated in {values!r}")
+    if key != "players":
+        info = get_game(game).rules_class.option_info(key, "--param")
+        for item in items:  # each value alone, so a bad one is blamed on --param
+            coerce(info, item, "--param")
     return key, items
 
 
@@ -422,6 +436,12 @@ def sweep(
             policy_file=pfile,
         )
         label = ", ".join(f"{k}={v}" for k, v in point.items())
+        for entry, other in plans:
+            if other.rules == config.rules and other.n_players == config.n_players:
+                raise BalanceError(
+                    f"--param: {entry.label} and {label} are the same setting (the rules read "
+                    "both values alike); give each value once"
+                )
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
         plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
     study = _prepare(out, "sweep", game, plans, jobs)
@@ -484,6 +504,7 @@ def tournament(
     spec.check_players(n_players)
     plans = []
     pfile = _read(policy_file)
+    canonical: dict[str, str] = {}  # each --policy as given -> its label (defaults left out)
     for lineup in lineups(list(policies or []), n_players):
         config = plan_run(
             game,
@@ -495,10 +516,25 @@ def tournament(
             variant=variant,
             policy_file=pfile,
         )
+        canonical.update(zip(lineup, config.policy_labels, strict=True))
         label = " | ".join(config.policy_labels)
         plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
+    _refuse_same_policies(canonical)
     study = _prepare(out, "tournament", game, plans, jobs)
     return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+
+
+def _refuse_same_policies(canonical: dict[str, str]) -> None:
+    """Two --policy texts naming one policy with the same parameters would play it against
+    itself under two names."""
+    given_as: dict[str, str] = {}
+    for text, label in canonical.items():
+        if label in given_as:
+            raise BalanceError(
+                f"--policy {given_as[label]} and --policy {text} are the same policy ({label}, "
+                "with the same parameter values); enter each policy once"
+            )
+        given_as[label] = text
 
 
 def _read(policy_file: str | Path | None) -> PolicyFile | None:

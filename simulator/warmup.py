@@ -11,12 +11,15 @@ import time
 
 from joblib import Parallel, delayed
 
+from .first_compile import compile_notice
 from .plan import plan_run, play_chunk
 
 
 def _first_game(game: str) -> tuple[str, float]:
+    config = plan_run(game, 1)
     start = time.perf_counter()
-    play_chunk(plan_run(game, 1), 0, 0, 1)
+    with compile_notice(config):
+        play_chunk(config, 0, 0, 1)
     return game, time.perf_counter() - start
 
 

@@ -72,3 +72,32 @@ def test_skill_without_random_is_measured_against_the_fair_share(tmp_path):
     skill = policy_summary(runs)["skill"]
     assert skill["policy"] == "strong:skill=3" and skill["against"] == "fair share"
     assert skill["lo"] > 0
+
+
+def test_strongest_policy_is_named_only_when_separated_from_the_runner_up(tmp_path, tournament):
+    from reports.study_sections import pooled_seats, tournament_headline
+
+    clear = policy_summary(tournament)["strongest"]
+    assert clear["leader"] == "strong:skill=2" and clear["separated"]
+    assert tournament_headline(policy_summary(tournament), pooled_seats(tournament))[0].startswith(
+        "Strongest policy: strong:skill=2"
+    )
+    # Weights 1.1 and 1.15 against random's 1: 100 games per rotation cannot rank them.
+    study = studies.tournament(
+        "fake",
+        100,
+        tmp_path / "close",
+        policies=["random", "strong:skill=0.1", "strong:skill=0.15"],
+        players=2,
+        seed=3,
+        jobs=1,
+    )
+    runs = [Run.open(p, r.label) for p, r in zip(study.run_paths(), study.runs, strict=True)]
+    summary = policy_summary(runs)
+    close = summary["strongest"]
+    assert not close["separated"] and close["comparisons"] == 2
+    assert close["confidence"] == pytest.approx(0.975)  # corrected for two rivals
+    assert close["games"] == 100 and close["games_to_tell"] > 100
+    line = tournament_headline(summary, pooled_seats(runs))[0]
+    assert line.startswith("No policy is shown to be the strongest yet")
+    assert "cannot be told apart from" in line and "games per rotation would tell" in line

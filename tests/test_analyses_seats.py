@@ -103,3 +103,29 @@ def test_estimates_name_every_target_measure(fair):
     assert {"seat-1", "seat-3", "first-seat", "last-seat", "draw", "balance", "length"} <= set(est)
     assert {"comeback", "lead-changes"} <= set(est)
     assert est["first-seat"] == est["seat-1"] and est["last-seat"] == est["seat-3"]
+
+
+def test_a_seat_wins_most_only_when_separated_from_every_other(tmp_path, fair):
+    from reports.run_sections import run_headline
+
+    even = run_summary(fair)
+    assert not even["seats"]["most_wins"]["separated"]
+    line = run_headline(even, label=False)[0]
+    assert line.startswith("Seat win rates run from") and "No seat is shown to win most" in line
+    assert "wins most often" not in line
+    rigged = run_summary(play(tmp_path, "rigged", sets={"bias": 1}))
+    lead = rigged["seats"]["most_wins"]
+    assert lead["leader"] == "seat 1" and lead["separated"] and lead["comparisons"] == 2
+    assert run_headline(rigged, label=False)[0].startswith("Seat 1 wins most often")
+
+
+def test_seats_with_different_policies_are_not_called_a_seat_effect(tmp_path):
+    from reports.run_sections import run_headline
+
+    mixed = run_summary(play(tmp_path, "mixed", players=2, policies=["random", "strong:skill=0.5"]))
+    seats = mixed["seats"]
+    assert seats["policies_differ"] and seats["seat_effect"] is None
+    assert seats["seat_test_p"] < 0.001  # the pairs do differ: strong wins 60%
+    text = " ".join(run_headline(mixed, label=False))
+    assert "the seat and its policy together" in text and "balance tournament" in text
+    assert "seat effect" not in text and "wins most often" not in text and "Balance" not in text

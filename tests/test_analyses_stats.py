@@ -10,6 +10,7 @@ from scipy import stats
 
 from analyses.stats import (
     adjust_p_values,
+    balance_difference,
     bootstrap_balance,
     mean_from_moments,
     paired_mean,
@@ -88,8 +89,25 @@ def test_benjamini_hochberg_correction_known_answer():
     assert adjusted[1] > 0.05 > 0.04  # significant alone, not after correction
 
 
+def one_game_blocks(outcomes: list[int], outcome_kinds: int) -> np.ndarray:
+    """Blocks of one game each (as a run of up to 1,000 games gives): a one-hot outcome row."""
+    return np.eye(outcome_kinds)[outcomes]
+
+
 def test_bootstrap_balance_interval_around_the_estimate():
-    est = bootstrap_balance([500, 250, 250], 1000)
+    blocks = one_game_blocks([0] * 500 + [1] * 250 + [2] * 250, 4)
+    est = bootstrap_balance(blocks)
     assert est.value == pytest.approx(0.75)
     assert est.lo < 0.75 < est.hi and est.hi - est.lo < 0.15
-    assert bootstrap_balance([500, 250, 250], 1000) == est  # reproducible
+    assert bootstrap_balance(blocks) == est  # reproducible
+
+
+def test_balance_interval_holds_perfect_balance():
+    # Even seats: the percentile interval used before, [0.955, 0.996] here, excluded the truth.
+    blocks = np.zeros((1000, 4))
+    outcomes = np.random.default_rng(1).choice(3, size=3000)
+    np.add.at(blocks, (np.arange(3000) % 1000, outcomes), 1)
+    est = bootstrap_balance(blocks)
+    assert est.lo < est.value < est.hi == 1.0
+    same = balance_difference(blocks, blocks)
+    assert (same.value, same.lo, same.hi) == (0.0, 0.0, 0.0)

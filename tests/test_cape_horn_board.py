@@ -78,3 +78,18 @@ def test_bad_data_folder_is_one_line_error(tmp_path) -> None:
         BD.load(str(tmp_path))
     with pytest.raises(BalanceError):
         Rules().with_values({"card_counts": "1,2,3"})
+
+
+def test_the_legend_has_a_swatch_for_each_entry_and_one_entry_per_station_colour() -> None:
+    from simulator.boards import _PALETTE
+    from simulator.cape_horn.spec import board
+
+    cells = board(Rules())
+    kinds = cells.kinds()
+    colour = {k: cells.colours.get(k, _PALETTE[i]) for i, k in enumerate(kinds)}
+    entries = dict(cells.legend_entries(colour))
+    assert "none" not in entries  # blank spaces are no entry (white on white)
+    assert [e for e in entries if "station" in e] == [
+        f"{c} station (I, II, III: its zone)" for c in ("yellow", "red", "green")
+    ]
+    assert sorted(c.tag for c in cells.cells if c.tag) == ["I"] * 3 + ["II"] * 3 + ["III"] * 3

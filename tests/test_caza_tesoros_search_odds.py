@@ -16,6 +16,7 @@ from analyses.caza_tesoros_search_odds import (
     equipment_sets,
     exact_probability,
     float_probability,
+    joint_agreement,
     optimal_marks,
     run_search_odds,
     search_economics,
@@ -175,6 +176,23 @@ def test_simulation_agrees_with_the_exact_value_of_the_rule_it_plays(default_tab
         if row.marking == "all":
             assert row.exact_optimal == row.exact_greedy
     assert sum(row.covers for row in default_table) >= 21
+
+
+def test_rows_are_checked_jointly_against_the_exact_chances(default_table):
+    from dataclasses import replace
+
+    statistic, rows, p = joint_agreement(default_table)
+    assert rows == len(default_table) and p > 0.01  # seed fixed; a correct engine: p uniform
+    # Two rows each 3 standard errors off: each alone is a near miss, together they are not.
+    off = list(default_table)
+    for k in (0, 5):
+        row = off[k]
+        shift = 3 * (row.trials * float(row.exact) * (1 - float(row.exact))) ** 0.5
+        off[k] = replace(row, successes=round(row.trials * float(row.exact) + shift))
+    assert joint_agreement(off)[2] < joint_agreement(default_table)[2]
+    assert joint_agreement(off[:6])[2] < 0.01
+    sure = replace(default_table[0], exact_optimal=Fraction(1), successes=1)
+    assert joint_agreement([sure])[2] == 0.0  # a certain search cannot fail
 
 
 def test_greedy_rule_simulated_against_its_own_exact_value():

@@ -18,13 +18,15 @@ from analyses.crew import (
 from simulator.crew_deep_sea.board import task_table
 
 
-def synthetic(n: int = 6000, odd_card: int = 7, seed: int = 3) -> pl.DataFrame:
+def synthetic(
+    n: int = 6000, odd_card: int = 7, seed: int = 3, odd_shift: float = 3.0
+) -> pl.DataFrame:
     """Success follows the printed 4-player values (0.6 log-odds a point), except one card that
-    is 3 points harder than printed."""
+    is ``odd_shift`` points harder than printed."""
     rng = np.random.default_rng(seed)
     values = task_table().difficulty[:, 1].astype(float)
     truth = values.copy()
-    truth[odd_card - 1] += 3
+    truth[odd_card - 1] += odd_shift
     tasks, success = [], []
     for _ in range(n):
         ids = rng.choice(96, size=3, replace=False)
@@ -49,6 +51,15 @@ def test_audit_flags_the_card_that_is_out_of_line():
     assert 0.4 < audit["slope_logodds_per_point"] < 0.8
     row = audit["cards"].filter(pl.col("task") == 7).row(0, named=True)
     assert row["ci_low"] < row["empirical_logodds"] < row["ci_high"]
+
+
+def test_a_card_easier_than_the_scale_goes_stays_at_zero_difficulty():
+    cards = difficulty_audit(synthetic(odd_shift=-6.0), top=3)["4"]["cards"]
+    row = cards.filter(pl.col("task") == 7).row(0, named=True)
+    assert row["below_scale"] and row["empirical_in_printed_units"] == 0.0
+    assert row["printed_units_low"] == 0.0 <= row["printed_units_high"]
+    assert cards["empirical_in_printed_units"].min() >= 0.0
+    assert not cards.filter(pl.col("task") != 7)["below_scale"].any()
 
 
 def test_success_table_and_campaign():

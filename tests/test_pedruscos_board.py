@@ -182,3 +182,18 @@ def test_every_end_has_a_legal_path_and_no_revisit(start, die):
         == move_ends(B.kind, [list(n) for n in B.neighbours], start, die)
     )
     assert start not in found
+
+
+def test_the_drawing_numbers_the_stations_and_no_circles_overlap():
+    import numpy as np
+
+    from simulator.boards import _spacing, node_radii
+    from simulator.pedruscos.spec import board
+
+    cells = board(Rules())
+    assert [c.tag for c in cells.cells if c.kind == "station"] == ["1", "2", "3", "4", "5", "6"]
+    radii = node_radii(cells, _spacing(cells))
+    xy = np.array([(c.x, c.y) for c in cells.cells])
+    for i in range(len(xy)):
+        for j in range(i + 1, len(xy)):
+            assert np.hypot(*(xy[i] - xy[j])) > radii[i] + radii[j]

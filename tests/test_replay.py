@@ -189,3 +189,31 @@ def test_games_says_which_games_replay(capsys):
     assert code == 0
     replays = {g["id"]: g["replay"] for g in json.loads(out)}
     assert replays["fake"] is True and replays["pirateer"] is True
+
+
+def test_a_win_on_a_lower_score_says_why(fake_run, monkeypatch):
+    from dataclasses import replace
+
+    replay = replay_run(fake_run, next(i for i in range(40) if _row(fake_run, i)["winner"] == 1))
+    assert "lower score" not in replay.result_line()  # the fake game's winner scores 1, others 0
+    lower = replay.row.with_columns(pl.Series("scores", [[5, 4]]))
+    line = replace(replay, row=lower).result_line()
+    assert line.endswith("Seat 2 wins with a lower score: the game's end rule decides")
+    monkeypatch.setitem(fake.SPEC.end_notes, "won", "the last one standing wins")
+    assert replace(replay, row=lower).result_line().endswith(": the last one standing wins")
+
+
+def test_the_report_says_how_often_and_why_a_lower_score_wins(fake_run):
+    from analyses.length import end_reasons
+    from reports.run_sections import _end_section
+
+    rows = {r["end_reason"]: r for r in end_reasons(Run.open(fake_run))}
+    assert rows["won"]["lower_score_wins"] == 0 and rows["won"]["games"] > 0
+    ended = [{"end_reason": "won", "games": 10, "lower_score_wins": 4, "value": 1.0, "lo": 0.7,
+              "hi": 1.0}]  # fmt: skip
+    summary = {"end_reasons": ended}
+    section = _end_section([summary], {id(summary): "run"}, {"won": "the last one standing wins"})
+    assert section.paragraphs[1] == (
+        "In 4 of the 10 games ended by 'won' (40.0%) the winner scored less than another seat: "
+        "the last one standing wins."
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 
@@ -77,7 +78,8 @@ def test_loose_runs_are_grouped_by_what_differs(tmp_path):
     assert open_runs([a])[0] == "single"
     assert open_runs([a, b])[0] == "compare"
     assert open_runs([a, c])[0] == "tournament"
-    kind, runs = open_runs([a, a])
+    again = simulate("fake", 300, tmp_path / "again", jobs=1, seed=1)  # default too, new seeds
+    kind, runs = open_runs([a, again])
     assert len({r.label for r in runs}) == 2  # same label made unique
 
 
@@ -208,3 +210,33 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     code, out, err = call([a.replace("{tmp}", str(tmp_path)) for a in args], capsys)
     assert code == 2
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_identical_comparisons_and_repeated_names_are_refused(tmp_path, capsys):
+    def variant(name: str, bias: float):
+        path = tmp_path / f"{name}-{bias}.toml"
+        path.write_text(f'name = "{name}"\n[rules]\nbias = {bias}\n')
+        return str(path)
+
+    cheap, other_cheap = variant("cheap", 1), variant("cheap", 2)
+    cases = [
+        (["compare", "fake", "--variant", cheap, "--variant", other_cheap], "has the name of"),
+        (["compare", "fake", "--variant", variant("default", 1)], "name of the default rules"),
+        (["compare", "fake", "--variant", variant("nothing", 0)], "same rules as the default"),
+        (["compare", "fake", "--variant", cheap, "--set", "bias=1"], "same rules as variant"),
+        (["sweep", "fake", "--param", "bias=1,1.0"], "the same setting"),
+        (["tournament", "fake", "-p", "strong", "-p", "strong:skill=1"], "the same policy"),
+    ]
+    for k, (args, message) in enumerate(cases):
+        out = tmp_path / f"study-{k}"
+        code, _, err = call([*args, "-n", "50", "--out", str(out), "--jobs", "1"], capsys)
+        assert code == 2 and message in err and err.count("\n") == 1, (args, err)
+        assert not out.exists()  # refused before anything is written
+    run = simulate("fake", 50, tmp_path / "run", jobs=1)
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    for folders, message in (([run, run], "is given twice"), ([run, copy], "the same games")):
+        code, _, err = call(
+            ["report", *map(str, folders), "--out", str(tmp_path / "r.html")], capsys
+        )
+        assert code == 2 and message in err and err.count("\n") == 1

@@ -60,6 +60,10 @@ def test_variant_file_then_set(tmp_path):
         ('name = "x"\n[rules]\ncap = "many"\n', "rule 'cap' got 'many'"),
         ('name = "x"\n[rules]\ncap = 2.5\n', "rule 'cap' got 2.5"),
         ('name = ""\n', "name must be non-empty text"),
+        (
+            'name = "x"\n[rules]\nbais = 1\n',
+            "bad.toml': unknown rule 'bais' for fake; did you mean",
+        ),
     ],
 )
 def test_malformed_variant_files(tmp_path, text, words):

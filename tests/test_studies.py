@@ -78,7 +78,7 @@ def test_sweep_plays_the_grid_with_typed_parameters(tmp_path):
         (["bias=1", "bias=2"], None, "only once"),
         (["bias=1,2"], ["bias=3"], "both swept"),
         (["speed=1,2"], None, "unknown rule"),
-        (["bias=1,x"], None, "bias"),
+        (["bias=1,x"], None, "^--param: rule 'bias' got 'x'"),
         (["players=2,9"], None, "2 to 6 players"),
     ],
 )
@@ -119,3 +119,29 @@ def test_compare_until_ci_gives_every_variant_the_default_run_games(tmp_path):
     study = studies.compare("fake", 40_000, tmp_path / "c", sets=["bias=1"], jobs=1, until_ci=0.08)
     played = [read_manifest(p)["games_played"] for p in study.run_paths()]
     assert played[0] < 40_000 and played[0] == played[1]
+
+
+def _sweep_runs(tmp_path, name: str, param: str, games: int) -> list[Run]:
+    study = studies.sweep("fake", games, tmp_path / name, params=[param], players=2, jobs=1)
+    return [
+        Run.open(p, r.label, r.params) for p, r in zip(study.run_paths(), study.runs, strict=True)
+    ]
+
+
+def test_most_balanced_setting_is_named_only_when_paired_differences_separate_it(tmp_path):
+    from analyses.summary import run_summary
+    from analyses.sweeps import most_balanced
+    from reports.study_sections import sweep_headline
+
+    runs = _sweep_runs(tmp_path, "clear", "bias=0,1.5", 2000)
+    lead = most_balanced(runs)
+    assert lead["leader"] == "bias=0" and lead["separated"] and lead["comparisons"] == 1
+    text = " ".join(sweep_headline(runs, [run_summary(r) for r in runs]))
+    assert "Most balanced setting: bias=0" in text
+    # The winner does not depend on the game length swept here: every game ends alike.
+    runs = _sweep_runs(tmp_path, "same", "extra_length=2,5", 300)
+    lead = most_balanced(runs)
+    assert not lead["separated"] and lead["closest"]["value"] == 0
+    text = " ".join(sweep_headline(runs, [run_summary(r) for r in runs]))
+    assert "No setting is shown to be the most balanced" in text
+    assert "cannot tell them apart" in text and "Most balanced setting" not in text

@@ -19,6 +19,7 @@ from simulator.games import register
 from simulator.policy import PolicyDef, PolicyParam, parse_policy
 from simulator.tuning import plan_tune, tune
 from tests import coop_game
+from tests.fake_game import SPEC as FAKE
 
 KEYS = [
     "game",
@@ -146,6 +147,8 @@ def test_dominance_against_the_field(tmp_path):
         assert a["ahead"] + a["tied"] + a["behind"] == a["alternatives"]
         # every alternative has less skill, so none is significantly better in either seat
         assert a["significantly_behind"] == 0
+        # "ahead of every alternative" is one claim over all of them
+        assert a["confidence"] == pytest.approx(1 - 0.05 / a["alternatives"])
     assert dom["never_significantly_beaten"] is True
 
 
@@ -233,7 +236,19 @@ def test_compare_tune_seats_each_rule_sets_best_setting(tmp_path):
     from reports.build import write_report
 
     data = write_report([out], out / "report.html")
-    assert any("the best strong plays" in line for line in data["headline"])
+    # The play the comparison assumes is said once, first; then one effect per figure.
+    head = data["headline"]
+    assert head[0].startswith("Play assumed by every run of this comparison: strong tuned")
+    assert sum("adapted play" in line for line in head) == 1
+    assert not any("with default play" in line for line in head)
+    effect = data["adapted_play"]["effects"][0]
+    assert effect["variant"] == "bias=2"
+    for play in ("default play", "adapted play"):
+        assert effect[play]["lo"] <= effect[play]["diff"] <= effect[play]["hi"]
+    change = effect["adapting_changes_effect"]
+    assert change["diff"] == pytest.approx(
+        effect["adapted play"]["diff"] - effect["default play"]["diff"]
+    )
 
 
 def test_compare_tune_refuses_a_policy_nobody_plays(tmp_path):
@@ -249,3 +264,67 @@ def test_cluster_local_finds_the_same_best(tmp_path):
     there = tune(plan, tmp_path / "b", cluster="local")
     assert there["summary"]["best_params"] == here["summary"]["best_params"]
     assert [t["win_rate"] for t in there["trials"]] == [t["win_rate"] for t in here["trials"]]
+
+
+# VP, days, cards, sail points, steps, counts and switches are whole numbers: a tune proposes
+# only settings a player could state (no reserve of 96.37 VP). Everything else is a weight.
+WHOLE_NUMBER_PARAMETERS = {
+    "caza-tesoros": {
+        "random": {"commit_days"},
+        "greedy": {"reserve", "ships", "cards", "bid_margin"},
+        "planner": {"reserve", "horizon", "ships", "cards", "gamble"},
+        "mcts": {"playouts", "rollout", "guide"},
+    },
+    "pirateer": {"mcts": {"playouts", "rollout", "guide"}},
+    "pedruscos": {
+        "hauler": {"ship_at"},
+        "builder": {"ship_at", "reserve", "max_branches"},
+        "mcts": {"playouts", "rollout", "guide"},
+    },
+    "crew-deep-sea": {
+        "omniscient": {"nodes", "allocations"},
+        "expert": {"samples", "nodes", "pick_nodes"},
+    },
+    "cape-horn": {
+        "racer": {"keep_cards", "reserve"},
+        "blocker": {"keep_cards", "reserve", "margin"},
+        "planner": {"keep_cards", "reserve", "margin"},
+        "mcts": {"playouts", "rollout", "guide"},
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(WHOLE_NUMBER_PARAMETERS))
+def test_counts_and_points_are_declared_whole_numbers(game):
+    from simulator.games import get_game
+
+    declared = {
+        name: {p.name for p in pdef.params if p.integer}
+        for name, pdef in get_game(game).policies.items()
+    }
+    assert {k: v for k, v in declared.items() if v} == WHOLE_NUMBER_PARAMETERS[game]
+    for pdef in get_game(game).policies.values():
+        assert all(p.default == int(p.default) for p in pdef.params if p.integer)
+
+
+WHOLE = replace(
+    FAKE,
+    id="fake-whole",
+    policies={
+        **FAKE.policies,
+        "strong": PolicyDef(
+            "strong", 1, "", (PolicyParam("skill", 1.0, 0.0, 10.0, "", integer=True),)
+        ),
+    },
+)
+
+
+def test_a_tune_proposes_whole_numbers_for_whole_number_parameters(tmp_path):
+    register(WHOLE)
+    plan = plan_tune("fake-whole", "strong", 320, against=["random"], players=2, trials=8)
+    data = tune(plan, tmp_path / "t", jobs=1)
+    values = [t["params"]["skill"] for t in data["trials"]] + [
+        data["summary"]["best_params"]["skill"]
+    ]
+    assert all(isinstance(v, int) for v in values)
+    assert all("." not in plan.policy_text(t["params"]) for t in data["trials"])

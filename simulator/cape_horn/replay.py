@@ -180,5 +180,12 @@ def frames(rules: Any, n_players: int, rows: np.ndarray, events: list) -> list[d
 
 
 REPLAY = ReplayDef(
-    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH), decode=decode, text=text, frames=frames
+    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH),
+    decode=decode,
+    text=text,
+    frames=frames,
+    pieces={
+        "1, 2, ...": "a seat's ship; beside it, its station tokens",
+        "letters": "a wind card laid on the space, on a grey disc (its name on hover)",
+    },
 )

@@ -12,7 +12,7 @@ from .engine import COLUMNS, HEATMAPS, play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
-from .state import END_REASONS
+from .state import END_NOTES, END_REASONS
 
 COLOURS = {
     "none": "white",
@@ -24,6 +24,14 @@ COLOURS = {
     "finish": "#444444",
     **{
         f"station_zone{z}_{c}": {"yellow": "gold", "red": "red", "green": "green"}[c]
+        for z in (1, 2, 3)
+        for c in BD.COLOURS
+    },
+}
+LEGEND = {
+    "none": "",  # off the board
+    **{
+        f"station_zone{z}_{c}": f"{c} station (I, II, III: its zone)"
         for z in (1, 2, 3)
         for c in BD.COLOURS
     },
@@ -46,12 +54,14 @@ def board(rules: Rules) -> Any:
             if kinds[c] not in ("none", "land")
             else ()
         )
-        label = starts.get(c, "")
+        label, tag = starts.get(c, ""), ""
         if kinds[c].startswith("station"):
             z, colour = kinds[c].removeprefix("station_zone").split("_")
-            label = f"{'I' * int(z)} {colour[0].upper()}"
-        cells.append(Cell(c, kinds[c], float(col), float(row - data.row_origin), neigh, label))
-    return Board(tuple(cells), "square", COLOURS)
+            tag = "I" * int(z)  # the zone, so one legend entry serves a colour's three stations
+            label = f"{tag} {colour[0].upper()}"
+        x, y = float(col), float(row - data.row_origin)
+        cells.append(Cell(c, kinds[c], x, y, neigh, label, tag))
+    return Board(tuple(cells), "square", COLOURS, LEGEND)
 
 
 def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
@@ -74,6 +84,7 @@ SPEC = GameSpec(
     cooperative=False,
     length_unit="rounds",
     end_reasons=END_REASONS,
+    end_notes=END_NOTES,
     rules_class=Rules,
     policies=POLICIES,
     default_policy="planner",

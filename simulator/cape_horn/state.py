@@ -28,6 +28,12 @@ from .rules import (
 )
 
 END_REASONS = ("finish_line", "three_stations", "round_cap", "piles_empty")
+END_NOTES = {
+    "finish_line": "the first ship to cross the finish line with its station tokens wins; the "
+    "score only measures progress (tokens plus the share of the route sailed)",
+    "three_stations": "the first ship holding a station token of a different colour in each of "
+    "the three zones wins at once; the score only measures progress",
+}
 END_FINISH, END_THREE, END_CAP, END_PILES = 0, 1, 2, 3
 
 # -- players --------------------------------------------------------------------------------------

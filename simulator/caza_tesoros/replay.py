@@ -313,5 +313,13 @@ def frames(rules: Any, n_players: int, rows: np.ndarray, events: list) -> list[d
 
 
 REPLAY = ReplayDef(
-    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH), decode=decode, text=text, frames=frames
+    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH),
+    decode=decode,
+    text=text,
+    frames=frames,
+    pieces={
+        "1, 2, ...": "a ship, by number, in its seat's colour (two digits: colour, then ship)",
+        "X": "a treasure cross, in the colour of the seat it belongs to",
+        "A": "an Archive cross (anyone's to search)",
+    },
 )

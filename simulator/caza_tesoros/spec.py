@@ -10,7 +10,7 @@ from .engine import play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
-from .state import END_REASONS
+from .state import END_NOTES, END_REASONS
 
 COLUMNS = {
     "caza_treasures": "treasures each seat rescued (own and Archive crosses)",
@@ -52,6 +52,10 @@ SPEC = GameSpec(
     cooperative=False,
     length_unit="days",
     end_reasons=END_REASONS,
+    end_notes=END_NOTES,
+    length_note="Lengths bunch at whole weeks (days_per_week, 7 days by default): players drop "
+    "out at the weekly upkeep, when they cannot pay for their ships, so most games end on an "
+    "upkeep day.",
     rules_class=Rules,
     policies=POLICIES,
     default_policy="greedy",

@@ -106,6 +106,17 @@ PROBLEM_CARD_COUNT = 64
 # all_out: the last players all dropped out at the same maintenance, so nobody is left to win.
 END_TREASURES, END_ARCHIVE, END_LAST_PLAYER, END_DAY_CAP, END_ALL_OUT = range(5)
 END_REASONS = ("treasures", "archive_crosses", "last_player", "day_cap", "all_out")
+_MOST_VP_STILL_IN = (
+    "the most VP among the players who still have a ship wins; a player who dropped out cannot "
+    "win, whatever its VP"
+)
+END_NOTES = {
+    "last_player": "the one player left with a ship wins whatever the scores; the others "
+    "dropped out and kept the VP their retired ships paid",
+    "treasures": _MOST_VP_STILL_IN,
+    "archive_crosses": _MOST_VP_STILL_IN,
+    "day_cap": _MOST_VP_STILL_IN,
+}
 
 # -- rules: scalar options by index (tuples travel as their own arrays) ---------------------------
 # Scalar options in declaration order (`Rules.scalar_names()`, built by `Rules.scalar_array()`);

@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
         for row in flagged:
             typer.echo(
                 f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
-                f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f})"
+                f"{_simulated(row)} (z {row['z']:+.1f})"
             )
         both = result.get(f"flagged_both_{players}p")
         if both is not None:
@@ -96,8 +96,19 @@ def register(app: typer.Typer) -> None:
                     continue
                 typer.echo(
                     f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
-                    f"simulated {row['empirical_in_printed_units']:.1f} (z {row['z']:+.1f}, "
-                    f"{row['z_right']:+.1f})"
+                    f"{_simulated(row)} (z {row['z']:+.1f}, {row['z_right']:+.1f})"
                 )
         typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
         typer.echo(f"report: {result['report']}")
+
+
+def _simulated(row: dict) -> str:
+    """A card's simulated difficulty on the printed scale with its 95% interval; a card easier
+    than the scale's zero shows as 0, the floor, since a difficulty is not negative."""
+    value = max(row["empirical_in_printed_units"], 0.0)
+    if "printed_units_high" not in row:  # a --confirm-with audit from an earlier version
+        return f"simulated {value:.1f}"
+    high = row["printed_units_high"]
+    if row["below_scale"]:
+        return f"simulated 0, easier than the printed scale goes (95% interval up to {high:.1f})"
+    return f"simulated {value:.1f} [{row['printed_units_low']:.1f}, {high:.1f}]"

@@ -224,5 +224,10 @@ REPLAY = ReplayDef(
     text=text,
     frames=frames,
     table=table,
+    pieces={
+        "1, 2, ...": "a seat's ship; beside it, the cards aboard",
+        "b": "a branch, in its owner's colour",
+        "x": "a station closed for the holidays",
+    },
 )
 assert N_STATIONS == 6  # station k is cell k (board.py), which frames rely on

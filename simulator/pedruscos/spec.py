@@ -56,6 +56,7 @@ def board(rules: Rules) -> Board:
             y=-float(b.y[c]),  # drawings run downwards
             neighbours=b.neighbours[c],
             label=b.label(c),
+            tag=str(int(b.station[c])) if b.station[c] else "",
         )
         for c in range(b.n_cells)
     )

@@ -134,5 +134,12 @@ def frames(rules: Any, n_players: int, rows: np.ndarray, events: list) -> list[d
 
 
 REPLAY = ReplayDef(
-    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH), decode=decode, text=text, frames=frames
+    play=replay_by_chunk(E.play_chunk, E.EVENT_WIDTH),
+    decode=decode,
+    text=text,
+    frames=frames,
+    pieces={
+        "1, 2, ...": "a ship of a seat's fleet, by number",
+        "T": "the treasure: on the island, or beside the ship carrying it",
+    },
 )

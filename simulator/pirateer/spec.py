@@ -13,7 +13,7 @@ from .engine import play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules, check_players
-from .state import END_REASONS
+from .state import END_NOTES, END_REASONS
 
 COLUMNS = {
     "pirateer_captures": "ships captured in the game",
@@ -71,6 +71,7 @@ SPEC = GameSpec(
     cooperative=False,
     length_unit="turns",
     end_reasons=END_REASONS,
+    end_notes=END_NOTES,
     rules_class=Rules,
     policies=POLICIES,
     default_policy="runner",

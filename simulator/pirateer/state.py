@@ -60,6 +60,12 @@ N_G = 10
 
 END_TREASURE_HOME, END_LAST_OPPONENT, END_TURN_CAP = 0, 1, 2
 END_REASONS = ("treasure_home", "last_opponent_captured", "turn_cap")
+END_NOTES = {
+    "treasure_home": "the seat that brings the treasure home wins; the score only counts its "
+    "ships on the board (+3 while carrying the treasure)",
+    "last_opponent_captured": "the last seat with ships on the board wins; the score only counts "
+    "ships (+3 while carrying the treasure)",
+}
 
 # -- moves ----------------------------------------------------------------------------------------
 M_STEPS = 0  # 1 or 2 die-steps

@@ -1,0 +1,40 @@
+"""The word before an engine's first compile in a version: said once, with the time it took."""
+
+from __future__ import annotations
+
+from simulator import first_compile
+from simulator.plan import plan_run
+from simulator.runner import simulate
+
+
+def test_first_compile_is_announced_once_per_version_with_its_time(tmp_path, monkeypatch, capsys):
+    version = {"folder": tmp_path / "numba-v1"}
+    monkeypatch.setattr(first_compile, "cache_folder", lambda: version["folder"])
+    monkeypatch.setattr(first_compile, "cache_root", lambda: tmp_path)
+    monkeypatch.setattr(first_compile, "REAL_COMPILE_S", 0.0)  # the test engine compiles fast
+    simulate("fake", 50, tmp_path / "a", jobs=1)
+    err = capsys.readouterr().err
+    assert "compiling the fake engine for this version of balance, once" in err
+    assert "usually 30 s to 2.5 min" in err and "compiled in" in err
+    simulate("fake", 50, tmp_path / "b", jobs=1)
+    assert "compiling" not in capsys.readouterr().err  # compiled in this version: silent
+    version["folder"] = tmp_path / "numba-v2"  # the sources changed
+    simulate("fake", 50, tmp_path / "c", jobs=1)
+    assert "s last time" in capsys.readouterr().err
+
+
+def test_search_player_and_policy_files_are_compiled_combinations_of_their_own():
+    from pathlib import Path
+
+    from simulator.policy_file import read_policy_file
+
+    assert first_compile.compiled_what(plan_run("fake", 10)) == ("fake", "the fake engine")
+    search = plan_run("pirateer", 10, policies=["mcts"])
+    assert first_compile.compiled_what(search) == (
+        "pirateer-search",
+        "the pirateer engine with the search player",
+    )
+    path = Path(__file__).parent / "policy_files" / "pirateer_runner_copy.py"
+    own = plan_run("pirateer", 10, policy_file=read_policy_file(path))
+    key, words = first_compile.compiled_what(own)
+    assert key.startswith("pirateer-policy-file-") and words.endswith(f"policies of {path}")
