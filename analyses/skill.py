@@ -71,6 +71,7 @@ def skill_summary(runs: list[Run], seed: int = 0) -> dict[str, Any]:
         "skill_share": _skill_share(upset),
         "extremes_skill_share": _skill_share(extremes) if extremes else None,
         "points": per_point,
+        "anchor_swept_by": [r["name"] for r in rung_rows if r["sweeps_anchor"]],
         "model": (
             "Bradley-Terry (choix), Elo scale, a game without a winner counting half to each "
             f"rung, {PRIOR} pseudo-game each way per pair; intervals: parametric bootstrap, "
@@ -175,6 +176,8 @@ def fit_ratings(wins: np.ndarray, rungs: list[str], seed: int = 0) -> list[dict[
             "rating": float(point[k]),
             "rating_ci": [float(lo[k]), float(hi[k])],
             "anchor": k == anchor,
+            # Never lost a decided game to the anchor: how far above it rests on the prior.
+            "sweeps_anchor": bool(wins[k, anchor, 0] > 0 and wins[anchor, k, 0] == 0),
         }
         for k in range(n)
     ]

@@ -175,6 +175,13 @@ def _ratings_section(s: dict[str, Any]) -> Section:
             "wins about 76% of the games the two decide; 400 points, about 91%.",
         ],
     )
+    if s["anchor_swept_by"]:
+        section.paragraphs.append(
+            f"{', '.join(s['anchor_swept_by'])} never lost a game to {anchor}: how far above "
+            f"{anchor} a rung rates then rests partly on the prior, and the upper ends of the "
+            "intervals understate it. The differences between the other rungs, and their head "
+            "to heads below, are what these games measure."
+        )
     section.add(
         Table(
             ["rung (weakest first)", "rating", "95% interval"],

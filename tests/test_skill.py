@@ -125,6 +125,10 @@ def test_ratings_of_an_exact_win_matrix():
     rating = fit_ratings(wins, ["random", "good"])
     assert rating[1]["rating"] == pytest.approx(400 * math.log10(3), abs=1.0)
     assert rating[1]["rating_ci"][0] < rating[1]["rating"] < rating[1]["rating_ci"][1]
+    assert not rating[1]["sweeps_anchor"]
+    wins[0, 1, 0] = 0  # a clean sweep: finite, and flagged as resting on the prior
+    swept = fit_ratings(wins, ["random", "good"])[1]
+    assert swept["sweeps_anchor"] and math.isfinite(swept["rating"]) and swept["rating"] > 1000
 
 
 def test_games_nobody_wins_count_half_to_each_rung(tmp_path):
