@@ -635,3 +635,31 @@ def test_more_pink_than_green_ignores_the_card_never_played():
     play_trick(s, ["P1", "P9", "B2"])  # player 1 wins 1 blue
     play_trick(s, ["Y9", "Y2", "G1"])  # and 2 yellow; B1 is never played
     assert task_state(s) == D
+
+
+@pytest.mark.parametrize(
+    "key,unplayed",
+    [("win_exactly_2_subs", "S2"), ("win_exactly_2_nines", "Y9"), ("win_exactly_1_pink", "P5")],
+)
+def test_exactly_n_fails_when_the_card_short_is_never_played(key, unplayed):
+    # "Un jugador completa una tarea cumpliendo la condición que se indica en la carta": with
+    # 14/13/13 one card is never played, so a holder one card short at the end of the hand has
+    # not won exactly N: the task fails (it used to stay pending and the attempt ended
+    # all_tricks_played).
+    first = {"win_exactly_2_subs": "S1", "win_exactly_2_nines": "G9", "win_exactly_1_pink": "B9"}
+    hands = [[first[key], "G8", unplayed], ["G1", "Y1"], ["G2", "Y2"]]
+    if key == "win_exactly_1_pink":  # holder needs one pink, wins none
+        hands = [["B9", "G8", unplayed], ["B1", "Y1"], ["B2", "Y2"]]
+    s = make_state(hands, captain=0)
+    add_task(s, key, 0)
+    play_trick(s, [hands[0][0], hands[1][0], hands[2][0]])
+    assert task_state(s) == P
+    play_trick(s, ["G8", hands[1][1], hands[2][1]])
+    assert s[S.S_DONE] == s[S.S_NTRICKS] and s[S.O_OWNER + card(unplayed)] == 0
+    assert task_state(s) == F
+    # the same deal with the missing card played and won by the holder: done
+    s = make_state([[first[key], unplayed], hands[1][:1] + ["G3"], hands[2][:1] + ["G4"]], 0)
+    add_task(s, key, 0)
+    play_trick(s, [first[key], hands[1][0], hands[2][0]])
+    play_trick(s, [unplayed, "G3", "G4"])
+    assert task_state(s) == D
