@@ -152,7 +152,9 @@ def draw(pl, hand, g, deck, p):
 @njit(cache=True)
 def sail(r, pl, g, p, rec, rec_n) -> None:
     """Step 1: the turn's sail point."""
+    before = pl[p, S.P_SP]
     S.gain_sail_points(r, pl, p, r.sail_points_per_turn)
+    pl[p, S.P_SP_SAILED] += pl[p, S.P_SP] - before
     record(rec, rec_n, EV_SAIL, g[S.G_ROUND], p, pl[p, S.P_SP])
 
 
