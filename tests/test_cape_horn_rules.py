@@ -334,3 +334,22 @@ def test_the_engine_refuses_a_cover_laid_as_the_second_card_of_a_turn() -> None:
     # the same cover as the turn's only card is laid
     lay_cards(x.B, x.r, x.card, x.ship, x.pl, x.hand, 0, buf[1:], 1, heat, rec, rec_n, 2)
     assert x.card[C(13, 3)] == D("S2") and x.pl[0, S.P_COVERED] == 1
+
+
+def test_a_station_token_is_the_players_choice() -> None:
+    # "el jugador puede tomar una ficha de estación": the move carries the seat's answer for
+    # each stop (the built-ins take every token they may)
+    cards = {(10, 0): "start_F1", (10, 1): "F3", (10, 4): "B1"}  # (10,1): zone I's green station
+    x = position(cards=cards, ships=[(10, 0), (8, 8)])
+    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0, 0) == -1
+    assert x.ship[0] == C(10, 1) and x.pl[0, S.P_TOK + 0] == -1  # stopped there, declined
+    y = position(cards=cards, ships=[(10, 0), (8, 8)])
+    y.pl[0, S.P_SP] = 5
+    F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0, F.TAKE_END)
+    assert y.ship[0] == C(10, 4) and y.pl[0, S.P_TOK + 0] == -1  # the first landing declined
+    z = position(cards=cards, ships=[(10, 0), (8, 8)])
+    ids = np.zeros(2, np.int64)  # built-in ids: every built-in takes it
+    prm = np.zeros((2, 8), np.float64)
+    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.card, z.ship, z.pl, z.hand, z.g,
+                          S.MV_NORMAL, 0, 0)  # fmt: skip
+    assert take == F.TAKE_ALL
