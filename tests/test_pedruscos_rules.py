@@ -193,7 +193,7 @@ def test_one_die_harvest_takes_one_to_six_cards_along_a_route():
     assert (counts[1:7] > 20).all()  # each face of one die shows up (300 harvests)
 
 
-def test_two_dice_when_the_route_ends_at_another_branch_station_2_to_6_by_the_planet():
+def test_two_dice_when_the_route_ends_at_another_branch_station_2_to_6_beside_the_planet():
     # "la que pasa junto al Planeta del Espacio y le lleva hacia la estación nº6": with a branch
     # at 6 that route rolls two dice: 8 asteroids, so 7 or 8 cards show up
     counts = np.bincount(harvest_lengths(True), minlength=13)
@@ -250,7 +250,7 @@ def test_a_counted_moon_takes_a_card_slot_and_gives_nothing():
         for i in range(t.b.route_ptr[1], t.b.route_ptr[2])
         if (t.b.route_colour[i, : t.b.route_len[i]] < 0).any()
     )
-    assert t.b.route_len[arc] == 7 and t.b.route_colour[arc, 3] == -1
+    assert t.b.route_len[arc] == 9 and t.b.route_colour[arc, 4] == -1
 
 
 # -- the station table ----------------------------------------------------------------------------

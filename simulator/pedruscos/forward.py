@@ -132,6 +132,8 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext=None) -> int:
             for j in range(lo, hi):
                 if i < 0 and (not coord or S.coordinates(br, g, p, b.route_end[j])):
                     i = j
+    pl[p, S.P_HARVESTS] += 1
+    pl[p, S.P_HARVESTS_PLANET] += b.route_via_planet[i]
     g[S.G_HARVEST_ROLL] = roll  # for a replay (record.py)
     g[S.G_HARVEST_ROUTE] = i
     g[S.G_HARVEST_COORD] = coord
