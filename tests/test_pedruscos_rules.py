@@ -159,7 +159,7 @@ def test_a_branch_costs_four_earned_points_and_needs_them():
 
 
 def test_no_harvest_on_the_turn_the_branch_is_built():
-    t = Table()
+    t = Table(policies=("builder", "builder"))
     t.pl[0, S.P_POINTS] = 20
     t.land(0, 2)  # builds
     t.land(0, 2)  # same turn: neither harvest nor a second branch
