@@ -347,6 +347,11 @@ def test_a_station_token_is_the_players_choice() -> None:
     y.pl[0, S.P_SP] = 5
     F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0, F.TAKE_END)
     assert y.ship[0] == C(10, 4) and y.pl[0, S.P_TOK + 0] == -1  # the first landing declined
+    # 'mover dos veces' ending on zone I's red station (13,3), declined there
+    w = position(cards={(13, 0): "start_F1", (13, 1): "F2", (13, 3): "B1"}, ships=[(13, 0), (8, 8)])
+    w.pl[0, S.P_SP] = 5
+    F.make_move(w.B, w.r, w.card, w.ship, w.pl, w.g, 0, S.MV_TWICE, 0, 0, F.TAKE_FIRST)
+    assert w.ship[0] == C(13, 3) and w.pl[0, S.P_TOK + 0] == -1
     z = position(cards=cards, ships=[(10, 0), (8, 8)])
     ids = np.zeros(2, np.int64)  # built-in ids: every built-in takes it
     prm = np.zeros((2, 8), np.float64)
