@@ -660,6 +660,14 @@ def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
     return plan[PLAN_KIND], plan[PLAN_A], plan[PLAN_B]
 
 
+@njit(cache=True, _nrt=False)
+def decide_token(pid, prm, p, B, r, card, ship, pl, hand, g, c):
+    """Does ``p`` take the station token when its ship stops on station ``c`` ("puede tomar")?
+    Every built-in does: a token never stops a finish-line victory and the other victory needs
+    one in each zone."""
+    return True
+
+
 # -- step 4: buying cards -------------------------------------------------------------------------
 @njit(cache=True)
 def decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g):

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from simulator.pedruscos import state as S
-from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, PLANET
+from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, N_STATIONS, PLANET
 from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
 from simulator.policy import PolicyDef, PolicyParam
 from simulator.search import mcts_policy
@@ -71,7 +71,14 @@ POLICIES: dict[str, PolicyDef] = {
             PolicyParam(
                 "card_weight", 0.7, 0.0, 1.0, "points a card aboard is worth per ore value"
             ),
-            PolicyParam("branch_worth", 10.0, 0.0, 100.0, "points a branch brings at the start"),
+            PolicyParam(
+                "branch_worth",
+                10.0,
+                0.0,
+                100.0,
+                "points a branch brings at the start when all its harvests roll two dice (a "
+                "station is worth its share of that: its routes, its partner branches)",
+            ),
             PolicyParam("turn_worth", 2.0, 0.0, 20.0, "points a turn is worth (result 6)"),
             PolicyParam("repair_cost", 4.0, 0.0, 50.0, "points result 8 costs in lost turns"),
             PolicyParam("next_weight", 0.5, 0.0, 1.0, "weight of the next roll's best square"),
@@ -322,15 +329,42 @@ def landing_values(r, b, pl, br, g, p, prm, out):
                     if not repair:
                         v += harvest_value(r, b, pl, br, g, p, s, w)
                 elif pl[p, S.P_POINTS] >= r.branch_cost:
-                    v += max(0.0, branch_value(r, pl, p, prm) - r.branch_cost)
+                    v += max(0.0, branch_value(r, b, pl, br, g, p, s, prm) - r.branch_cost)
             out[cell] = v
 
 
-@njit(cache=True, _nrt=False)
-def branch_value(r, pl, p, prm) -> float:
-    """A branch pays over the rest of the game: worth less as the player nears the target."""
+@njit(cache=True)
+def branch_value(r, b, pl, br, g, p, s, prm) -> float:
+    """What a branch at station ``s`` is worth: ``branch_worth`` (the points a branch whose
+    harvests are all coordinated brings at the start) times the share of that the station
+    gives, worth less as the player nears the target. The share: a harvest here with the
+    player's branches as they are (one die, or two on a route to another of its branches), plus
+    what the branch adds to the harvests of the player's branches a route joins to ``s`` (they
+    may roll two dice toward it), over a two-dice harvest here."""
     left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
-    return prm[LOOK_P.branch_worth] * left
+    if left <= 0.0 or prm[LOOK_P.branch_worth] <= 0.0:
+        return 0.0
+    w = prm[LOOK_P.card_weight]
+    full = expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, False, w)
+    if full <= 0.0:
+        return 0.0
+    here = harvest_value(r, b, pl, br, g, p, s, w)
+    partner = np.zeros(N_STATIONS + 1, dtype=np.bool_)
+    now = np.zeros(N_STATIONS + 1)
+    for t in range(1, N_STATIONS + 1):
+        if t != s and br[p, t] > 0 and S.station_open(g, t):
+            for i in range(b.route_ptr[t], b.route_ptr[t + 1]):
+                partner[t] = partner[t] or b.route_end[i] == s
+            if partner[t]:
+                now[t] = harvest_value(r, b, pl, br, g, p, t, w)
+    before = br[p, s]
+    br[p, s] = g[S.G_TURN] + 1  # as if built: the partners' routes toward s coordinate
+    added = 0.0
+    for t in range(1, N_STATIONS + 1):
+        if partner[t]:
+            added += max(0.0, harvest_value(r, b, pl, br, g, p, t, w) - now[t])
+    br[p, s] = before
+    return prm[LOOK_P.branch_worth] * left * (here + added) / full
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -488,7 +522,7 @@ def decide_branch(pid, prm, p, r, b, pl, br, g, s) -> bool:
     if pid == BUILDER:
         return builder_builds(prm, p, r, pl, br)
     if pid == LOOKAHEAD or pid == RACER:
-        return branch_value(r, pl, p, prm) > r.branch_cost
+        return branch_value(r, b, pl, br, g, p, s, prm) > r.branch_cost
     return False
 
 

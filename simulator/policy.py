@@ -91,6 +91,7 @@ class Decision:
     signature: Any
     fallback: Callable[..., Any]
     doc: str
+    optional: bool = False  # a policy may leave it out: the fallback decides for it
 
 
 @dataclass(frozen=True)

@@ -226,6 +226,8 @@ def _compile(
     compiled = {}
     for decision in outside.decisions:
         fn = entry.decisions.get(decision.name)
+        if fn is None and decision.optional:
+            fn = decision.fallback
         if fn is None:
             raise BalanceError(
                 f"{at}: policy '{entry.name}' lacks decision '{decision.name}' (a {spec.id} "

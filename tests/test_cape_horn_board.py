@@ -42,7 +42,10 @@ def test_station_areas_follow_the_seed() -> None:
     assert all(area[(2, k)] == "3" for k in range(3))
 
 
-def test_zone_sizes_and_start_spaces() -> None:
+def test_area_sizes_and_start_spaces() -> None:
+    # the board map draws areas (card orientation), sized as the reference gives its zones (an
+    # assumption: "aunque las zonas y áreas son similares, no son exactamente iguales"); a zone
+    # exists in the data only as the zone of each station (stations.csv)
     chars = "".join(DATA.chars)
     assert chars.count("1") == 35 and chars.count("2") == 36 and chars.count("3") == 35
     assert chars.count("S") == 5 and chars.count("F") == 5
@@ -50,6 +53,18 @@ def test_zone_sizes_and_start_spaces() -> None:
     # start space 1 is the top-right one, then 2, 3 ... westward
     cols = [s[1] for s in DATA.starts]
     assert cols == sorted(cols, reverse=True)
+
+
+def test_a_design_with_five_options_holds_the_worked_example() -> None:
+    # "mueve su nave dos espacios en diagonal a esta carta de viento recién colocada, eligiendo la
+    # dirección diagonalmente correcta entre las cinco opciones de la carta"
+    five = [n for n, m in zip(DATA.card_names, DATA.card_moves, strict=True) if len(m) == 5]
+    assert five and all(DATA.card_counts[DATA.card_names.index(n)] > 0 for n in five)
+    d = DATA.design(five[0])
+    ship = DATA.cell(10, 0)
+    landings = {int(ARR.target[ship, d, k]) for k in range(5)}
+    # two spaces diagonally forward (area 1: south), to the left and to the right
+    assert {DATA.cell(8, 2), DATA.cell(12, 2)} <= landings
 
 
 def test_orientation_by_area() -> None:

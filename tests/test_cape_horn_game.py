@@ -51,10 +51,18 @@ def test_invariants_hold_after_every_turn(seed: int, seats: list[str]) -> None:
 
 
 def test_sail_point_accounts_balance() -> None:
-    # start + one per turn + no-move gains - spending = sail points held (nothing lost at 8 is
-    # counted as gained, so the held value is at most that sum)
-    out = chunk(["planner", "racer", "blocker", "random"], range(40))
+    # start + the turns' points + no-move gains - spending = sail points held, exactly; a turn's
+    # point is gained at most once a turn, and not at all at 8
+    names = ["planner", "racer", "blocker", "random"]
+    out = chunk(names, range(40))
     spent = out["cape_horn_sp_ignore"] + out["cape_horn_sp_twice"] + out["cape_horn_sp_buy"]
+    gained = out["cape_horn_sp_sailed"] + out["cape_horn_sp_no_move"]
+    assert (3 + gained - spent == out["cape_horn_sail_points"]).all()
+    turns = out["cape_horn_turns"]
+    for p in range(len(names)):  # seat p played turns // n turns, one more before the end
+        played = turns // len(names) + (p < turns % len(names))
+        assert (out["cape_horn_sp_sailed"][:, p] <= played).all()
+    assert (out["cape_horn_sp_sailed"] > 0).all()
     assert (out["cape_horn_sail_points"] <= 8).all() and (out["cape_horn_sail_points"] >= 0).all()
     assert (out["cape_horn_ignores"] * 3 == out["cape_horn_sp_ignore"]).all()
     assert (out["cape_horn_twices"] * 5 == out["cape_horn_sp_twice"]).all()

@@ -36,6 +36,25 @@ def _c(xy) -> int:
     return DATA.cell(*xy)
 
 
+def _reach(B, card: dict, ship: dict, p: int) -> set[int]:
+    """Every space ship ``p`` could end on this turn, whatever its sail points: by its card, by
+    'ignorar' (the 8 neighbours) and by 'mover dos veces' (the card of a first landing it may
+    end on: a card, no other ship unless a station)."""
+    s = ship[p]
+    out = {int(n) for n in B.neigh[s] if n >= 0}
+    if s not in card:
+        return out
+    for k in range(B.n_moves[card[s]]):
+        t1 = int(B.target[s, card[s], k])
+        if t1 < 0:
+            continue
+        out.add(t1)
+        alone = all(c != t1 for q, c in ship.items() if q != p) or B.st_zone[t1] >= 0
+        if t1 in card and alone:
+            out |= {int(B.target[t1, card[t1], j]) for j in range(B.n_moves[card[t1]])}
+    return out
+
+
 @pytest.mark.parametrize(("n_players", "names", "seed", "values"), CASES)
 def test_events_follow_the_rules(n_players, names, seed, values):
     rules, rows, events, columns, _, _ = _play(n_players, names, seed, values)
@@ -74,9 +93,15 @@ def test_events_follow_the_rules(n_players, names, seed, values):
             assert ev["covers"] == (DATA.card_names[card[c]] if c in card else None)
             if ev["covers"]:
                 assert c not in ship.values()  # never under a ship
+                assert c not in _reach(B, card, ship, p)  # nor on a card its ship could reach
             card[c] = d
             laid_this_turn.append(ev)
+        elif kind == "refused":
+            laid_this_turn.append(ev)
         elif kind == "move":
+            if any(e.get("covers") for e in laid_this_turn):  # a cover is the turn's only card
+                assert len(laid_this_turn) == 1, laid_this_turn
+            laid_this_turn = []
             frm, to = _c(ev["from"]), _c(ev["to"])
             assert frm == ship[p]
             if ev["move"] == "wind":

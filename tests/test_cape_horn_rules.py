@@ -289,3 +289,72 @@ def test_no_policy_buys_past_six_cards_or_its_sail_points() -> None:
         x.pl[0, S.P_HAND] = 1
         x.pl[0, S.P_SP] = 2
         assert decide_buy(pdef.id, prm, 0, x.B, x.r, x.card, x.ship, x.pl, x.hand, x.g) <= 2
+
+
+def test_no_covering_the_second_landing_of_move_twice() -> None:
+    # "no cubre una carta de viento que podría alcanzar con su barco en este turno": with 5 sail
+    # points ship 0 (on F2 at (12,0)) can reach (12,2) by its card and then (12,4) by the F2
+    # lying there ('mover dos veces'); both are out of bounds for a cover.
+    cards = {(12, 0): "F2", (12, 1): "B1", (12, 2): "F2", (12, 3): "B1", (12, 4): "B1",
+             (13, 4): "B1"}  # fmt: skip
+    x = position(cards=cards, ships=[(12, 0), (8, 8)])
+    x.pl[0, S.P_SP] = 5
+    assert S.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(12, 4)
+    assert not place(x, 0, "F3", 12, 2)  # the first landing
+    assert not place(x, 0, "F3", 12, 4)  # the second landing
+    assert place(x, 0, "F3", 13, 4)  # neither
+    assert place(x, 1, "F3", 12, 4)  # another player's ship reaches nothing here
+    # the reading before: the card and 'ignorar' only
+    y = position(cards=cards, ships=[(12, 0), (8, 8)], cover_reach="with_ignore")
+    y.pl[0, S.P_SP] = 5
+    assert not place(y, 0, "F3", 12, 2) and place(y, 0, "F3", 12, 4)
+    # no second landing through a first landing it may not end on (another ship there)
+    z = position(cards=cards, ships=[(12, 0), (12, 2)])
+    assert place(z, 0, "F3", 12, 4)
+
+
+def test_the_engine_refuses_a_cover_laid_as_the_second_card_of_a_turn() -> None:
+    # "el jugador coloca solo esta carta de viento este turno": the engine checks each card the
+    # policy lays against the number laid this turn, not as if it were the only one
+    from simulator.cape_horn.forward import EVENT_WIDTH, lay_cards
+    from simulator.recording import no_recording
+
+    cards = {(10, 0): "F2", (13, 3): "F1S1", (13, 2): "B1"}
+    x = position(cards=cards, ships=[(10, 0), (8, 8)])
+    x.hand[0, D("F3")] = 1
+    x.hand[0, D("S2")] = 1
+    x.pl[0, S.P_HAND] = 2
+    buf = np.array([[D("F3"), C(12, 3)], [D("S2"), C(13, 3)]], np.int64)  # lay, then cover
+    heat = np.zeros(x.B.kind.shape[0], np.int64)
+    rec, rec_n = no_recording(EVENT_WIDTH)
+    lay_cards(x.B, x.r, x.card, x.ship, x.pl, x.hand, 0, buf, 2, heat, rec, rec_n, 1)
+    assert x.card[C(12, 3)] == D("F3")  # the first card is laid
+    assert x.card[C(13, 3)] == D("F1S1")  # the cover is refused: two cards this turn
+    assert x.hand[0, D("S2")] == 1 and x.pl[0, S.P_COVERED] == 0
+    # the same cover as the turn's only card is laid
+    lay_cards(x.B, x.r, x.card, x.ship, x.pl, x.hand, 0, buf[1:], 1, heat, rec, rec_n, 2)
+    assert x.card[C(13, 3)] == D("S2") and x.pl[0, S.P_COVERED] == 1
+
+
+def test_a_station_token_is_the_players_choice() -> None:
+    # "el jugador puede tomar una ficha de estación": the move carries the seat's answer for
+    # each stop (the built-ins take every token they may)
+    cards = {(10, 0): "start_F1", (10, 1): "F3", (10, 4): "B1"}  # (10,1): zone I's green station
+    x = position(cards=cards, ships=[(10, 0), (8, 8)])
+    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0, 0) == -1
+    assert x.ship[0] == C(10, 1) and x.pl[0, S.P_TOK + 0] == -1  # stopped there, declined
+    y = position(cards=cards, ships=[(10, 0), (8, 8)])
+    y.pl[0, S.P_SP] = 5
+    F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0, F.TAKE_END)
+    assert y.ship[0] == C(10, 4) and y.pl[0, S.P_TOK + 0] == -1  # the first landing declined
+    # 'mover dos veces' ending on zone I's red station (13,3), declined there
+    w = position(cards={(13, 0): "start_F1", (13, 1): "F2", (13, 3): "B1"}, ships=[(13, 0), (8, 8)])
+    w.pl[0, S.P_SP] = 5
+    F.make_move(w.B, w.r, w.card, w.ship, w.pl, w.g, 0, S.MV_TWICE, 0, 0, F.TAKE_FIRST)
+    assert w.ship[0] == C(13, 3) and w.pl[0, S.P_TOK + 0] == -1
+    z = position(cards=cards, ships=[(10, 0), (8, 8)])
+    ids = np.zeros(2, np.int64)  # built-in ids: every built-in takes it
+    prm = np.zeros((2, 8), np.float64)
+    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.card, z.ship, z.pl, z.hand, z.g,
+                          S.MV_NORMAL, 0, 0)  # fmt: skip
+    assert take == F.TAKE_ALL

@@ -62,9 +62,24 @@ def test_an_active_distress_signal_is_one_more_attempt_once_per_mission():
     per = out["crew_campaign_attempts"][:, :5]
     assert out["crew_distress"].all()
     assert (per >= 2).all()  # turned over on the first attempt of every mission
+    # "the pass may be repeated": once active, the crew decides again each attempt (its policy)
     plain = _inputs(Rules().with_values({"campaign": True, "campaign_last": 2}), 4)
     assert plain[1, False].rcfg[E.RC.distress] == E.DISTRESS_POLICY
-    assert plain[1, True].rcfg[E.RC.distress] == E.DISTRESS_ALWAYS  # active: the pass again
+    assert plain[1, True].rcfg[E.RC.distress] == E.DISTRESS_POLICY
+    must = Rules().with_values({"campaign": True, "campaign_last": 2,
+                                "campaign_distress_again": "must"})  # fmt: skip
+    assert _inputs(must, 4)[1, True].rcfg[E.RC.distress] == E.DISTRESS_ALWAYS
+    never = Rules().with_values({"campaign": True, "campaign_last": 2, "distress": "never"})
+    assert _inputs(never, 4)[1, True].rcfg[E.RC.distress] == E.DISTRESS_NEVER
+
+
+def test_a_full_reshuffle_of_the_task_deck_is_an_option():
+    # with used cards out of the deck, no two attempts of one campaign repeat a task card until
+    # the deck runs low; with a full reshuffle, the same campaigns draw cards again sooner
+    a = campaign(n=4, campaign_last=8)
+    b = campaign(n=4, campaign_last=8, campaign_used_tasks="reshuffle")
+    assert a["success"].all() and b["success"].all()
+    assert not np.array_equal(a["crew_campaign_attempts"], b["crew_campaign_attempts"])
 
 
 def test_used_task_cards_stay_out_until_the_deck_runs_low():

@@ -173,3 +173,30 @@ def test_recording_changes_nothing_for_any_policy(policy):
             assert np.array_equal(columns[name][0], values[g]), (policy, name)
         plays = [r for r in rows if r[0] == R.EV_PLAY]
         assert len(plays) == 4 * columns["length"][0]  # every card of every trick, once
+
+
+def test_exactly_three_submarines_fails_with_submarine_4_unplayed():
+    """3 players, mission 7, seed 22: the holder of task 31 ("exactly three submarines") has won
+    two and keeps S4, the card never played; at the end of the hand the task fails, with its
+    event, and the attempt ends task_failed (not all_tricks_played)."""
+    _, _, events, columns = _replay(3, {"mission": 7}, 22)
+    failed = [e for e in events if e["kind"] == "task_failed"]
+    assert [e["task"] for e in failed] == [31]
+    assert failed[0]["step"] == 13 == columns["length"][0]
+    assert events[-1]["reason"] == "task_failed"
+
+
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_every_task_is_decided_when_the_hand_ends(n_players):
+    """At 2 and 3 players one card is never played; still, after the last trick every task is
+    done or failed, so no attempt ends with tasks pending (all_tricks_played)."""
+    rules = Rules()
+    seats = seat_policies(["heuristic"], SPEC.policies, SPEC.id, n_players)
+    ids, prm = engine_arrays(seats)
+    reasons = []
+    for mission in (3, 4, 11, 17):
+        run = SPEC.play_chunk(rules.with_values({"mission": mission}), n_players, ids, prm,
+                              np.arange(200, dtype=np.uint32))  # fmt: skip
+        reasons += [SPEC.end_reasons[r] for r in run["end_reason"]]
+    assert "all_tricks_played" not in reasons
+    assert reasons.count("task_failed") > 0 and reasons.count("success") > 0

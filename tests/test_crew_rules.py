@@ -635,3 +635,163 @@ def test_more_pink_than_green_ignores_the_card_never_played():
     play_trick(s, ["P1", "P9", "B2"])  # player 1 wins 1 blue
     play_trick(s, ["Y9", "Y2", "G1"])  # and 2 yellow; B1 is never played
     assert task_state(s) == D
+
+
+@pytest.mark.parametrize(
+    "key,unplayed",
+    [("win_exactly_2_subs", "S2"), ("win_exactly_2_nines", "Y9"), ("win_exactly_1_pink", "P5")],
+)
+def test_exactly_n_fails_when_the_card_short_is_never_played(key, unplayed):
+    # "Un jugador completa una tarea cumpliendo la condición que se indica en la carta": with
+    # 14/13/13 one card is never played, so a holder one card short at the end of the hand has
+    # not won exactly N: the task fails (it used to stay pending and the attempt ended
+    # all_tricks_played).
+    first = {"win_exactly_2_subs": "S1", "win_exactly_2_nines": "G9", "win_exactly_1_pink": "B9"}
+    hands = [[first[key], "G8", unplayed], ["G1", "Y1"], ["G2", "Y2"]]
+    if key == "win_exactly_1_pink":  # holder needs one pink, wins none
+        hands = [["B9", "G8", unplayed], ["B1", "Y1"], ["B2", "Y2"]]
+    s = make_state(hands, captain=0)
+    add_task(s, key, 0)
+    play_trick(s, [hands[0][0], hands[1][0], hands[2][0]])
+    assert task_state(s) == P
+    play_trick(s, ["G8", hands[1][1], hands[2][1]])
+    assert s[S.S_DONE] == s[S.S_NTRICKS] and s[S.O_OWNER + card(unplayed)] == 0
+    assert task_state(s) == F
+    # the same deal with the missing card played and won by the holder: done
+    s = make_state([[first[key], unplayed], hands[1][:1] + ["G3"], hands[2][:1] + ["G4"]], 0)
+    add_task(s, key, 0)
+    play_trick(s, [first[key], hands[1][0], hands[2][0]])
+    play_trick(s, [unplayed, "G3", "G4"])
+    assert task_state(s) == D
+
+
+# A done case and the nearest miss (the tie, where a count is compared) for every kind of task,
+# each judged at the end of a short 3-player hand. Captain (and first leader): seat 0.
+BOTH = [["P9", "Y9"], ["P1", "Y1"], ["P2", "Y2"]]  # seat 0 wins both tricks
+BOTH_T = [["P9", "P1", "P2"], ["Y9", "Y1", "Y2"]]
+SPLIT = [["P9", "Y1"], ["P1", "Y9"], ["P2", "Y2"]]  # seats 0 and 1 win one trick each
+SPLIT_T = [["P9", "P1", "P2"], ["Y1", "Y9", "Y2"]]
+ALL_PINK = [["P9", "P8", "P7"], ["P1", "P3", "P5"], ["P2", "P4", "P6"]]
+ALL_PINK_T = [["P9", "P1", "P2"], ["P8", "P3", "P4"], ["P7", "P5", "P6"]]
+# fmt: off
+EDGE_CASES = [
+    # (task, hands, tricks, holder, x, state at the end of the hand)
+    ("win_yellow1", BOTH, BOTH_T, 0, -1, D),
+    ("win_yellow1", BOTH, BOTH_T, 2, -1, F),
+    ("win_green2_in_last_trick", [["P9", "G9"], ["P1", "G2"], ["P5", "G5"]],
+     [["P9", "P1", "P5"], ["G9", "G2", "G5"]], 0, -1, D),
+    ("win_green2_in_last_trick", [["G9", "P9"], ["G2", "P1"], ["G5", "P5"]],
+     [["G9", "G2", "G5"], ["P9", "P1", "P5"]], 0, -1, F),
+    ("win_sub1_no_other_sub", [["S1", "P9"], ["P2", "Y2"], ["P3", "Y3"]],
+     [["S1", "P2", "P3"], ["P9", "Y2", "Y3"]], 0, -1, D),
+    ("win_sub1_no_other_sub", [["S1", "S2"], ["P2", "Y2"], ["P3", "Y3"]],
+     [["S1", "P2", "P3"], ["S2", "Y2", "Y3"]], 0, -1, F),  # a second submarine
+    ("win_pink7_with_sub", [["S1", "Y9"], ["P7", "Y1"], ["P2", "Y2"]],
+     [["S1", "P7", "P2"], ["Y9", "Y1", "Y2"]], 0, -1, D),
+    ("win_pink7_with_sub", [["P9", "Y9"], ["P7", "Y1"], ["P2", "Y2"]],
+     [["P9", "P7", "P2"], ["Y9", "Y1", "Y2"]], 0, -1, F),  # won, but not with a submarine
+    ("win_at_least_2_sevens", [["P7", "Y7"], ["P1", "Y1"], ["P2", "Y2"]],
+     [["P7", "P1", "P2"], ["Y7", "Y1", "Y2"]], 0, -1, D),  # exactly two: at least two
+    ("win_at_least_2_sevens", [["P7", "Y9"], ["P1", "Y1"], ["P2", "Y2"]],
+     [["P7", "P1", "P2"], ["Y9", "Y1", "Y2"]], 0, -1, F),
+    ("win_exactly_2_nines", BOTH, BOTH_T, 0, -1, D),
+    ("win_exactly_2_nines", [["P9", "Y9", "G9"], ["P1", "Y1", "G1"], ["P2", "Y2", "G2"]],
+     [["P9", "P1", "P2"], ["Y9", "Y1", "Y2"], ["G9", "G1", "G2"]], 0, -1, F),  # three
+    ("win_at_least_5_pink", [["P9", "P8"], ["P1", "P3"], ["P2", "Y4"]],
+     [["P9", "P1", "P2"], ["P8", "P3", "Y4"]], 0, -1, D),  # exactly five
+    ("win_at_least_5_pink", [["P9", "P8"], ["P1", "Y3"], ["P2", "Y4"]],
+     [["P9", "P1", "P2"], ["P8", "Y3", "Y4"]], 0, -1, F),  # four
+    ("win_exactly_2_blue", [["B9", "Y9"], ["B1", "Y1"], ["P2", "Y2"]],
+     [["B9", "B1", "P2"], ["Y9", "Y1", "Y2"]], 0, -1, D),
+    ("win_exactly_2_blue", [["B9", "Y9"], ["B1", "Y1"], ["B2", "Y2"]],
+     [["B9", "B1", "B2"], ["Y9", "Y1", "Y2"]], 0, -1, F),  # three
+    ("win_no_pink", BOTH, BOTH_T, 1, -1, D),
+    ("win_no_pink", BOTH, BOTH_T, 0, -1, F),
+    ("more_pink_than_green", [["P9", "G9"], ["P1", "Y1"], ["Y2", "Y3"]],
+     [["P9", "P1", "Y2"], ["G9", "Y1", "Y3"]], 0, -1, D),  # 2 pink, 1 green
+    ("more_pink_than_green", [["P9", "G9"], ["P1", "G1"], ["Y2", "Y3"]],
+     [["P9", "P1", "Y2"], ["G9", "G1", "Y3"]], 0, -1, F),  # 2 and 2: a tie is not more
+    ("as_many_pink_as_yellow", BOTH, BOTH_T, 0, -1, D),
+    ("as_many_pink_as_yellow", BOTH, BOTH_T, 1, -1, F),  # none of either: fewer than one
+    ("win_one_of_each_colour", [["P9", "G9"], ["Y1", "B1"], ["P2", "G2"]],
+     [["P9", "Y1", "P2"], ["G9", "B1", "G2"]], 0, -1, D),
+    ("win_one_of_each_colour", [["P9", "G9"], ["Y1", "G1"], ["P2", "G2"]],
+     [["P9", "Y1", "P2"], ["G9", "G1", "G2"]], 0, -1, F),  # no blue
+    ("win_all_of_one_colour", ALL_PINK, ALL_PINK_T, 0, -1, D),
+    ("win_all_of_one_colour", [["P9", "P8", "P6"], ["P1", "P3", "P7"], ["P2", "P4", "P5"]],
+     [["P9", "P1", "P2"], ["P8", "P3", "P4"], ["P6", "P7", "P5"]], 0, -1, F),  # eight of nine
+    ("equal_pink_blue_in_trick", [["P9", "G9"], ["B1", "G1"], ["Y1", "Y2"]],
+     [["P9", "B1", "Y1"], ["G9", "G1", "Y2"]], 0, -1, D),
+    ("equal_pink_blue_in_trick", [["P9", "G9"], ["P1", "G1"], ["B1", "Y2"]],
+     [["P9", "P1", "B1"], ["G9", "G1", "Y2"]], 0, -1, F),  # 2 pink and 1 blue
+    ("win_5_with_7", [["P7", "G9"], ["P5", "G1"], ["Y1", "Y2"]],
+     [["P7", "P5", "Y1"], ["G9", "G1", "Y2"]], 0, -1, D),
+    ("win_5_with_7", [["P8", "G9"], ["P5", "G1"], ["P7", "Y2"]],
+     [["P8", "P5", "P7"], ["G9", "G1", "Y2"]], 0, -1, F),  # the 5 won with an 8
+    ("win_trick_using_6", [["P6", "Y1"], ["P2", "Y2"], ["P1", "Y3"]],
+     [["P6", "P2", "P1"], ["Y1", "Y2", "Y3"]], 0, -1, D),
+    ("win_trick_using_6", [["P7", "Y1"], ["P6", "Y2"], ["P1", "Y3"]],
+     [["P7", "P6", "P1"], ["Y1", "Y2", "Y3"]], 0, -1, F),  # a 6 in it, won with the 7
+    ("trick_all_below_7", [["P6", "S1"], ["P5", "S2"], ["P1", "S3"]],
+     [["P6", "P5", "P1"], ["S1", "S2", "S3"]], 0, -1, D),
+    ("trick_all_below_7", [["P6", "S1"], ["P7", "S2"], ["P1", "S3"]],
+     [["P6", "P7", "P1"], ["S2", "S3", "S1"]], 1, -1, F),  # a 7: not below 7
+    ("trick_sum_below", [["P4", "Y9"], ["P2", "Y8"], ["P1", "Y7"]],
+     [["P4", "P2", "P1"], ["Y9", "Y8", "Y7"]], 0, -1, D),  # 7 < 8
+    ("trick_sum_below", [["P4", "Y9"], ["P3", "Y8"], ["P1", "Y7"]],
+     [["P4", "P3", "P1"], ["Y9", "Y8", "Y7"]], 0, -1, F),  # 8: not below 8
+    ("trick_sum_above", [["P9", "Y1"], ["P8", "Y2"], ["P7", "Y3"]],
+     [["P9", "P8", "P7"], ["Y1", "Y2", "Y3"]], 0, -1, D),  # 24 > 23
+    ("trick_sum_above", [["P9", "Y1"], ["P8", "Y2"], ["P6", "Y3"]],
+     [["P9", "P8", "P6"], ["Y1", "Y2", "Y3"]], 0, -1, F),  # 23: not above 23
+    ("trick_only_even", [["P8", "Y1"], ["P2", "Y3"], ["P4", "Y5"]],
+     [["P8", "P2", "P4"], ["Y1", "Y3", "Y5"]], 0, -1, D),
+    ("trick_only_even", [["P8", "Y1"], ["P3", "Y3"], ["P4", "Y5"]],
+     [["P8", "P3", "P4"], ["Y1", "Y3", "Y5"]], 0, -1, F),
+    ("no_lead_pink_green", BOTH, BOTH_T, 1, -1, D),
+    ("no_lead_pink_green", BOTH, BOTH_T, 0, -1, F),
+    ("win_first_trick", BOTH, BOTH_T, 0, -1, D),
+    ("win_first_trick", SPLIT, SPLIT_T, 1, -1, F),
+    ("win_only_first_trick", SPLIT, SPLIT_T, 0, -1, D),
+    ("win_only_first_trick", BOTH, BOTH_T, 0, -1, F),  # the second one too
+    ("win_none_first_3", BOTH, BOTH_T, 1, -1, D),
+    ("win_none_first_3", SPLIT, SPLIT_T, 1, -1, F),
+    ("win_exactly_1_trick", SPLIT, SPLIT_T, 0, -1, D),
+    ("win_exactly_1_trick", BOTH, BOTH_T, 0, -1, F),
+    ("predict_x_public", BOTH, BOTH_T, 0, 2, D),
+    ("predict_x_public", BOTH, BOTH_T, 0, 1, F),
+    ("win_2_in_a_row", BOTH, BOTH_T, 0, -1, D),
+    ("win_2_in_a_row", SPLIT, SPLIT_T, 0, -1, F),
+    ("win_exactly_2_in_a_row", BOTH, BOTH_T, 0, -1, D),
+    ("win_exactly_2_in_a_row", ALL_PINK, ALL_PINK_T, 0, -1, F),  # three in a row
+    ("never_2_in_a_row", SPLIT, SPLIT_T, 0, -1, D),
+    ("never_2_in_a_row", BOTH, BOTH_T, 0, -1, F),
+    ("more_tricks_than_each_other", BOTH, BOTH_T, 0, -1, D),
+    ("more_tricks_than_each_other", SPLIT, SPLIT_T, 0, -1, F),  # 1 and 1: a tie
+    ("fewer_tricks_than_each_other", BOTH, BOTH_T, 1, -1, F),  # 0 and 0: a tie
+    ("fewer_tricks_than_each_other", SPLIT, SPLIT_T, 2, -1, D),
+    ("more_tricks_than_all_others_combined", BOTH, BOTH_T, 0, -1, D),
+    ("more_tricks_than_all_others_combined", SPLIT, SPLIT_T, 0, -1, F),  # 1 against 1
+    ("more_tricks_than_captain", SPLIT, SPLIT_T, 1, -1, F),  # 1 against the captain's 1
+    ("more_tricks_than_captain", [["P1", "Y1"], ["P9", "Y9"], ["P2", "Y2"]],
+     [["P1", "P9", "P2"], ["Y9", "Y2", "Y1"]], 1, -1, D),
+    ("as_many_tricks_as_captain", SPLIT, SPLIT_T, 1, -1, D),
+    ("as_many_tricks_as_captain", BOTH, BOTH_T, 1, -1, F),
+    ("fewer_tricks_than_captain", BOTH, BOTH_T, 1, -1, D),
+    ("fewer_tricks_than_captain", SPLIT, SPLIT_T, 1, -1, F),  # 1 against 1
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("key,hands,tricks,holder,x,expected", EDGE_CASES)
+def test_a_done_case_and_a_tie_for_every_kind_of_task(key, hands, tricks, holder, x, expected):
+    assert short_game(hands, key, holder, tricks, x, captain=0)[-1] == expected
+
+
+def test_the_edge_cases_cover_every_kind_with_both_verdicts():
+    t = task_table()
+    seen: dict[str, set[int]] = {}
+    for key, *_, expected in EDGE_CASES:
+        seen.setdefault(CONDITION_TYPES[t.ctype[t.row(key)]], set()).add(expected)
+    assert set(seen) == set(CONDITION_TYPES)
+    assert all(v == {D, F} for v in seen.values())

@@ -122,8 +122,9 @@ def test_the_dummy_passes_and_receives_in_a_distress_signal():
 
 @pytest.mark.parametrize(("seat", "order"), [("after_captain", 1), ("before_captain", 0)])
 def test_the_dummys_seat(seat, order):
-    """Rulebook p22: the players decide where the dummy sits. 'agreed' fixes the seat before
-    the deal; the other readings put it right after (or before) the captain in every deal."""
+    """Our reading (the notes give no seat): the players decide where the dummy sits. 'agreed'
+    fixes the seat before the deal; the other readings put it right after (or before) the
+    captain in every deal."""
     rules = Rules().with_values({"dummy_seat": seat})
     code = E.RC.dummy_seat
     captains = set()

@@ -51,6 +51,8 @@ def test_stations_1_and_2_have_an_upper_route_and_a_shortest_of_six_two_of_each_
     upper = max(others, key=lambda rt: max(B.y[c] for c in rt[2]))
     mean_y = [sum(B.y[c] for c in rt[2]) / len(rt[2]) for rt in (upper, shortest)]
     assert mean_y[0] > mean_y[1] + 0.3
+    # "suele ser mejor optar por el camino más largo": the upper route gives more cards
+    assert len(upper[1]) > len(shortest[1]) and all(c >= 0 for c in upper[1])
 
 
 def _via_planet(rt):
@@ -58,8 +60,34 @@ def _via_planet(rt):
     return any(PLANET in B.neighbours[c] for c in rt[2])
 
 
-def test_a_route_from_station_2_passes_by_the_planet_to_station_6():
-    assert any(_via_planet(rt) for rt in routes(2, 6))
+def test_a_route_from_station_2_passes_beside_the_planet_to_station_6():
+    # "la que pasa junto al Planeta del Espacio y le lleva hacia la estación nº6": beside it
+    # (within half the stations' distance of it), not through it
+    beside = [rt for rt in routes(2, 6) if not _via_planet(rt)]
+    assert beside
+    assert min(math.hypot(B.x[c], B.y[c]) for c in beside[0][2]) < 0.6
+    assert not any(_via_planet(rt) for s in range(1, 7) for rt in routes(s))  # none through it
+
+
+def test_branches_at_1_and_2_coordinate_by_the_upper_and_the_shortest_route_only():
+    # "tendrá que recolectar las cartas de la ruta superior ... o por el camino más corto también
+    # hacia la estación nº1": from 2 the routes to 1 are those two
+    assert len(routes(2, 1)) == 2
+    # through the planet (the other reading) a third route joins them, spoke to spoke, 8 cards
+    t = build_board(*Rules().with_values({"planet_routes": "through"}).board_key())
+    via = [rt for rt in t.routes_of(2) if rt[0] == 1 and any(0 in t.neighbours[c] for c in rt[2])]
+    assert len(via) == 1 and len(via[0][2]) == 8
+
+
+def test_another_station_joined_by_a_route_is_not_every_station():
+    # "otra estación que se conecte con la primera por una de las rutas": opposite stations are
+    # not joined (through the planet, every pair would be)
+    joined = {(s, e) for s in range(1, 7) for e, _, _ in routes(s)}
+    assert (1, 4) not in joined and (2, 5) not in joined and (3, 6) not in joined
+    assert (2, 6) in joined and (5, 6) in joined and (1, 2) in joined
+    t = build_board(*Rules().with_values({"planet_routes": "through"}).board_key())
+    every = {(s, e) for s in range(1, 7) for e, _, _ in t.routes_of(s)}
+    assert len(every) == 30
 
 
 def test_stations_5_and_6_are_joined():
@@ -150,10 +178,10 @@ def test_the_planet_is_skipped_when_passed_and_a_voluntary_stop():
 
 def test_moons_are_voluntary_stops_and_other_squares_are_not():
     moon = next(c for c in range(B.n_cells) if B.kind[c] == MOON)
-    # the moon is 4 squares from stations 1 and 2 along its arc: reachable with 4, 5 or 6
-    for d in (4, 5, 6):
+    # the moon is 5 squares from stations 1 and 2 along its arc: reachable with 5 or 6
+    for d in (5, 6):
         assert moon in B.ends(1, d)
-    assert moon not in B.ends(1, 3)
+    assert moon not in B.ends(1, 4)
     # an asteroid 3 squares away is never an end with 4
     assert spoke_of(1)[1] not in B.ends(1, 4)
 

@@ -159,7 +159,7 @@ def test_a_branch_costs_four_earned_points_and_needs_them():
 
 
 def test_no_harvest_on_the_turn_the_branch_is_built():
-    t = Table()
+    t = Table(policies=("builder", "builder"))
     t.pl[0, S.P_POINTS] = 20
     t.land(0, 2)  # builds
     t.land(0, 2)  # same turn: neither harvest nor a second branch
@@ -193,7 +193,7 @@ def test_one_die_harvest_takes_one_to_six_cards_along_a_route():
     assert (counts[1:7] > 20).all()  # each face of one die shows up (300 harvests)
 
 
-def test_two_dice_when_the_route_ends_at_another_branch_station_2_to_6_by_the_planet():
+def test_two_dice_when_the_route_ends_at_another_branch_station_2_to_6_beside_the_planet():
     # "la que pasa junto al Planeta del Espacio y le lleva hacia la estación nº6": with a branch
     # at 6 that route rolls two dice: 8 asteroids, so 7 or 8 cards show up
     counts = np.bincount(harvest_lengths(True), minlength=13)
@@ -250,7 +250,7 @@ def test_a_counted_moon_takes_a_card_slot_and_gives_nothing():
         for i in range(t.b.route_ptr[1], t.b.route_ptr[2])
         if (t.b.route_colour[i, : t.b.route_len[i]] < 0).any()
     )
-    assert t.b.route_len[arc] == 7 and t.b.route_colour[arc, 3] == -1
+    assert t.b.route_len[arc] == 9 and t.b.route_colour[arc, 4] == -1
 
 
 # -- the station table ----------------------------------------------------------------------------
@@ -384,3 +384,49 @@ def test_bad_rule_values_are_one_line_errors():
         Rules().with_values({"event_table": "0,9,0,0,0,0,0,0,0,0,0"})
     with pytest.raises(BalanceError):
         Rules().with_values({"colour_order": "red-red-blue"})
+
+
+# -- the goal -------------------------------------------------------------------------------------
+def test_the_hauler_reaching_the_target_wins_before_the_move():
+    # "El objetivo del juego es llegar a un cierto valor prefijado": the first miner to reach it
+    # wins at once. A hauler (table result 5) lifts player 0 from 28 to 30 points on a station
+    # where it could open a branch (4 points): the game is over before the die, so no move and no
+    # branch takes the points back below the target.
+    t = Table(policies=("builder", "builder"), event_table=(1,) * 11, target_points=30)
+    station = next(c for c in range(B.kind.shape[0]) if B.kind[c] == STATION)
+    t.pl[0, S.P_POS] = station
+    t.pl[0, S.P_POINTS] = 28
+    t.cards(red=5)  # 5 - 3 = 2
+    t.turn(0)
+    assert t.g[S.G_ENDED] == 1 and t.g[S.G_WINNER] == 0 and t.g[S.G_END_REASON] == S.END_TARGET
+    assert t.pl[0, S.P_POINTS] == 30 and t.pl[0, S.P_POS] == station
+    assert t.pl[0, S.P_BRANCHES] == 0
+
+
+def test_a_moon_shipment_reaching_the_target_ends_the_game_on_landing():
+    t = Table(target_points=30)
+    t.pl[0, S.P_POINTS] = 25
+    t.cards(red=7)  # 7 - 2 = 5
+    t.land(0, MOON_CELL)
+    assert t.pl[0, S.P_POINTS] == 30
+    assert t.g[S.G_ENDED] == 1 and t.g[S.G_WINNER] == 0  # at once, not at the end of the turn
+    t2 = Table(target_points=30)
+    t2.pl[0, S.P_POINTS] = 25
+    t2.cards(red=6)  # at most 29: short of the target
+    t2.land(0, MOON_CELL)
+    assert t2.pl[0, S.P_POINTS] < 30 and t2.g[S.G_ENDED] == 0
+
+
+@pytest.mark.parametrize("seed", [149, *range(150, 162)])
+def test_no_event_follows_the_shipment_that_reaches_the_target(seed):
+    # builders on a table of haulers: shipments from stations, branches bought on landing
+    from simulator.pedruscos.spec import SPEC
+
+    rules = Rules().with_values({"event_table": (1,) * 11, "target_points": 30, "ring_length": 3})
+    ids, prm = engine_arrays(seat_policies(["builder"], SPEC.policies, SPEC.id, 3))
+    rows, columns = SPEC.replay.play(rules, 3, ids, prm, seed)
+    events = SPEC.replay.decode(rules, 3, rows)
+    first = next(i for i, e in enumerate(events) if e["kind"] == "ship" and e["total"] >= 30)
+    assert events[first + 1]["kind"] == "end", events[first : first + 3]
+    assert events[first + 1]["winner"] == events[first]["player"] == columns["winner"][0]
+    assert events[first + 1]["scores"][events[first]["player"]] == events[first]["total"]

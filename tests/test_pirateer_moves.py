@@ -388,3 +388,49 @@ def test_move_set_equals_the_reference(data, sets):
         got.add((tuple(B.INDEX[o[s]] if s in o else -1 for s in range(12)), t))
     want = ref_outcomes(rules, pos.ships.tolist(), owner, treasure, p, d1, d2)
     assert got == want
+
+
+def test_a_double_out_and_back_is_a_move_unless_forbidden():
+    # "dos veces en direcciones opuestas": with a double the ship may come straight back, a move
+    # that changes nothing; null_move=forbidden leaves it out
+    pos = Pos({0: (13, 5), 6: (5, 14)})
+    ends = pos.ends(0, 2, 2, 0)
+    assert (13, 5) in ends
+    no = Pos({0: (13, 5), 6: (5, 14)}, null_move="forbidden")
+    assert no.ends(0, 2, 2, 0) == ends - {(13, 5)}
+    assert no.steps(0, 2, 2) == [2]
+    # out and back is no null move when the first step captured on the way
+    cap = Pos({0: (13, 5), 6: (15, 5), 7: (5, 14)}, null_move="forbidden")
+    assert any(o[0][0] == (13, 5) and 6 not in o[0] for o in map(cap.outcome, cap.moves(0, 2, 2)))
+
+
+def test_a_ship_on_an_anchorage_may_take_the_treasure_where_it_stands_any_time():
+    # "Tomar el tesoro ... se puede hacer en cualquier momento durante el turno": with
+    # take_on_anchorage=any_time the ship on (8,9) takes it without landing again, and then
+    # moves as a treasure ship (never +x, away from the top-left port)
+    still = Pos({0: (8, 9), 1: (13, 5), 6: (5, 14)}, take_on_anchorage="any_time")
+    moves = still.moves(0, 1, 2)
+    before = [m for m in moves if m[S.M_TAKE1] == S.TAKEN_BEFORE + 0]
+    assert before
+    assert all(still.outcome(m)[1] == 0 for m in before)
+    assert any(still.outcome(m)[0][0] == (8, 9) for m in before)  # ship 1 used both dice
+    for m in before:
+        for k in (0, 1):
+            if m[1 + 4 * k] == 0:
+                assert m[2 + 4 * k] != B.PX
+    landing = Pos({0: (8, 9), 1: (13, 5), 6: (5, 14)})  # the default: only by landing
+    assert all(landing.outcome(m)[0][0] != (8, 9) or landing.outcome(m)[1] != 0
+               for m in landing.moves(0, 1, 2))  # fmt: skip
+
+
+def test_the_first_seat_is_a_rule():
+    from simulator.pirateer.spec import SPEC
+    from simulator.policy import engine_arrays, seat_policies
+
+    rules = Rules().with_values({"first_seat": 2})
+    ids, prm = engine_arrays(seat_policies(["runner"], SPEC.policies, SPEC.id, 3))
+    rows, _ = SPEC.replay.play(rules, 3, ids, prm, 5)
+    events = SPEC.replay.decode(rules, 3, rows)
+    turns = [e["player"] for e in events if e["kind"] in ("roll", "pass")]
+    assert turns[:4] == [1, 2, 0, 1]  # seat 2 opens, then clockwise
+    assert "first_seat" in SPEC.check(Rules().with_values({"first_seat": 4}), 3, [])

@@ -46,6 +46,19 @@ def test_a_copied_builtin_plays_game_for_game_as_the_builtin(game, builtin, copy
         assert a.equals(b), (game, seats)
 
 
+def test_a_cape_horn_policy_may_decline_a_station_token():
+    """The token is the seat's choice ("el jugador puede tomar una ficha"). The planner
+    declining every zone III token never holds one and never wins by three stations; the same
+    games under the planner take zone III tokens."""
+    file = FILES / "cape_horn_planner_copy.py"
+    a = _games("cape-horn", ["planner"], 60, players=3)
+    b = _games("cape-horn", ["planner_no_zone3"], 60, file, players=3)
+    assert (a["cape_horn_token_zone3"].list.max() >= 0).any()
+    assert (b["cape_horn_token_zone3"].list.max() == -1).all()
+    assert "three_stations" in a["end_reason"].to_list()
+    assert "three_stations" not in b["end_reason"].to_list()
+
+
 def test_the_crew_outside_policies_see_no_hidden_card():
     """A policy that plays differently whenever its view shows a card of another hand that was
     never communicated plays exactly as the same policy without that test, with 3, 4 and 5

@@ -197,6 +197,7 @@ SEAT_COLUMNS = {
     "cape_horn_sp_twice": (S.P_SP_TWICE, "sail points each seat spent on 'mover dos veces'"),
     "cape_horn_sp_buy": (S.P_SP_BUY, "sail points each seat spent buying cards"),
     "cape_horn_sp_no_move": (S.P_SP_GAINED, "sail points each seat gained by 'no move'"),
+    "cape_horn_sp_sailed": (S.P_SP_SAILED, "sail points each seat gained by the turn's point"),
     "cape_horn_ignores": (S.P_IGNORES, "'ignorar' moves each seat made"),
     "cape_horn_twices": (S.P_TWICES, "'mover dos veces' moves each seat made"),
     "cape_horn_no_moves": (S.P_NO_MOVES, "turns each seat took 'no move'"),

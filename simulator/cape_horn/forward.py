@@ -81,6 +81,11 @@ EXTRA_KEY = 1 << 40  # extra-card keys start here, so they never equal a plan's 
 KEY_BASE = 64  # designs fit below this in a key
 
 
+# stops of a move at which a station token is taken (make_move's ``take``)
+TAKE_FIRST, TAKE_END = 1, 2
+TAKE_ALL = TAKE_FIRST | TAKE_END
+
+
 # -- the position ---------------------------------------------------------------------------------
 @njit(cache=True)
 def new_position(n_players: int, n_cells: int, n_designs: int, deck_size: int) -> Position:
@@ -152,7 +157,9 @@ def draw(pl, hand, g, deck, p):
 @njit(cache=True)
 def sail(r, pl, g, p, rec, rec_n) -> None:
     """Step 1: the turn's sail point."""
+    before = pl[p, S.P_SP]
     S.gain_sail_points(r, pl, p, r.sail_points_per_turn)
+    pl[p, S.P_SP_SAILED] += pl[p, S.P_SP] - before
     record(rec, rec_n, EV_SAIL, g[S.G_ROUND], p, pl[p, S.P_SP])
 
 
@@ -191,27 +198,55 @@ def can_move_at_all(B, r, card, ship, pl, p):
 
 
 @njit(cache=True)
-def make_move(B, r, card, ship, pl, g, p, kind, a, b):
-    """Carry out a legal move; returns the end reason (-1 while the game goes on)."""
+def token_choice(ext, pid, prm, p, B, r, card, ship, pl, hand, g, kind, a, b) -> int:
+    """The seat's answer to "puede tomar una ficha" for each station the move (kind, a, b) stops
+    on (asked before the move, which nothing random separates from its stops): TAKE_FIRST
+    and TAKE_END bits as :func:`make_move` reads them."""
+    take = TAKE_ALL
     s = ship[p]
+    end = -1
+    if kind == S.MV_TWICE:
+        t1 = S.move_target(B, card, s, a)
+        if t1 >= 0 and S.is_station(B, t1):
+            if not X.token(ext, pid, prm, p, B, r, card, ship, pl, hand, g, t1):
+                take &= ~TAKE_FIRST
+        end = S.twice_target(B, r, card, ship, p, a, b)
+    elif kind == S.MV_NORMAL:
+        end = S.move_target(B, card, s, a)
+    elif kind == S.MV_IGNORE:
+        end = a
+    if end >= 0 and S.is_station(B, end):
+        if not X.token(ext, pid, prm, p, B, r, card, ship, pl, hand, g, end):
+            take &= ~TAKE_END
+    return take
+
+
+@njit(cache=True)
+def make_move(B, r, card, ship, pl, g, p, kind, a, b, take=TAKE_ALL):
+    """Carry out a legal move; returns the end reason (-1 while the game goes on). ``take``:
+    the stops at which the player takes a station token it may take (TAKE_FIRST: the first
+    landing of 'mover dos veces', TAKE_END: where the move ends)."""
+    s = ship[p]
+    last = (take & TAKE_END) != 0
     if kind == S.MV_NORMAL:
-        return S.end_move(B, r, ship, pl, g, p, S.move_target(B, card, s, a), True)
+        return S.end_move(B, r, ship, pl, g, p, S.move_target(B, card, s, a), last)
     if kind == S.MV_IGNORE:
         cost = S.ignore_cost(B, r, card, ship, p)
         pl[p, S.P_SP] -= cost
         pl[p, S.P_SP_IGNORE] += cost
         pl[p, S.P_IGNORES] += 1
-        return S.end_move(B, r, ship, pl, g, p, a, True)
+        return S.end_move(B, r, ship, pl, g, p, a, last)
     if kind == S.MV_TWICE:
         t1 = S.move_target(B, card, s, a)
         t2 = S.twice_target(B, r, card, ship, p, a, b)
         pl[p, S.P_SP] -= r.twice_cost
         pl[p, S.P_SP_TWICE] += r.twice_cost
         pl[p, S.P_TWICES] += 1
-        reason = S.end_move(B, r, ship, pl, g, p, t1, r.token_on_first_of_twice)
+        first = r.token_on_first_of_twice and (take & TAKE_FIRST) != 0
+        reason = S.end_move(B, r, ship, pl, g, p, t1, first)
         if reason >= 0:
             return reason
-        return S.end_move(B, r, ship, pl, g, p, t2, True)
+        return S.end_move(B, r, ship, pl, g, p, t2, last)
     # no move
     if r.stuck == STUCK_NO_MOVE or can_move_at_all(B, r, card, ship, pl, p):
         before = pl[p, S.P_SP]
@@ -239,7 +274,7 @@ def record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, s
 
 
 @njit(cache=True)
-def move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n):
+def move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n, take=TAKE_ALL):
     """Step 3: the policy's move (kind, a, b), 'no move' when illegal; returns the end reason
     (-1 while the game goes on)."""
     rnd = g[S.G_ROUND]
@@ -255,7 +290,7 @@ def move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n):
     frm = ship[p]
     sp = pl[p, S.P_SP]
     held = S.token_index(pl, p) if recording else 0
-    reason = make_move(B, r, card, ship, pl, g, p, kind, a, b)
+    reason = make_move(B, r, card, ship, pl, g, p, kind, a, b, take)
     if recording:
         record_move(B, card, ship, pl, rec, rec_n, rnd, p, kind, asked, a, b, frm, sp, held)
     return reason
@@ -293,10 +328,10 @@ def buy_step(r, pl, hand, g, deck, p, nb, rec, rec_n) -> None:
 
 @njit(cache=True)
 def move_and_draw(B, r, card, ship, pl, hand, g, deck, p, kind, a, b, blocked_heat, rec,
-                  rec_n) -> int:  # fmt: skip
+                  rec_n, take=TAKE_ALL) -> int:  # fmt: skip
     """Step 3 and the free draw of step 4, whoever chose the move; returns the end reason (-1
     while the game goes on)."""
-    reason = move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n)
+    reason = move_step(B, r, card, ship, pl, g, p, kind, a, b, blocked_heat, rec, rec_n, take)
     if reason >= 0:
         return reason
     return draw_step(r, pl, hand, g, deck, p, rec, rec_n)
@@ -313,8 +348,9 @@ def play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf, laid_heat,
     lay_cards(B, r, card, ship, pl, hand, p, buf, min(n, buf.shape[0]), laid_heat, rec, rec_n,
               g[S.G_ROUND])  # fmt: skip
     kind, a, b = X.move(ext, pid, prm, p, B, r, card, ship, pl, hand, g)
+    take = token_choice(ext, pid, prm, p, B, r, card, ship, pl, hand, g, kind, a, b)
     reason = move_and_draw(B, r, card, ship, pl, hand, g, deck, p, kind, a, b, blocked_heat, rec,
-                           rec_n)  # fmt: skip
+                           rec_n, take)  # fmt: skip
     if reason >= 0:
         return reason
     nb = X.buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g)

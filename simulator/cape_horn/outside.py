@@ -12,13 +12,13 @@ from __future__ import annotations
 import numba
 from numba import njit, types
 
-from policies.cape_horn import decide_buy, decide_move, decide_place
+from policies.cape_horn import decide_buy, decide_move, decide_place, decide_token
 from simulator.policy import OUTSIDE, Decision, OutsideDecisions
 
 from . import board as BD
 from .rules import Rules, engine_rules
 
-X_PLACE, X_MOVE, X_BUY = 0, 1, 2
+X_PLACE, X_MOVE, X_BUY, X_TOKEN = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -51,6 +51,14 @@ def buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g):
     if ext is not None and pid >= OUTSIDE:
         return ext[X_BUY][pid - OUTSIDE](prm, p, B, r, card, ship, pl, own_hand(hand, p), g)
     return decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
+
+
+@njit(cache=True)
+def token(ext, pid, prm, p, B, r, card, ship, pl, hand, g, c):
+    if ext is not None and pid >= OUTSIDE:
+        f = ext[X_TOKEN][pid - OUTSIDE]
+        return f(prm, p, B, r, card, ship, pl, own_hand(hand, p), g, c)
+    return decide_token(pid, prm, p, B, r, card, ship, pl, hand, g, c)
 
 
 # -- the declaration ------------------------------------------------------------------------------
@@ -88,6 +96,10 @@ def _buy(prm, p, B, r, card, ship, pl, hand, g):
     return 0
 
 
+def _token(prm, p, B, r, card, ship, pl, hand, g, c):
+    return True
+
+
 OUTSIDE_DECISIONS = OutsideDecisions(
     (
         Decision(
@@ -111,6 +123,16 @@ OUTSIDE_DECISIONS = OutsideDecisions(
             _I(*_TYPES),
             _buy,
             "how many cards p buys after the free draw",
+        ),
+        Decision(
+            "token",
+            (*_ARGS, "c"),
+            types.boolean(*_TYPES, _I),
+            _token,
+            "whether p takes the station token when its ship stops on station c (asked before "
+            "the move for each station it will stop on; optional: a policy without it takes "
+            "every token)",
+            optional=True,
         ),
     ),
     "docs/policies.md#cape-horn",

@@ -79,13 +79,14 @@ class Rules(RuleSet):
         "2.: 'el jugador coloca solo esta carta de viento este turno'",
     )
     cover_reach: str = option(
-        "with_ignore",
-        "cards a player may not cover: those its ship could reach this turn by its card "
-        "('with_ignore': also the 8 neighbours reachable by 'ignorar', whatever its sail points; "
-        "'moves_only': the card's moves only)",
+        "all_moves",
+        "cards a player may not cover: those its ship could reach this turn, whatever its sail "
+        "points ('all_moves': by its card, by 'ignorar' (the 8 neighbours) and by 'mover dos "
+        "veces' (both landings); 'with_ignore': by its card and 'ignorar'; 'moves_only': by "
+        "its card only)",
         "2.: 'no cubre una carta de viento que podría alcanzar con su barco en este turno (esto "
         'incluye movimientos permitidos por el movimiento especial "ignorar")\'',
-        choices=("with_ignore", "moves_only"),
+        choices=("all_moves", "with_ignore", "moves_only"),
     )
     # -- step 3: movement -------------------------------------------------------------------------
     forced_ignore: str = option(
@@ -213,7 +214,8 @@ class Rules(RuleSet):
 
 # choice values as the compiled code sees them (module-level ints are numba constants)
 ADJ_ORTHOGONAL = Rules.choice_index("adjacency", "orthogonal")
-REACH_WITH_IGNORE = Rules.choice_index("cover_reach", "with_ignore")
+REACH_ALL = Rules.choice_index("cover_reach", "all_moves")
+REACH_MOVES_ONLY = Rules.choice_index("cover_reach", "moves_only")
 FORCED_FREE = Rules.choice_index("forced_ignore", "free")
 STUCK_NO_MOVE = Rules.choice_index("stuck", "no_move")
 PILES_END = Rules.choice_index("empty_piles", "end")

@@ -24,7 +24,8 @@ from .rules import (
     ADJ_ORTHOGONAL,
     FINISH_REACH,
     FORCED_FREE,
-    REACH_WITH_IGNORE,
+    REACH_ALL,
+    REACH_MOVES_ONLY,
 )
 
 END_REASONS = ("finish_line", "three_stations", "round_cap", "piles_empty")
@@ -50,7 +51,8 @@ P_BLOCKED = 11  # turns the ship had no legal move by its card
 P_IGNORES = 12  # 'ignorar' moves made
 P_TWICES = 13  # 'mover dos veces' moves made
 P_SP_GAINED = 14  # sail points gained by 'no move'
-N_PLAYER_FIELDS = 15
+P_SP_SAILED = 15  # sail points gained by the turn's point (step 1; none at the maximum)
+N_PLAYER_FIELDS = 16
 
 # -- game scalars ---------------------------------------------------------------------------------
 G_DECK_POS = 0  # next card of the deck
@@ -147,14 +149,23 @@ def can_land(B, r, card, ship, p, t):
 
 @njit(cache=True, _nrt=False)
 def reaches(B, r, card, ship, p, c):
-    """Ship ``p`` could reach ``c`` this turn (moves of its card, and 'ignorar' by the rules)."""
+    """Ship ``p`` could reach ``c`` this turn: by the moves of its card, and by the rules'
+    choice also by 'ignorar' and by either landing of 'mover dos veces'."""
     s = ship[p]
     d = card[s]
     if d >= 0:
         for k in range(B.n_moves[d]):
-            if B.target[s, d, k] == c:
+            t1 = B.target[s, d, k]
+            if t1 == c:
                 return True
-    if r.cover_reach == REACH_WITH_IGNORE:
+            # 'mover dos veces': the second move goes by the card of a first landing
+            if r.cover_reach == REACH_ALL and t1 >= 0 and card[t1] >= 0:
+                if can_land(B, r, card, ship, p, t1):
+                    d1 = card[t1]
+                    for k2 in range(B.n_moves[d1]):
+                        if B.target[t1, d1, k2] == c:
+                            return True
+    if r.cover_reach != REACH_MOVES_ONLY:
         for i in range(8):
             if B.neigh[s, i] == c:
                 return True

@@ -5,8 +5,11 @@ What carries over between attempts (reference notes §1):
   card drawn for an attempt, won or lost, goes to a used pile; the next draws come from the rest,
   and when the rest cannot make a mission's difficulty exactly the used pile is shuffled back in
   (the engine does that inside the draw). Mission 32's printed tasks are not drawn.
+  (`campaign_used_tasks=reshuffle`: every attempt draws from all 96.)
 - *The distress signal* stays active for the later attempts of the mission where it was called
-  (the pass is made again each attempt) and adds one attempt, once, when it is turned over.
+  and adds one attempt, once, when it is turned over; each later attempt the crew may pass
+  again, its policy's call at no further cost (`campaign_distress_again=must`: it always
+  passes).
 
 A game's `length` is its attempts; `crew_campaign_attempts` says where they went. A mission not
 won within `campaign_attempt_cap` attempts ends the game (end reason `attempt_cap`). Each attempt
@@ -40,7 +43,10 @@ def _inputs(rules, n_players: int) -> dict[tuple[int, bool], object]:
     for m in range(rules.mission, rules.campaign_last + 1):
         plain = rules.with_values({"mission": m, "campaign": False})
         out[m, False] = engine_inputs(plain, n_players)
-        active = plain if rules.distress == "never" else plain.with_values({"distress": "always"})
+        if rules.distress == "never" or rules.campaign_distress_again == "may":
+            active = plain  # the crew decides again whether to pass (the policy's call)
+        else:
+            active = plain.with_values({"distress": "always"})
         out[m, True] = engine_inputs(active, n_players)
     return out
 
@@ -98,7 +104,8 @@ def play_campaign_chunk(
                     attempts += 1
                     active = True
                     distress[g] = True
-                if inp.mcfg[M.n_fixed] == 0:  # drawn (not printed) tasks go to the used pile
+                if inp.mcfg[M.n_fixed] == 0 and rules.campaign_used_tasks == "leave_deck":
+                    # drawn (not printed) tasks go to the used pile
                     drawn = out[4][0]
                     used[drawn[drawn > 0] - 1] = 1
                 redraws[g] += out[8][0]

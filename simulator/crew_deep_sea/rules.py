@@ -125,7 +125,7 @@ class Rules(RuleSet):
         "agreed",
         "2 players: where the dummy sits, agreed before the deal (seat 2, so it plays right "
         "after the captain in half the deals), or always right after or right before the captain",
-        f"{NOTES} §1 two players; rulebook p22 (the players decide where the dummy sits)",
+        f"{NOTES} §1 two players (where the dummy sits is not in them: our reading)",
         choices=("agreed", "after_captain", "before_captain"),
     )
     volunteer_order: str = option(
@@ -177,6 +177,21 @@ class Rules(RuleSet):
         "ours: a run must end",
         lo=1,
         hi=100_000,
+    )
+    campaign_distress_again: str = option(
+        "may",
+        "campaign: once a mission's distress signal is turned over, each later attempt of that "
+        "mission 'may' pass again (the crew decides, at no further attempt), or 'must' pass",
+        f"{NOTES} §1 ('The signal stays active for later attempts of that mission, and the pass "
+        "may be repeated')",
+        choices=("may", "must"),
+    )
+    campaign_used_tasks: str = option(
+        "leave_deck",
+        "campaign: task cards drawn for an attempt leave the deck until it runs low "
+        "('leave_deck'), or every attempt draws from all 96 ('reshuffle')",
+        f"{NOTES} §1 ('Used tasks go out of the deck until it runs low', a suggestion only)",
+        choices=("leave_deck", "reshuffle"),
     )
     communication: str = option(
         "mission",

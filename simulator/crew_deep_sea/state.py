@@ -596,7 +596,8 @@ def eval_task(s, k, ttype, tparams, public):
             else:
                 cnt = s[O_WSUIT + h * 5 + key]
                 out = s[O_USUIT + key]
-            if cnt > need or cnt + out < need:
+            # at the end of the hand a card never played (3 players: the 14th) is nobody's
+            if cnt > need or cnt + out < need or (final and cnt != need):
                 return FAILED
             if not (cnt == need and (out == 0 or final)):
                 result = PENDING

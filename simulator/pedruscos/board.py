@@ -13,8 +13,9 @@ Everything the compiled engine needs is precomputed here once per board as int64
   and the moons). Only the end square matters in this game (nothing happens on squares passed),
   so a move is a choice among these ends.
 - ``routes``: for every station, the routes a harvest may follow: the squares met in order from
-  the station up to the next station (the planet skipped, moons skipped or counted), with the
-  colour each one yields.
+  the station up to the next station (moons skipped or counted), with the colour each one
+  yields. A route passes beside the planet, never through it, unless the rules say otherwise
+  (``planet_routes``: through it, skipped like a square that is not one).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ BoardArrays = namedtuple(
         "route_len",  # int64[R]: squares that count along the route
         "route_colour",  # int64[R, L]: colour of each square in order (-1: a counted moon)
         "route_cell",  # int64[R, L]: the cell of each square in order
+        "route_via_planet",  # int64[R]: 1 when the route runs through the planet
     ],
 )
 
@@ -136,9 +138,11 @@ def _bezier(p0, p1, peak, n: int) -> list[tuple[float, float]]:
 def build_board(
     spoke_length: int = 4,
     ring_length: int = 6,
-    arc_length: int = 7,
+    arc_length: int = 9,
     colour_order: str = "red-yellow-blue",
     moon_in_harvest: str = "skip",
+    chord_length: int = 8,
+    planet_routes: str = "beside",
 ) -> BoardData:
     """The board for these free numbers (cached: rules with the same numbers share one board)."""
     layout = load_layout()
@@ -154,13 +158,15 @@ def build_board(
     edges: list[tuple[int, int]] = []
     for rt in layout["routes"]:
         a, b = rt["from"], rt["to"]
+        if rt["kind"] == "chord" and chord_length == 0:
+            continue  # no chords: the board before its rebuild
         pa, pb = pos[a], pos[b]
         if rt["kind"] == "spoke":
             n = spoke_length
             pts = [(pb[0] * i / (n + 1), pb[1] * i / (n + 1)) for i in range(1, n + 1)]
             moon_at = -1
         else:
-            n = ring_length if rt["kind"] == "ring" else arc_length
+            n = {"ring": ring_length, "arc": arc_length, "chord": chord_length}[rt["kind"]]
             mx, my = pa[0] + pb[0], pa[1] + pb[1]
             norm = math.hypot(mx, my)
             peak = (rt["peak_radius"] * mx / norm, rt["peak_radius"] * my / norm)
@@ -189,7 +195,9 @@ def build_board(
         nb[v].append(u)
     kind_a = np.asarray(kind, dtype=np.int64)
     reach_ptr, reach = _reach_tables(kind_a, nb)
-    rows, kinds = _routes(kind_a, np.asarray(station), nb, moon_in_harvest == "counts")
+    rows, kinds = _routes(
+        kind_a, np.asarray(station), nb, moon_in_harvest == "counts", planet_routes == "through"
+    )
     colour_a = np.asarray(colour, dtype=np.int64)
     width = max(len(cells) for _, _, cells in rows)
     route_ptr = np.zeros(N_STATIONS + 2, dtype=np.int64)
@@ -217,6 +225,7 @@ def build_board(
         route_len,
         route_colour,
         route_cell,
+        np.asarray([k == "spoke+spoke" for k in kinds], dtype=np.int64),
     )
     return BoardData(
         kind=kind_a,
@@ -272,9 +281,14 @@ def _reach_tables(kind: np.ndarray, nb: list[list[int]]) -> tuple[np.ndarray, np
 
 
 def _routes(
-    kind: np.ndarray, station: np.ndarray, nb: list[list[int]], moons_count: bool
+    kind: np.ndarray,
+    station: np.ndarray,
+    nb: list[list[int]],
+    moons_count: bool,
+    through_planet: bool,
 ) -> tuple[list[tuple[int, int, list[int]]], list[str]]:
-    """Every route from every station: the squares met up to the next station, in order."""
+    """Every route from every station: the squares met up to the next station, in order (through
+    the planet, from one spoke into another, only when ``through_planet``)."""
     rows: list[tuple[int, int, list[int]]] = []
     kinds: list[str] = []
 
@@ -286,6 +300,8 @@ def _routes(
                 if n != s:
                     rows.append((s, int(station[n]), list(path)))
                     kinds.append("spoke+spoke" if via_planet else ("arc" if moon else "ring"))
+                continue
+            if kind[n] == PLANET and not through_planet:
                 continue
             step = []
             if kind[n] == ASTEROID or (kind[n] == MOON and moons_count):

@@ -174,6 +174,8 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
     pirate = np.zeros((n, n_players), dtype=np.int64)
     harvest_pts = np.zeros((n, n_players), dtype=np.int64)
     lost_turns = np.zeros((n, n_players), dtype=np.int64)
+    harvests = np.zeros((n, n_players), dtype=np.int64)
+    via_planet = np.zeros((n, n_players), dtype=np.int64)
     events = np.zeros((n, N_EVENTS), dtype=np.int64)
     ends = np.zeros((n, n_cells), dtype=np.int64)
     collects = np.zeros((n, n_cells), dtype=np.int64)
@@ -200,13 +202,15 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
             pirate[i, p] = pl[p, S.P_PIRATE_LOST]
             harvest_pts[i, p] = pl[p, S.P_HARVEST_POINTS]
             lost_turns[i, p] = pl[p, S.P_LOST_TURNS]
+            harvests[i, p] = pl[p, S.P_HARVESTS]
+            via_planet[i, p] = pl[p, S.P_HARVESTS_PLANET]
         for k in range(N_EVENTS):
             events[i, k] = g[S.G_EVENTS + k]
         ends[i, :] = heat_end
         collects[i, :] = heat_col
     return (
         winner, length, reason, scores, lead_changes, half_leader, shipments, branches, pirate,
-        harvest_pts, lost_turns, events, ends, collects,
+        harvest_pts, lost_turns, harvests, via_planet, events, ends, collects,
     )  # fmt: skip
 
 
@@ -214,7 +218,8 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
 COLUMNS = (
     "winner", "length", "end_reason", "scores", "lead_changes", "half_leader",
     "pedruscos_shipments", "pedruscos_branches", "pedruscos_pirate_losses",
-    "pedruscos_harvest_points", "pedruscos_lost_turns", "pedruscos_events",
+    "pedruscos_harvest_points", "pedruscos_lost_turns", "pedruscos_harvests",
+    "pedruscos_harvests_via_planet", "pedruscos_events",
     "pedruscos_turn_ends_by_cell", "pedruscos_collects_by_cell",
 )  # fmt: skip
 

@@ -132,6 +132,8 @@ def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext=None) -> int:
             for j in range(lo, hi):
                 if i < 0 and (not coord or S.coordinates(br, g, p, b.route_end[j])):
                     i = j
+    pl[p, S.P_HARVESTS] += 1
+    pl[p, S.P_HARVESTS_PLANET] += b.route_via_planet[i]
     g[S.G_HARVEST_ROLL] = roll  # for a replay (record.py)
     g[S.G_HARVEST_ROUTE] = i
     g[S.G_HARVEST_COORD] = coord
@@ -181,6 +183,7 @@ def land(r, b, pids, prm, pl, br, g, p, cell, heat_col, ext=None, act=-1):
             if act == 1 or (act < 0 and X.ship(ext, pid, prm[p], p, r, b, pl, br, g,
                                                r.shipping_cost)):  # fmt: skip
                 S.ship(r, pl, g, p, r.shipping_cost)
+                reach_target(r, pl, g, p)
     elif k == STATION:
         s = b.station[cell]
         if S.station_open(g, s):
@@ -205,6 +208,8 @@ def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col, ext=None) -> bool
             and X.ship(ext, pid, prm[p], p, r, b, pl, br, g, r.hauler_cost)
         ):
             S.ship(r, pl, g, p, r.hauler_cost)
+            if reach_target(r, pl, g, p):
+                return False  # the game is over before the move
     elif ev == EV_LOST_TURN:
         pl[p, S.P_LOST_TURNS] += 1
         return False
@@ -242,13 +247,22 @@ def start_turn(r, b, pids, prm, pl, br, g, p, heat_col, ext=None) -> int:
 
 
 @njit(cache=True)
-def end_turn(r, pl, g, p) -> None:
-    """``p`` has played its turn: count it; reaching the target wins at once."""
-    g[S.G_TURN] += 1
-    if pl[p, S.P_POINTS] >= r.target_points:
+def reach_target(r, pl, g, p) -> bool:
+    """The goal, checked whenever ``p`` scores: the first miner to reach the target wins at once
+    (nothing later in the turn, a branch paid for, can take it back). True once the game is
+    over."""
+    if g[S.G_ENDED] == 0 and pl[p, S.P_POINTS] >= r.target_points:
         g[S.G_ENDED] = 1
         g[S.G_END_REASON] = S.END_TARGET
         g[S.G_WINNER] = p
+    return g[S.G_ENDED] == 1
+
+
+@njit(cache=True)
+def end_turn(r, pl, g, p) -> None:
+    """``p`` has played its turn: count it (the target was checked when it scored)."""
+    g[S.G_TURN] += 1
+    reach_target(r, pl, g, p)
 
 
 @njit(cache=True)

@@ -64,11 +64,29 @@ class Rules(RuleSet):
         hi=12,
     )
     arc_length: int = option(
-        7,
+        9,
         "squares on the 'upper' route between stations 1-2, 3-4 and 5-6, its moon at the middle",
-        "boards.md 3.2 (reconstruction: '3 squares + moon + 3 squares')",
+        "Estaciones: 'suele ser mejor optar por el camino más largo' (the upper route gives more "
+        "cards than the shortest: 8 asteroids and the moon; boards.md 3.2 had 3 + moon + 3)",
         lo=1,
         hi=13,
+    )
+    chord_length: int = option(
+        8,
+        "asteroids on the routes between stations two apart (2-4, 4-6, 6-2), which pass beside "
+        "the planet; 0: no such routes",
+        "Estaciones: 'la que pasa junto al Planeta del Espacio y le lleva hacia la estación nº6' "
+        "(from station 2)",
+        lo=0,
+        hi=14,
+    )
+    planet_routes: str = option(
+        "beside",
+        "harvest routes pass beside the planet, never through it ('beside'), or may also run "
+        "from one spoke through the planet into another ('through')",
+        "Estaciones: 'siguiendo en orden una de las rutas posibles'; 'la que pasa junto al "
+        "Planeta del Espacio' (beside, not through)",
+        choices=("beside", "through"),
     )
     colour_order: str = option(
         "red-yellow-blue",
@@ -228,6 +246,8 @@ class Rules(RuleSet):
             self.arc_length,
             self.colour_order,
             self.moon_in_harvest,
+            self.chord_length,
+            self.planet_routes,
         )
 
 

@@ -23,6 +23,9 @@ COLUMNS = {
     "pedruscos_harvest_points": "value, when shipped, of the harvested cards each seat shipped "
     "(branch payback: against the points paid for branches)",
     "pedruscos_lost_turns": "turns each seat lost looking for its pilot (result 6)",
+    "pedruscos_harvests": "harvests each seat made at its branches",
+    "pedruscos_harvests_via_planet": "of those, along a route through the planet (planet_routes="
+    "through)",
     "pedruscos_events": "station table results in the game, 8 counts in table order: "
     + ", ".join(f"{r} {n}" for r, n in zip(TABLE_ROWS, EVENT_NAMES, strict=True)),
     "pedruscos_turn_ends_by_cell": "turns that ended on each cell (games x cells)",

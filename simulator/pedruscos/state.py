@@ -28,7 +28,9 @@ P_HARVEST_POINTS = 12  # value of harvested cards when shipped (before the shipm
 P_HARVEST_CARDS = 13  # cards taken by harvests
 P_SHIPPED_VALUE = 14  # value of every card shipped (before costs)
 P_LOST_TURNS = 15  # turns lost to result 6
-N_PLAYER_FIELDS = 16
+P_HARVESTS = 16  # harvests made
+P_HARVESTS_PLANET = 17  # of those, along a route through the planet (planet_routes=through)
+N_PLAYER_FIELDS = 18
 
 # -- game fields ----------------------------------------------------------------------------------
 G_VALUE = 0  # .. +3: ore values

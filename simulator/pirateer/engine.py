@@ -92,7 +92,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
     changes = 0
     passes = 0
     problems = 0
-    p = 0  # the seat that won the opening roll plays first; seats follow clockwise
+    p = r.first_seat - 1  # the seat that won the opening roll plays first; then clockwise
     while g[S.G_ENDED] == 0:
         if S.count_alive(ships, owner, p) > 0:
             d1 = np.random.randint(1, 7)

@@ -54,6 +54,12 @@ def copy_into(dst: Position, src: Position) -> None:
 def play_move(r, ships, owner, occ, g, p, move, cap_cell, taken_cell, lost_cell, rec, rec_n):
     """Play a legal move step by step, counting captures and the treasure's changes of hand;
     ends the game when a step brings the treasure home or captures the last opponent."""
+    if move[S.M_TAKE1] >= S.TAKEN_BEFORE:  # taken where the ship stood ('any_time')
+        s = move[S.M_TAKE1] - S.TAKEN_BEFORE
+        g[S.G_TREASURE] = s
+        taken_cell[ships[s]] += 1
+        g[S.G_TAKEN_TURN] = g[S.G_TURN]
+        record(rec, rec_n, EV_TREASURE, g[S.G_TURN] + 1, p, s, ships[s], -1)
     for k in range(move[S.M_STEPS]):
         base = 1 + 4 * k
         s = move[base]

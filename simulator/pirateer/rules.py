@@ -45,6 +45,16 @@ class Rules(RuleSet):
         "Preparar: 'Cada jugador elige una bandera' (the text lets them choose)",
         choices=("opposite", "adjacent"),
     )
+    first_seat: int = option(
+        1,
+        "the seat that plays first (the winner of the opening roll); the others follow clockwise. "
+        "Harbours belong to seats (seat 1 top-left, then clockwise), so this separates moving "
+        "first from the harbour",
+        "Preparar: 'los jugadores tiran los dados para obtener el total más alto para ver quién "
+        "juega primero'",
+        lo=1,
+        hi=4,
+    )
     # -- movement ---------------------------------------------------------------------------------
     must_use_larger: bool = option(
         False,
@@ -67,6 +77,15 @@ class Rules(RuleSet):
         "a ship that enters a trade wind stays there for the rest of the turn",
         "not in the Spanish text (an English reading, boards.md 1.5)",
     )
+    null_move: str = option(
+        "allowed",
+        "a double may take one ship out and straight back to where it started, a move that "
+        "changes nothing ('allowed'), or not ('forbidden': such a move does not count as using "
+        "both dice)",
+        "Movimiento: 'Una tirada de ambos dados puede mover un barco ... dos veces en direcciones "
+        "opuestas'",
+        choices=("allowed", "forbidden"),
+    )
     strait_pass: bool = option(
         False,
         "a one-die move may pass through a strait (false: it must stop on it)",
@@ -82,6 +101,16 @@ class Rules(RuleSet):
         "Tesoro: 'Un barco del tesoro puede moverse directamente hacia su puerto o paralelo a la "
         "longitud de su puerto'",
         choices=("toward_or_parallel", "none"),
+    )
+    take_on_anchorage: str = option(
+        "landing",
+        "how a ship takes the treasure: by landing on an anchorage with a die-step this turn "
+        "('landing'), or also, 'any_time', a ship already standing on an anchorage at the start "
+        "of the turn (it may then move on as the treasure ship)",
+        "Tesoro: 'Los barcos pueden tomar el tesoro ... aterrizando en cualquiera de los ocho "
+        "espacios de anclaje ... Tomar el tesoro es opcional y se puede hacer en cualquier "
+        "momento durante el turno'",
+        choices=("landing", "any_time"),
     )
     anchorages_after_taking: str = option(
         "water",
@@ -106,4 +135,6 @@ def check_players(rules: Rules, n_players: int) -> str | None:
     """A one-line problem with these rules at this player count, or None."""
     if rules.two_player_fleets == 2 and n_players != 2:
         return f"two_player_fleets=2 is a 2-player rule; this game has {n_players} players"
+    if rules.first_seat > n_players:
+        return f"first_seat={rules.first_seat} but this game has {n_players} players"
     return None

@@ -40,6 +40,8 @@ N_SHIPS = FLEET * N_FLEETS
 LIMIT_DIRECTIONS = Rules.choice_index("treasure_limit", "toward_or_parallel")
 ANCHORAGES_CLOSED = Rules.choice_index("anchorages_after_taking", "closed")
 CORNERS_ADJACENT = Rules.choice_index("two_player_corners", "adjacent")
+NULL_FORBIDDEN = Rules.choice_index("null_move", "forbidden")
+TAKE_ANY_TIME = Rules.choice_index("take_on_anchorage", "any_time")
 
 # -- treasure (g[G_TREASURE]) ---------------------------------------------------------------------
 ON_ISLAND = -1
@@ -69,10 +71,11 @@ END_NOTES = {
 
 # -- moves ----------------------------------------------------------------------------------------
 M_STEPS = 0  # 1 or 2 die-steps
-M_SHIP1, M_DIR1, M_PIPS1, M_TAKE1 = 1, 2, 3, 4
+M_SHIP1, M_DIR1, M_PIPS1, M_TAKE1 = 1, 2, 3, 4  # M_TAKE1 >= TAKEN_BEFORE: see legal_moves
 M_SHIP2, M_DIR2, M_PIPS2, M_TAKE2 = 5, 6, 7, 8
 M_KEY = 9  # the position the move leads to, packed (duplicates share it)
 MOVE_FIELDS = 10
+TAKEN_BEFORE = 2  # M_TAKE1 = TAKEN_BEFORE + ship: that ship took the treasure where it stood
 MAX_MOVES = 4096
 
 
@@ -302,21 +305,11 @@ def _record(out, n, steps, s1, d1, v1, t1, s2, d2, v2, t2, key) -> int:
 
 
 @njit(cache=True)
-def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles) -> int:
-    """Every legal move of player ``p`` for the roll ``(d1, d2)``, duplicates removed, into
-    ``out``; returns how many. ``singles`` is scratch of the same shape.
-
-    Both dice must be used when any sequence allows it (either die first, one ship twice or two
-    ships once); otherwise any single die-step is legal (with ``must_use_larger``: the larger
-    die's when it has one). A first step that ends the game (treasure home, last opponent
-    captured) is complete on its own. Landing on an anchorage with the treasure on the island
-    gives two moves, with and without taking it.
-    """
-    mine = ships_of(ships, owner, p)
-    n2 = 0  # two-step moves and game-ending first steps
-    n_real2 = 0  # two-step moves
-    n1 = 0
-    n_orders = 1 if d1 == d2 else 2
+def _moves_from(r, ships, owner, occ, g, p, d1, d2, out, singles, mine, n_orders, still, null_ok,
+                pre, n2, n_real2, n1):  # fmt: skip
+    """The moves of :func:`legal_moves` from the position as it is (``pre`` >= 0: the treasure
+    was just taken where a ship stood, recorded in the first step's take field). Returns the
+    updated counts (n2, n_real2, n1)."""
     for order in range(n_orders):
         a = d1 if order == 0 else d2
         b = d2 if order == 0 else d1
@@ -330,9 +323,10 @@ def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles)
                 for tk in range(n_take):
                     frm, cap, old = make_step(ships, occ, g, s, t, tk)
                     key1 = position_key(ships, owner, g, p, mine)
-                    n1 = _record(singles, n1, 1, s, d, a, tk, -1, -1, 0, 0, key1)
+                    f1 = tk if pre < 0 else pre
+                    n1 = _record(singles, n1, 1, s, d, a, f1, -1, -1, 0, 0, key1)
                     if is_terminal(ships, owner, g, p):
-                        n2 = _record(out, n2, 1, s, d, a, tk, -1, -1, 0, 0, key1)
+                        n2 = _record(out, n2, 1, s, d, a, f1, -1, -1, 0, 0, key1)
                     else:
                         stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
                         for j in range(mine.shape[0]):
@@ -348,9 +342,50 @@ def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles)
                                     f2, c2, o2 = make_step(ships, occ, g, s2, t2, tk2)
                                     key = position_key(ships, owner, g, p, mine)
                                     unmake_step(ships, occ, g, s2, f2, c2, o2)
-                                    n2 = _record(out, n2, 2, s, d, a, tk, s2, e, b, tk2, key)
+                                    if key == still and not null_ok:
+                                        continue  # out and back: not a move of both dice
+                                    n2 = _record(out, n2, 2, s, d, a, f1, s2, e, b, tk2, key)
                                     n_real2 += 1
                     unmake_step(ships, occ, g, s, frm, cap, old)
+    return n2, n_real2, n1
+
+
+@njit(cache=True)
+def legal_moves(r, ships, owner, occ, g, p: int, d1: int, d2: int, out, singles) -> int:
+    """Every legal move of player ``p`` for the roll ``(d1, d2)``, duplicates removed, into
+    ``out``; returns how many. ``singles`` is scratch of the same shape.
+
+    Both dice must be used when any sequence allows it (either die first, one ship twice or two
+    ships once); otherwise any single die-step is legal (with ``must_use_larger``: the larger
+    die's when it has one). A first step that ends the game (treasure home, last opponent
+    captured) is complete on its own. Landing on an anchorage with the treasure on the island
+    gives two moves, with and without taking it. With ``take_on_anchorage`` 'any_time' a ship
+    standing on an anchorage may also take it before the dice (``M_TAKE1`` = TAKEN_BEFORE +
+    that ship); with ``null_move`` 'forbidden' a double that ends where the turn started is not
+    a move.
+    """
+    mine = ships_of(ships, owner, p)
+    n2 = 0  # two-step moves and game-ending first steps
+    n_real2 = 0  # two-step moves
+    n1 = 0
+    n_orders = 1 if d1 == d2 else 2
+    still = position_key(ships, owner, g, p, mine)  # the position if nothing moved
+    null_ok = r.null_move != NULL_FORBIDDEN
+    # 'any_time': a ship standing on an anchorage may take the treasure before the dice
+    n_pre = 1
+    if r.take_on_anchorage == TAKE_ANY_TIME and g[G_TREASURE] == ON_ISLAND:
+        n_pre += mine.shape[0]
+    for pre in range(n_pre):
+        if pre > 0:
+            if not IS_ANCHORAGE[ships[mine[pre - 1]]]:
+                continue
+            g[G_TREASURE] = mine[pre - 1]
+        n2, n_real2, n1 = _moves_from(r, ships, owner, occ, g, p, d1, d2, out, singles, mine,
+                                      n_orders, still, null_ok,
+                                      TAKEN_BEFORE + mine[pre - 1] if pre > 0 else -1, n2,
+                                      n_real2, n1)  # fmt: skip
+        if pre > 0:
+            g[G_TREASURE] = ON_ISLAND
     if n_real2 == 0:
         # no sequence uses both dice: one die, any single step (the larger die's if required)
         big = max(d1, d2)
@@ -408,6 +443,8 @@ def make_move(r, ships, owner, occ, g, move, undo) -> int:
     """Apply ``move`` (legal in this position), writing undo records into ``undo[2, 3]``;
     returns the number of steps applied (a game-ending first step stops the move)."""
     n = move[M_STEPS]
+    if move[M_TAKE1] >= TAKEN_BEFORE:  # taken where the ship stood, before the dice
+        g[G_TREASURE] = move[M_TAKE1] - TAKEN_BEFORE
     for k in range(n):
         base = 1 + 4 * k
         s = move[base]
@@ -423,6 +460,8 @@ def make_move(r, ships, owner, occ, g, move, undo) -> int:
 def unmake_move(ships, occ, g, move, undo, n: int):
     for k in range(n - 1, -1, -1):
         unmake_step(ships, occ, g, move[1 + 4 * k], undo[k, 0], undo[k, 1], undo[k, 2])
+    if move[M_TAKE1] >= TAKEN_BEFORE:
+        g[G_TREASURE] = ON_ISLAND
 
 
 @njit(cache=True)
