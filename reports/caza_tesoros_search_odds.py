@@ -154,9 +154,9 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
         "A treasure worth more than the break-even value pays its searching on average; "
         "bad weather adds the surcharge per level and, on a failed level 2, the best search card."
     )
+    # The section's title is the heading: the fragments start with the table.
     html = "\n".join(
         [
-            f"<h3>{escape(TITLE)}</h3>",
             _html_table(odds_cols, odds),
             f'<figure><img alt="{escape(caption)}" src="data:image/png;base64,{png}">'
             f"<figcaption>{escape(caption)}</figcaption></figure>",
@@ -166,8 +166,6 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
     )
     markdown = "\n".join(
         [
-            f"### {TITLE}",
-            "",
             *_md_table(odds_cols, odds),
             "",
             f"![{caption}](data:image/png;base64,{png})",

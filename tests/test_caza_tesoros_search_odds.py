@@ -366,6 +366,13 @@ def test_report_section_has_table_figure_and_economics():
     assert section.html.count("<table>") == 2 and "data:image/png;base64," in section.html
     assert "| divers+robot+scanner |" in section.markdown
     assert "data:image/png;base64," in section.markdown
+    from reports.document import Document
+    from reports.html import render_html
+    from reports.markdown import render_markdown
+
+    page = render_html(Document("t", "s", [], [section]))
+    assert page.count(section.title) == 1  # the section's heading, not repeated by its fragment
+    assert render_markdown(Document("t", "s", [], [section]), None)[0].count(section.title) == 1
     rows = search_odds_rows(rules, trials=2000)
     assert [(r["equipment"], r["level"], r["dice"]) for r in rows][-2:] == [
         ("divers+robot+scanner", 1, 3),
