@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 from .jit import cache_folder, cache_root
@@ -86,9 +86,10 @@ def _ticking(start: float) -> Iterator[None]:
 
 
 @contextmanager
-def compile_notice(config: RunConfig) -> Iterator[None]:
+def compile_notice(config: RunConfig, say: bool = True) -> Iterator[None]:
     """Around a run's first engine call: when this version has not compiled what the run needs,
-    say so first (once, about how long), show the elapsed time, then mark it compiled."""
+    say so first (once, about how long), show the elapsed time, then mark it compiled. With
+    ``say`` off (a quiet command) it only times and marks the compile."""
     from numba.core import config as numba_config
 
     key, words = compiled_what(config)
@@ -98,12 +99,14 @@ def compile_notice(config: RunConfig) -> Iterator[None]:
         return
     before = _seconds_before(key)
     estimate = f"about {before:.0f} s last time" if before is not None else USUAL
-    _say(f"compiling {words} for this version of balance, once (then cached): {estimate}")
+    if say:
+        _say(f"compiling {words} for this version of balance, once (then cached): {estimate}")
     start = time.perf_counter()
-    with _ticking(start):
+    with _ticking(start) if say else nullcontext():
         yield
     seconds = time.perf_counter() - start
-    _say(f"compiled in {seconds:.0f} s")
+    if say:
+        _say(f"compiled in {seconds:.0f} s")
     if seconds >= REAL_COMPILE_S:
         _remember(key, seconds)
     try:

@@ -44,8 +44,11 @@ def run(
     cluster: str | None = None,
     until: Callable[[RunFolder], bool] | None = None,
     wait: bool = False,
+    notice: bool | None = None,
 ) -> RunFolder:
     """Play every chunk not yet soundly on disk and write it as a part; returns the folder.
+
+    ``notice``: say so before a first compile of the engine (default: with ``progress``).
 
     Damaged parts (and, in a finished run, missing ones) are replayed, the bad files moved to
     ``damaged/``, and a line on stderr says how many. One writer per folder: a folder another
@@ -74,8 +77,11 @@ def run(
         todo = [c for c in config.chunks() if c[0] not in done]
         already = sum(c[2] for c in config.chunks() if c[0] in done)
         with _Progress(config.games, already, progress) as bar:
+            bar.notice = progress if notice is None else notice
             if until is None:
-                for index, table in _execute(config, todo, jobs, cluster, folder.fingerprint):
+                for index, table in _execute(
+                    config, todo, jobs, cluster, folder.fingerprint, notice=bar.notice
+                ):
                     folder.write_part(index, table)
                     bar.advance(_rows(table))
             else:
@@ -139,7 +145,9 @@ def _run_until(
         if start > 0 and all(c[0] in done for c in chunks[:start]) and until(folder):
             return
         batch = [c for c in chunks[start : start + UNTIL_BATCH] if c[0] not in done]
-        for index, table in _execute(config, batch, jobs, cluster, folder.fingerprint):
+        for index, table in _execute(
+            config, batch, jobs, cluster, folder.fingerprint, notice=bar.notice
+        ):
             folder.write_part(index, table)
             bar.advance(_rows(table))
 
@@ -166,12 +174,15 @@ def _execute(
     jobs: int,
     cluster: str | None,
     run_id: str,
+    *,
+    notice: bool = True,
 ) -> Iterator[tuple[int, pl.DataFrame | EncodedPart]]:
     if not todo:
         return
-    # Compile (or load the JIT cache) once here, saying so before a first compile; workers,
-    # local or on a cluster sharing the file system, then load it instead of all compiling.
-    with compile_notice(config):
+    # Compile (or load the JIT cache) once here, saying so before a first compile (unless the
+    # command is quiet); workers, local or on a cluster sharing the file system, then load it
+    # instead of all compiling.
+    with compile_notice(config, say=notice):
         play_chunk(config, 0, 0, 1)
     if cluster is not None:
         yield from execute_on_cluster(config, todo, cluster)
@@ -204,6 +215,7 @@ class _Progress:
     """Games done, games per second and time left on a terminal; silent otherwise."""
 
     def __init__(self, total: int, already: int, enabled: bool):
+        self.notice = enabled  # the first-compile notice; --quiet and --json turn it off
         self.enabled = enabled and sys.stderr.isatty()
         self.total, self.already = total, already
         self._progress = None

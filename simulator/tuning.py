@@ -414,7 +414,7 @@ def tune(
     with cluster_session(cluster):
         if cluster is not None:
             connect(cluster)
-        player = _Player(jobs, cluster)
+        player = _Player(jobs, cluster, notice=progress)
         while len(results) < plan.trials:
             k = min(BATCH, plan.trials - len(results))
             asked = [study.ask() for _ in range(k)]
@@ -492,13 +492,20 @@ class _Player:
     """Plays a list of runs: one after another on local processes (each run spread over
     ``jobs``), or all at once on a Dask cluster (the runs of several candidates share it)."""
 
-    def __init__(self, jobs: int | None, cluster: str | None):
-        self.jobs, self.cluster = jobs, cluster
+    def __init__(self, jobs: int | None, cluster: str | None, notice: bool = True):
+        self.jobs, self.cluster, self.notice = jobs, cluster, notice
 
     def play(self, runs: list[tuple[RunConfig, Path, Callable[[RunFolder], bool] | None]]) -> None:
         def one(item: tuple[RunConfig, Path, Callable[[RunFolder], bool] | None]) -> None:
             config, folder, until = item
-            run(config, folder, jobs=self.jobs, cluster=self.cluster, until=until)
+            run(
+                config,
+                folder,
+                jobs=self.jobs,
+                cluster=self.cluster,
+                until=until,
+                notice=self.notice,
+            )
 
         if self.cluster is None or len(runs) < 2:
             for item in runs:

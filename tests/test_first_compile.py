@@ -12,15 +12,23 @@ def test_first_compile_is_announced_once_per_version_with_its_time(tmp_path, mon
     monkeypatch.setattr(first_compile, "cache_folder", lambda: version["folder"])
     monkeypatch.setattr(first_compile, "cache_root", lambda: tmp_path)
     monkeypatch.setattr(first_compile, "REAL_COMPILE_S", 0.0)  # the test engine compiles fast
-    simulate("fake", 50, tmp_path / "a", jobs=1)
+    simulate("fake", 50, tmp_path / "a", jobs=1, progress=True)
     err = capsys.readouterr().err
     assert "compiling the fake engine for this version of balance, once" in err
     assert "usually 30 s to 2.5 min" in err and "compiled in" in err
-    simulate("fake", 50, tmp_path / "b", jobs=1)
+    simulate("fake", 50, tmp_path / "b", jobs=1, progress=True)
     assert "compiling" not in capsys.readouterr().err  # compiled in this version: silent
     version["folder"] = tmp_path / "numba-v2"  # the sources changed
-    simulate("fake", 50, tmp_path / "c", jobs=1)
+    simulate("fake", 50, tmp_path / "c", jobs=1, progress=True)
     assert "s last time" in capsys.readouterr().err
+
+
+def test_a_quiet_command_compiles_without_a_word(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(first_compile, "cache_folder", lambda: tmp_path / "numba-v1")
+    monkeypatch.setattr(first_compile, "cache_root", lambda: tmp_path)
+    simulate("fake", 50, tmp_path / "a", jobs=1)  # --quiet and --json turn progress off
+    assert "compil" not in capsys.readouterr().err
+    assert (tmp_path / "numba-v1" / "compiled" / "fake").is_file()
 
 
 def test_search_player_and_policy_files_are_compiled_combinations_of_their_own():
