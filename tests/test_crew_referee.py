@@ -279,3 +279,9 @@ def test_every_verdict_agrees_with_the_referee(n_players, missions):
         for seed in range(6):
             checked += referee(n_players, {"mission": mission}, 1000 * mission + seed)
     assert checked > 100
+
+
+def test_the_referee_judges_a_hand_played_to_its_last_trick():
+    # 3 players, mission 7, seed 22: the hand is played out with task 31 ("exactly three
+    # submarines") one short and S4 never played: the referee wants its verdict at the end
+    assert referee(3, {"mission": 7}, 22) >= 1
