@@ -513,7 +513,7 @@ def compare(
     With --ladder R1,R2,... the comparison is played under every rung of skill
     (OUT/rung-NN-<rung>/), so the report says whether each effect holds as play gets stronger.
     """
-    from simulator.skill import split_rungs
+    from simulator.rungs import split_rungs
     from simulator.studies import compare as run_compare
 
     targets = _report_options(fmt, target)
@@ -700,8 +700,8 @@ def skill(
     success rate. Writes OUT/<run>/ folders and OUT/report.html; a killed ladder resumes.
     Cost: every game with a search seat runs the search; see docs/performance.md.
     """
+    from simulator.rungs import split_rungs
     from simulator.skill import skill as run_skill
-    from simulator.skill import split_rungs
 
     _report_options(fmt, None)
     study = run_skill(

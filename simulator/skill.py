@@ -14,8 +14,9 @@ deal by deal on the same seeds (which of them succeeds where the other fails). `
 the whole ladder at several rule settings (a mission, a player count), so a designer sees which
 settings reward skill.
 
-``balance compare --ladder`` (:func:`ladder_plans`) plays a comparison once under every rung.
-Every run is an ordinary run folder on the same seeds: a killed ladder resumes.
+``balance compare --ladder`` (:func:`simulator.studies.ladder_plans`) plays a comparison once
+under every rung. Every run is an ordinary run folder on the same seeds: a killed ladder resumes.
+What a rung is and how rungs are named: :mod:`simulator.rungs`.
 """
 
 from __future__ import annotations
@@ -27,66 +28,11 @@ from typing import Any
 from .errors import BalanceError
 from .games import GameSpec, get_game
 from .plan import plan_run
-from .policy_file import PolicyFile
+from .rungs import default_rungs, ladder_chunk_size, rung_labels
 from .runner import RunConfig
 from .studies import Study, StudyRun, _execute, _prepare, _read, _slug, parse_param
 
 KIND = "skill"
-SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
-CHUNKS_PER_RUN = 32
-
-
-def ladder_chunk_size(games: int) -> int:
-    """About 32 chunks per run whatever its size: a rung's games may each cost seconds of
-    search, so a run of a few hundred must still spread over every core (or cluster worker).
-    One size for every run of a ladder keeps game ``i``'s seed the same in all of them."""
-    return max(1, -(-games // CHUNKS_PER_RUN))
-
-
-def split_rungs(text: str) -> list[str]:
-    """``random,lookahead,mcts:playouts=100,explore=0.5`` -> one policy text per rung.
-
-    Commas separate rungs and also a policy's parameters; an item that is ``key=value`` without
-    a policy name belongs to the rung before it."""
-    rungs: list[str] = []
-    for item in (s.strip() for s in text.split(",")):
-        if not item:
-            continue
-        if "=" in item and ":" not in item and rungs:
-            rungs[-1] += "," + item
-        elif "=" in item and ":" not in item:
-            raise BalanceError(f"--rungs: {item!r} is a parameter without a policy before it")
-        else:
-            rungs.append(item)
-    return rungs
-
-
-def default_rungs(spec: GameSpec) -> list[str]:
-    """``random``, every hand-written policy, then the search player at two budgets."""
-    rungs = ["random"] + [p for p in spec.policies if p not in ("random", "mcts")]
-    if spec.searches:
-        budget = next(p for p in spec.policies["mcts"].params if p.name == "playouts")
-        playouts = int(budget.default)
-        rungs += [f"mcts:playouts={max(1, playouts // k)}" for k in SEARCH_RUNGS]
-    return rungs
-
-
-def _rung_labels(
-    spec: GameSpec, rungs: list[str], players: int, pfile: PolicyFile | None, **common: Any
-) -> list[str]:
-    """Each rung's canonical label; refuses unknown policies, bad parameters and repeats."""
-    if len(rungs) < 2:
-        raise BalanceError("a skill ladder needs at least two rungs (--rungs A,B,...)")
-    labels = []
-    for rung in rungs:
-        config = plan_run(spec.id, 1, players=players, policies=[rung], policy_file=pfile, **common)
-        label = config.policy_labels[0]
-        if label in labels:
-            raise BalanceError(
-                f"--rungs: {rung!r} is the rung {label!r} again; give each rung once"
-            )
-        labels.append(label)
-    return labels
 
 
 def pair_tables(a: str, b: str, n_players: int) -> list[list[str]]:
@@ -143,7 +89,7 @@ def plan_skill(
         if clash:
             raise BalanceError(f"{', '.join(clash)} is both in --param and in --set")
     texts = rungs if rungs is not None else default_rungs(spec)
-    labels = _rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant)
+    labels = rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant)
     plans: list[tuple[StudyRun, RunConfig]] = []
 
     def add(folder: str, label: str, lineup: list[str], point: dict[str, str], run_params: dict):
@@ -207,32 +153,3 @@ def skill(
     plans = plan_skill(game, games, **ladder)
     study = _prepare(out, KIND, game, plans, jobs)
     return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
-
-
-def ladder_plans(
-    plans: list[tuple[StudyRun, RunConfig]],
-    rungs: list[str],
-    policy_file: PolicyFile | None,
-) -> list[tuple[StudyRun, RunConfig]]:
-    """A comparison's runs once under every rung (every seat plays the rung), grouped by rung."""
-    from dataclasses import replace
-
-    first = plans[0][1]
-    labels = _rung_labels(first.spec, rungs, first.n_players, policy_file, rules=first.rules)
-    out: list[tuple[StudyRun, RunConfig]] = []
-    for r, rung in enumerate(labels):
-        for entry, config in plans:
-            seated = plan_run(
-                config.spec.id,
-                config.games,
-                players=config.n_players,
-                policies=[rung],
-                seed=config.seed,
-                rules=config.rules,
-                chunk_size=ladder_chunk_size(config.games),
-                policy_file=policy_file,
-            )
-            folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"
-            run_entry = StudyRun(folder, f"{entry.label} [{rung}]", {**entry.params, "rung": rung})
-            out.append((run_entry, replace(seated, variant=config.variant)))
-    return out

@@ -28,6 +28,7 @@ from .errors import BalanceError
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
 from .rules import coerce, parse_sets
+from .rungs import ladder_chunk_size, rung_labels
 from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
@@ -226,8 +227,6 @@ def compare(
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
     if ladder is not None:
-        from .skill import ladder_plans
-
         plans = ladder_plans(plans, ladder, pfile)
         study = _prepare(out, "ladder", game, plans, jobs)
         return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
@@ -245,6 +244,35 @@ def compare(
     return _execute(
         study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils, wait=wait
     )
+
+
+def ladder_plans(
+    plans: list[tuple[StudyRun, RunConfig]],
+    rungs: list[str],
+    policy_file: PolicyFile | None,
+) -> list[tuple[StudyRun, RunConfig]]:
+    """A comparison's runs once under every rung (every seat plays the rung), grouped by rung."""
+    from dataclasses import replace
+
+    first = plans[0][1]
+    labels = rung_labels(first.spec, rungs, first.n_players, policy_file, rules=first.rules)
+    out: list[tuple[StudyRun, RunConfig]] = []
+    for r, rung in enumerate(labels):
+        for entry, config in plans:
+            seated = plan_run(
+                config.spec.id,
+                config.games,
+                players=config.n_players,
+                policies=[rung],
+                seed=config.seed,
+                rules=config.rules,
+                chunk_size=ladder_chunk_size(config.games),
+                policy_file=policy_file,
+            )
+            folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"
+            run_entry = StudyRun(folder, f"{entry.label} [{rung}]", {**entry.params, "rung": rung})
+            out.append((run_entry, replace(seated, variant=config.variant)))
+    return out
 
 
 def _plan_adapted(

@@ -21,7 +21,8 @@ from analyses.skill import ELO, fit_ratings, skill_summary
 from reports.grouping import open_runs
 from simulator import studies
 from simulator.errors import BalanceError
-from simulator.skill import pair_tables, plan_skill, skill, split_rungs
+from simulator.rungs import split_rungs
+from simulator.skill import pair_tables, plan_skill, skill
 from tests.test_cli import call
 
 WEAK, MID, TOP = "random", "strong", "strong:skill=3"  # weights 1, 2, 4

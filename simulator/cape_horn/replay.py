@@ -186,6 +186,6 @@ REPLAY = ReplayDef(
     frames=frames,
     pieces={
         "1, 2, ...": "a seat's ship; beside it, its station tokens",
-        "letters": "a wind card laid on the space, on a grey disc (its name on hover)",
+        "letters": "a wind card laid on the space, on a yellow disc (its name on hover)",
     },
 )

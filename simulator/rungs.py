@@ -1,0 +1,70 @@
+"""Rungs of a skill ladder: policies named once each, from ``random`` to the search player.
+
+Shared by ``balance skill`` (:mod:`simulator.skill`) and ``balance compare --ladder``
+(:func:`simulator.studies.ladder_plans`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import BalanceError
+from .games import GameSpec
+from .plan import plan_run
+from .policy_file import PolicyFile
+
+SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
+CHUNKS_PER_RUN = 32
+
+
+def ladder_chunk_size(games: int) -> int:
+    """About 32 chunks per run whatever its size: a rung's games may each cost seconds of
+    search, so a run of a few hundred must still spread over every core (or cluster worker).
+    One size for every run of a ladder keeps game ``i``'s seed the same in all of them."""
+    return max(1, -(-games // CHUNKS_PER_RUN))
+
+
+def split_rungs(text: str) -> list[str]:
+    """``random,lookahead,mcts:playouts=100,explore=0.5`` -> one policy text per rung.
+
+    Commas separate rungs and also a policy's parameters; an item that is ``key=value`` without
+    a policy name belongs to the rung before it."""
+    rungs: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and rungs:
+            rungs[-1] += "," + item
+        elif "=" in item and ":" not in item:
+            raise BalanceError(f"--rungs: {item!r} is a parameter without a policy before it")
+        else:
+            rungs.append(item)
+    return rungs
+
+
+def default_rungs(spec: GameSpec) -> list[str]:
+    """``random``, every hand-written policy, then the search player at two budgets."""
+    rungs = ["random"] + [p for p in spec.policies if p not in ("random", "mcts")]
+    if spec.searches:
+        budget = next(p for p in spec.policies["mcts"].params if p.name == "playouts")
+        playouts = int(budget.default)
+        rungs += [f"mcts:playouts={max(1, playouts // k)}" for k in SEARCH_RUNGS]
+    return rungs
+
+
+def rung_labels(
+    spec: GameSpec, rungs: list[str], players: int, pfile: PolicyFile | None, **common: Any
+) -> list[str]:
+    """Each rung's canonical label; refuses unknown policies, bad parameters and repeats."""
+    if len(rungs) < 2:
+        raise BalanceError("a skill ladder needs at least two rungs (--rungs A,B,...)")
+    labels = []
+    for rung in rungs:
+        config = plan_run(spec.id, 1, players=players, policies=[rung], policy_file=pfile, **common)
+        label = config.policy_labels[0]
+        if label in labels:
+            raise BalanceError(
+                f"--rungs: {rung!r} is the rung {label!r} again; give each rung once"
+            )
+        labels.append(label)
+    return labels
