@@ -424,9 +424,9 @@ def ladder_section(summary: dict[str, Any], unit: str) -> Section:
             "The comparison was played once under every rung (every seat playing the rung, the "
             "same seeds). Per figure: 'holds at every rung' when the effect is significant with "
             "the same sign at every rung and no two rungs' effects differ; 'changes with skill' "
-            "when two rungs' effects differ (a z test of the difference); otherwise 'cannot "
-            "tell yet'. p-values are corrected for every rung and figure tested "
-            "(Benjamini-Hochberg)."
+            "when two rungs' effects differ (a z test of the difference); 'no effect at any "
+            "rung' when every game came out the same under the variant; otherwise 'cannot tell "
+            "yet'. p-values are corrected for every rung and figure tested (Benjamini-Hochberg)."
         ],
     )
     figs = summary["figures"]
