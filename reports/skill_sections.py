@@ -14,6 +14,8 @@ from . import figures
 from .document import Figure, Section, Table
 from .text import num, p_value, pct, points, signed
 
+MIN_DECIDED = 30  # decided games a rung needs before its first-seat edge is compared
+
 
 def _ci(lo: float, hi: float, fmt=pct) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
@@ -122,14 +124,16 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
 
 
 def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
-    decided = [r for r in rungs if r.get("decided")]
-    silent = [r["name"] for r in rungs if not r.get("decided")]
+    decided = [r for r in rungs if r.get("decided", 0) >= MIN_DECIDED]
+    silent = [r for r in rungs if r.get("decided", 0) < MIN_DECIDED]
     out = []
     if silent:
+        words = ", ".join(
+            f"{r['name']} ({r.get('decided', 0):,} of {r['self_games']:,})" for r in silent
+        )
         out.append(
-            f"With every seat {', '.join(silent)}, no game had a winner "
-            f"({rungs[-1]['self_games']:,} games{' each' if len(silent) > 1 else ''}): the "
-            "first-seat edge is not defined there."
+            f"With every seat the same rung, too few games had a winner to measure a first-seat "
+            f"edge under {words}."
         )
     if len(decided) < 2:
         return out
