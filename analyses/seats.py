@@ -11,7 +11,7 @@ from .runs import Run
 from .stats import (
     BLOCKS,
     Estimate,
-    bootstrap_balance,
+    balance_estimate,
     family_confidence,
     lead,
     paired_share_difference,
@@ -44,9 +44,9 @@ def seat_counts(lf: pl.LazyFrame, n_players: int) -> dict[str, Any]:
 
 
 def outcome_blocks(lf: pl.LazyFrame, n_players: int, games: int | None = None) -> np.ndarray:
-    """Outcome counts of blocks of games, for the balance bootstrap: row k holds the wins of
-    each seat, then the games nobody won, among games whose ``game_index`` is k modulo the
-    number of blocks. Runs on the same seeds put the same games in the same block, which pairs
+    """Outcome counts of blocks of games, for balance and its paired bootstrap between
+    settings: row k holds the wins of each seat, then the games nobody won, among games whose
+    ``game_index`` is k modulo the number of blocks. Runs on the same seeds put the same games in the same block, which pairs
     them; ``games`` keeps only the first games (the ones two runs have in common)."""
     if games is not None:
         lf = lf.filter(pl.col("game_index") < games)
@@ -102,7 +102,7 @@ def seat_summary(run: Run) -> dict[str, Any]:
             else None
         ),
         "most_wins": most_wins(wins, games),
-        "balance": bootstrap_balance(outcome_blocks(run.scan(), run.n_players)).as_dict(),
+        "balance": balance_estimate(outcome_blocks(run.scan(), run.n_players)).as_dict(),
     }
 
 

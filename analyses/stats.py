@@ -280,20 +280,37 @@ def _bootstrap(statistic, blocks: int, confidence: float) -> tuple[float, float]
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def bootstrap_balance(blocks: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
-    """Balance with its bootstrap interval, kept within [0, 1].
+def balance_estimate(blocks: np.ndarray, confidence: float = CONFIDENCE) -> Estimate:
+    """Balance with its interval: 1 minus the largest gap between two seats' win rates.
 
-    ``blocks`` holds outcome counts (wins of each seat, then no winner) of disjoint blocks of
-    games; games are independent, so resampling blocks resamples games, at a cost that does
-    not grow with the run (see :func:`analyses.seats.outcome_blocks`)."""
-    blocks = np.asarray(blocks, dtype=float)
-    if blocks.sum() == 0:
+    The interval comes from every pair of seats at once: each pair's gap gets a normal interval
+    for a difference of two shares of the same games, at Bonferroni-corrected confidence over
+    the pairs, folded at zero (a gap whose interval holds zero may be zero); the largest gap lies
+    between the largest lower and the largest upper end. A bootstrap of the largest gap under-
+    covers near perfect balance: its basic interval held a true balance of 0.97 in 77% of 150
+    simulated 400-game runs (this interval: in 95% or more, see the tests).
+
+    ``blocks`` holds outcome counts (wins of each seat, then no winner) of blocks of games."""
+    counts = np.atleast_2d(np.asarray(blocks, dtype=float)).sum(axis=0)
+    games = counts.sum()
+    if games == 0:
         return Estimate(math.nan, math.nan, math.nan)
-    value = float(balance_of(blocks.sum(axis=0)))
-    if len(blocks) < 2:
-        return Estimate(value, math.nan, math.nan)
-    lo, hi = _bootstrap(lambda idx: balance_of(blocks[idx].sum(axis=-2)), len(blocks), confidence)
-    return Estimate(value, max(0.0, lo), min(1.0, hi))
+    rates = counts[:-1] / games
+    seats = len(rates)
+    value = float(1.0 - (rates.max() - rates.min()))
+    if seats < 2:
+        return Estimate(value, value, value)
+    pairs = seats * (seats - 1) // 2
+    z = float(stats.norm.ppf(1 - (1 - confidence) / (2 * pairs)))
+    low_gap = high_gap = 0.0
+    for a in range(seats):
+        for b in range(a + 1, seats):
+            d = rates[a] - rates[b]
+            half = z * math.sqrt(max(rates[a] + rates[b] - d * d, 0.0) / games)
+            lo, hi = d - half, d + half
+            low_gap = max(low_gap, 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi)))
+            high_gap = max(high_gap, max(abs(lo), abs(hi)))
+    return Estimate(value, max(0.0, 1.0 - high_gap), min(1.0, 1.0 - low_gap))
 
 
 def balance_difference(

@@ -141,8 +141,9 @@ def _how_to_read(kind: str) -> Section:
             "differences are tested at once, p-values are corrected so that luck does not "
             "produce false alarms.",
             "Win-rate intervals are Wilson intervals; the seat test is a chi-square test of equal "
-            "wins among seats; mean-length intervals are t intervals; the balance interval is a "
-            "basic bootstrap over games (scipy.stats.bootstrap).",
+            "wins among seats; mean-length intervals are t intervals; the balance interval comes "
+            "from the intervals of every pair of seats' gap at once (Bonferroni), and a "
+            "difference of balance between settings from a paired bootstrap over games.",
             "A sentence calls something the best, the most balanced or the strongest only when "
             "paired differences on the same games separate it from every alternative, with "
             "intervals corrected for how many were compared; otherwise it names what cannot be "

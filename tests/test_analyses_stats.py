@@ -11,7 +11,7 @@ from scipy import stats
 from analyses.stats import (
     adjust_p_values,
     balance_difference,
-    bootstrap_balance,
+    balance_estimate,
     mean_from_moments,
     paired_mean,
     paired_proportion,
@@ -94,12 +94,25 @@ def one_game_blocks(outcomes: list[int], outcome_kinds: int) -> np.ndarray:
     return np.eye(outcome_kinds)[outcomes]
 
 
-def test_bootstrap_balance_interval_around_the_estimate():
+def test_balance_interval_around_the_estimate():
     blocks = one_game_blocks([0] * 500 + [1] * 250 + [2] * 250, 4)
-    est = bootstrap_balance(blocks)
+    est = balance_estimate(blocks)
     assert est.value == pytest.approx(0.75)
-    assert est.lo < 0.75 < est.hi and est.hi - est.lo < 0.15
-    assert bootstrap_balance(blocks) == est  # reproducible
+    assert est.lo < 0.75 < est.hi and est.hi - est.lo < 0.2
+
+
+@pytest.mark.parametrize("rates", [(0.35, 0.35), (0.335, 0.365), (0.32, 0.38), (0.5, 0.3)])
+def test_balance_interval_covers_the_true_balance(rates):
+    # 300 simulated runs of 400 games; seats 1 and 2 win with these chances, nobody otherwise.
+    # (The bootstrap's basic interval held 0.97 and 0.94 in about 77% of such runs.)
+    p = [*rates, 1 - sum(rates)]
+    truth = 1 - abs(rates[0] - rates[1])
+    rng = np.random.default_rng(7)
+    covered = 0
+    for _ in range(300):
+        est = balance_estimate(rng.multinomial(400, p)[None, :])
+        covered += est.lo <= truth <= est.hi
+    assert covered / 300 >= 0.93
 
 
 def test_balance_interval_holds_perfect_balance():
@@ -107,7 +120,7 @@ def test_balance_interval_holds_perfect_balance():
     blocks = np.zeros((1000, 4))
     outcomes = np.random.default_rng(1).choice(3, size=3000)
     np.add.at(blocks, (np.arange(3000) % 1000, outcomes), 1)
-    est = bootstrap_balance(blocks)
+    est = balance_estimate(blocks)
     assert est.lo < est.value < est.hi == 1.0
     same = balance_difference(blocks, blocks)
     assert (same.value, same.lo, same.hi) == (0.0, 0.0, 0.0)
