@@ -46,8 +46,9 @@ def seat_counts(lf: pl.LazyFrame, n_players: int) -> dict[str, Any]:
 def outcome_blocks(lf: pl.LazyFrame, n_players: int, games: int | None = None) -> np.ndarray:
     """Outcome counts of blocks of games, for balance and its paired bootstrap between
     settings: row k holds the wins of each seat, then the games nobody won, among games whose
-    ``game_index`` is k modulo the number of blocks. Runs on the same seeds put the same games in the same block, which pairs
-    them; ``games`` keeps only the first games (the ones two runs have in common)."""
+    ``game_index`` is k modulo the number of blocks. Runs on the same seeds put the same games
+    in the same block, which pairs them; ``games`` keeps only the first games (the ones two runs
+    have in common)."""
     if games is not None:
         lf = lf.filter(pl.col("game_index") < games)
     games = lf.select(pl.len()).collect().item() if games is None else games
