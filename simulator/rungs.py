@@ -36,7 +36,7 @@ def split_rungs(text: str) -> list[str]:
         if "=" in item and ":" not in item and rungs:
             rungs[-1] += "," + item
         elif "=" in item and ":" not in item:
-            raise BalanceError(f"--rungs: {item!r} is a parameter without a policy before it")
+            raise BalanceError(f"rung {item!r} is a parameter without a policy before it")
         else:
             rungs.append(item)
     return rungs
@@ -57,14 +57,12 @@ def rung_labels(
 ) -> list[str]:
     """Each rung's canonical label; refuses unknown policies, bad parameters and repeats."""
     if len(rungs) < 2:
-        raise BalanceError("a skill ladder needs at least two rungs (--rungs A,B,...)")
+        raise BalanceError("a ladder needs at least two rungs, e.g. random,lookahead")
     labels = []
     for rung in rungs:
         config = plan_run(spec.id, 1, players=players, policies=[rung], policy_file=pfile, **common)
         label = config.policy_labels[0]
         if label in labels:
-            raise BalanceError(
-                f"--rungs: {rung!r} is the rung {label!r} again; give each rung once"
-            )
+            raise BalanceError(f"rung {rung!r} is the rung {label!r} again; give each rung once")
         labels.append(label)
     return labels
