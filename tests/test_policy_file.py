@@ -378,3 +378,18 @@ def test_policies_refuses_a_bad_file_in_one_line(tmp_path):
     assert output.strip().splitlines() == [
         f"balance: error: {path}:20: policy 'heavy' is declared twice"
     ]
+
+
+def test_a_policy_from_a_file_is_a_rung_of_a_skill_ladder(tmp_path):
+    from analyses.skill import skill_summary
+    from reports.grouping import open_runs
+    from simulator.skill import skill
+
+    path = _write(tmp_path, GOOD)
+    out = tmp_path / "ladder"
+    skill("outside-fake", 600, out, rungs=["random", "fixed"], policy_file=path, jobs=1)
+    s = skill_summary(open_runs([out])[1])
+    # fixed has weight 3 against random's 1: it wins three games in four, 191 Elo points.
+    assert [r["name"] for r in s["rungs"]] == ["random", "fixed"]
+    lo, hi = s["pairs"][0]["ci"]
+    assert lo < 0.75 < hi and s["rungs"][1]["rating_ci"][0] < 191 < s["rungs"][1]["rating_ci"][1]
