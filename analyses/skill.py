@@ -296,13 +296,15 @@ def _own_columns(run: Run) -> list[str]:
     return [c for c in wanted if c in schema]
 
 
-def first_seat_change(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any] | None:
+def first_seat_change(
+    weak: dict[str, Any], strong: dict[str, Any], players: int
+) -> dict[str, Any] | None:
     """The first-seat edge (seat 1's share of the decided games minus 1/P) under two rungs, and
     whether its change is told apart from none (two independent samples); None when either
     rung decided no game."""
     if not weak.get("decided") or not strong.get("decided"):
         return None
-    fair = weak["fair_share"] / (weak["decided"] / weak["self_games"])  # 1 / players
+    fair = 1.0 / players  # an even share of the decided games
     shares = []
     for rung in (weak, strong):
         won = np.zeros(rung["decided"], dtype=bool)

@@ -85,7 +85,7 @@ def skill_headline(s: dict[str, Any]) -> list[str]:
             )
     out += _luck_sentences(s)
     if not s["cooperative"]:
-        out += _first_seat_sentences(rungs)
+        out += _first_seat_sentences(rungs, s["players"])
     else:
         out.append(
             "Success rate with every seat the rung: "
@@ -123,7 +123,7 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
     return out
 
 
-def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
+def _first_seat_sentences(rungs: list[dict[str, Any]], players: int) -> list[str]:
     decided = [r for r in rungs if r.get("decided", 0) >= MIN_DECIDED]
     silent = [r for r in rungs if r.get("decided", 0) < MIN_DECIDED]
     out = []
@@ -138,7 +138,7 @@ def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
     if len(decided) < 2:
         return out
     weak, strong = decided[0], decided[-1]
-    change = first_seat_change(weak, strong)
+    change = first_seat_change(weak, strong, players)
     told = change["lo"] > 0 or change["hi"] < 0
     verdict = (
         f"the change, {points(change['diff'])} {_ci(change['lo'], change['hi'], fmt=points)}, "
