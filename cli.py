@@ -301,6 +301,7 @@ def simulate(
         ),
     ] = None,
     wait: WaitOpt = False,
+    target: TargetOpt = None,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -312,6 +313,7 @@ def simulate(
     from simulator.plan import plan_run
     from simulator.runner import run
 
+    targets = _report_options("html", target, game)
     config = plan_run(
         game,
         n,
@@ -338,10 +340,17 @@ def simulate(
         wait=wait,
     )
     summary = headline(folder.path)
+    if targets:
+        summary["targets"] = _run_targets(folder.path, targets)
     if as_json:
         print_json(summary)
     elif not quiet:
         _print_headline(summary)
+        if targets:
+            from reports.study_sections import targets_headline
+
+            for line in targets_headline(summary["targets"]):
+                typer.echo(line)
         if until is not None:
             games_played = f"{summary['games']:,} games"
             typer.echo(
@@ -349,6 +358,17 @@ def simulate(
                 if until(folder)
                 else f"--until-ci {until_ci:g}: not reached within the {n:,} games of -n"
             )
+
+
+def _run_targets(path: Path, targets: list) -> list[dict]:
+    """Each target's verdict for one run folder."""
+    from analyses.runs import Run
+    from analyses.summary import estimates, run_summary
+    from analyses.targets import check_targets
+
+    run_ = Run.open(path)
+    rows = check_targets(targets, estimates(run_summary(run_)), run_.n_players)
+    return [{"run": run_.label, **r} for r in rows]
 
 
 def _print_headline(s: dict) -> None:
@@ -365,10 +385,12 @@ def _print_headline(s: dict) -> None:
 # -- reports and studies ---------------------------------------------------------------------
 REPORT_FORMATS = ("html", "md")
 TARGET_HELP = (
-    "Design target, repeatable: NAME=VALUE+-TOL or NAME=LOW..HIGH (numbers may end in %). "
-    "NAME is first-seat, last-seat, seat-N, draw, balance, success, length, lead-changes or "
-    "comeback. The report says whether each run meets it, misses it or cannot tell yet. "
-    "Example: --target first-seat=25%+-2% --target length=40..60"
+    "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
+    "may end in %). NAME is first-seat, last-seat, seat-N, draw, balance, success, length, "
+    "lead-changes, comeback, end:REASON (share of games ended that way) or mean:COLUMN (mean "
+    "per game of one of the game's own columns; `balance rules GAME` and the report name them). "
+    "The report says whether each run meets it, misses it or cannot tell yet. Example: "
+    "--target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%"
 )
 TargetOpt = Annotated[list[str] | None, typer.Option("--target", "-t", help=TARGET_HELP)]
 FormatOpt = Annotated[
@@ -389,13 +411,19 @@ ClusterOpt = Annotated[
 ]
 
 
-def _report_options(fmt: str, target: list[str] | None) -> list:
-    """Validate --format and --target before any game is played."""
-    from analyses.targets import parse_targets
+def _report_options(fmt: str, target: list[str] | None, game: str | None = None) -> list:
+    """Validate --format and --target (against the game, when known) before any game is
+    played."""
+    from analyses.targets import check_measurable, parse_targets
 
     if fmt not in REPORT_FORMATS:
         raise BalanceError(f"--format must be html or md, not {fmt!r}")
-    return parse_targets(target)
+    targets = parse_targets(target)
+    if game is not None and targets:
+        from simulator.games import get_game
+
+        check_measurable(targets, get_game(game))
+    return targets
 
 
 def _show_report(data: dict, as_json: bool, quiet: bool) -> None:
@@ -516,7 +544,7 @@ def compare(
     from simulator.rungs import split_rungs
     from simulator.studies import compare as run_compare
 
-    targets = _report_options(fmt, target)
+    targets = _report_options(fmt, target, game)
     if ladder is not None and targets:
         raise BalanceError("--target judges one run; leave it out with --ladder")
     study = run_compare(
@@ -577,7 +605,7 @@ def sweep(
     """
     from simulator.studies import sweep as run_sweep
 
-    targets = _report_options(fmt, target)
+    targets = _report_options(fmt, target, game)
     study = run_sweep(
         game,
         n,
@@ -629,7 +657,7 @@ def tournament(
     """
     from simulator.studies import tournament as run_tournament
 
-    targets = _report_options(fmt, target)
+    targets = _report_options(fmt, target, game)
     study = run_tournament(
         game,
         n,

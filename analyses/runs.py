@@ -100,6 +100,25 @@ class Run:
     def columns(self) -> list[str]:
         return self.scan().collect_schema().names()
 
+    def own_figures(self) -> dict[str, pl.Expr]:
+        """The game's own numeric columns as one number per game (what ``mean:COLUMN`` targets
+        measure): a column with a value per seat counts every seat together; cell lists (the
+        heatmaps) are not numbers and are left out."""
+        spec = self.spec
+        if spec is None:
+            return {}
+        schema = self.scan().collect_schema()
+        out = {}
+        for c in spec.columns:
+            dtype = schema.get(c)
+            if c in spec.heatmaps or dtype is None:
+                continue
+            if dtype.is_numeric():
+                out[c] = pl.col(c).cast(pl.Float64)
+            elif isinstance(dtype, pl.List) and dtype.inner.is_numeric():
+                out[c] = pl.col(c).list.sum().cast(pl.Float64)
+        return out
+
     def games_played(self) -> int:
         return int(self.scan().select(pl.len()).collect().item())
 

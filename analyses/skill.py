@@ -251,7 +251,10 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
     columns."""
     if not runs:
         return {}
-    frame = pl.concat([r.scan().select(_own_columns(runs[0])) for r in runs]).collect()
+    own = runs[0].own_figures()
+    frame = pl.concat(
+        [r.scan().select(*_common_columns(r), *(e.alias(c) for c, e in own.items())) for r in runs]
+    ).collect()
     games = frame.height
     out: dict[str, Any] = {"self_games": games}
     length = frame["length"].cast(pl.Float64)
@@ -278,22 +281,14 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         out["no_winner_rate"] = proportion(games - decided, games).as_dict()
     out["columns"] = {
         c: mean_from_moments(float(frame[c].mean()), float(frame[c].std() or 0.0), games).as_dict()
-        for c in _numeric_columns(runs[0])
+        for c in own
     }
     return out
 
 
-def _numeric_columns(run: Run) -> list[str]:
-    spec = run.spec
-    declared = list(spec.columns) if spec is not None else []
+def _common_columns(run: Run) -> list[str]:
     schema = run.scan().collect_schema()
-    return [c for c in declared if c in schema and schema[c].is_numeric()]
-
-
-def _own_columns(run: Run) -> list[str]:
-    wanted = ["winner", "success", "length", "end_reason", *_numeric_columns(run)]
-    schema = run.scan().collect_schema()
-    return [c for c in wanted if c in schema]
+    return [c for c in ("winner", "success", "length", "end_reason") if c in schema]
 
 
 def first_seat_change(

@@ -8,7 +8,7 @@ from .drama import drama_summary
 from .length import end_reasons, length_summary
 from .runs import Run
 from .seats import seat_summary, success_summary
-from .stats import Estimate
+from .stats import Estimate, mean_from_moments
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -22,7 +22,22 @@ def run_summary(run: Run) -> dict[str, Any]:
     summary["length"] = length_summary(run)
     summary["end_reasons"] = end_reasons(run)
     summary["drama"] = drama_summary(run)
+    summary["columns"] = column_means(run)
     return summary
+
+
+def column_means(run: Run) -> dict[str, dict[str, float]]:
+    """Mean per game of each of the game's own numeric columns, with its 95% interval."""
+    own = run.own_figures()
+    if not own:
+        return {}
+    frame = run.scan().select(*(e.alias(c) for c, e in own.items())).collect()
+    return {
+        c: mean_from_moments(
+            float(frame[c].mean() or 0.0), float(frame[c].std() or 0.0), frame.height
+        ).as_dict()
+        for c in own
+    }
 
 
 def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
@@ -45,6 +60,10 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
     if summary.get("drama"):
         out["lead-changes"] = est(summary["drama"]["lead_changes"])
         out["comeback"] = est(summary["drama"]["comeback_rate"])
+    for row in summary.get("end_reasons", []):
+        out[f"end:{row['end_reason']}"] = est(row)
+    for name, d in summary.get("columns", {}).items():
+        out[f"mean:{name}"] = est(d)
     return out
 
 

@@ -1,9 +1,12 @@
 """Design targets (``--target first-seat=0.25+-0.02``) and whether a run meets them.
 
-Grammar: ``NAME=VALUE+-TOLERANCE`` or ``NAME=LOW..HIGH``. Numbers may end in ``%`` (``25%`` is
-0.25); ``±`` may stand for ``+-``. Names: first-seat, last-seat, seat-N (win rate of seat N),
-draw (no-winner rate), balance, success (cooperative success rate), length (mean game length),
-lead-changes (mean per game), comeback (comeback rate).
+Grammar: ``NAME=VALUE+-TOLERANCE``, ``NAME=LOW..HIGH``, or one-sided ``NAME<=X`` / ``NAME>=X``.
+Numbers may end in ``%`` (``25%`` is 0.25); ``±`` may stand for ``+-``. Names: first-seat,
+last-seat, seat-N (win rate of seat N), draw (no-winner rate), balance, success (cooperative
+success rate), length (mean game length), lead-changes (mean per game), comeback (comeback
+rate), ``end:REASON`` (share of games ended by that end condition of the game) and
+``mean:COLUMN`` (mean per game of one of the game's own numeric columns; a column with a value
+per seat counts every seat together).
 
 A run *meets* a target when the whole 95% interval of its estimate lies inside the target range,
 *misses* it when the interval lies wholly outside, and otherwise *cannot tell yet* (more games
@@ -20,12 +23,16 @@ from typing import TYPE_CHECKING, Any
 from simulator.errors import BalanceError
 
 if TYPE_CHECKING:  # kept out of imports so the command line starts without scipy
+    from simulator.games import GameSpec
+
     from .stats import Estimate
 
 TARGET_HELP = (
-    "Design target, repeatable: NAME=VALUE+-TOL or NAME=LOW..HIGH (numbers may end in %). "
-    "NAME: first-seat, last-seat, seat-N, draw, balance, success, length, lead-changes, "
-    "comeback. Example: --target first-seat=25%+-2% --target length=40..60."
+    "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
+    "may end in %). NAME: first-seat, last-seat, seat-N, draw, balance, success, length, "
+    "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean of "
+    "one of the game's own columns). Example: --target first-seat=25%+-2% --target length=40..60 "
+    "--target end:treasures>=30%."
 )
 FIXED_NAMES = (
     "first-seat",
@@ -37,9 +44,12 @@ FIXED_NAMES = (
     "lead-changes",
     "comeback",
 )
+SEAT_NAMES = ("first-seat", "last-seat", "draw", "balance")  # measured when someone can win
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)%?"
 _TOLERANCE = re.compile(rf"^({_NUMBER})\s*(?:\+-|±)\s*({_NUMBER})$")
 _RANGE = re.compile(rf"^({_NUMBER})\s*\.\.\s*({_NUMBER})$")
+_SPLIT = re.compile(r"^\s*([^<>=\s]+)\s*(<=|>=|=)\s*(.*)$")
+_PREFIXED = re.compile(r"^(end|mean):([a-z0-9_]+)$")
 
 MEETS, MISSES, UNKNOWN = "meets", "misses", "cannot tell yet"
 
@@ -60,6 +70,17 @@ class Target:
             return MISSES
         return UNKNOWN
 
+    def distance(self, value: float) -> float:
+        """How far a value lies outside the range (0 inside): what a search minimises."""
+        return max(self.low - value, value - self.high, 0.0)
+
+    @property
+    def is_share(self) -> bool:
+        """Whether the measure is a share of games (printed as a percentage)."""
+        return self.name not in ("length", "lead-changes", "balance") and not self.name.startswith(
+            "mean:"
+        )
+
 
 def _number(text: str, target: str) -> float:
     try:
@@ -70,15 +91,28 @@ def _number(text: str, target: str) -> float:
 
 def parse_target(text: str) -> Target:
     """Parse one ``--target`` (raises BalanceError naming the problem and the grammar)."""
-    name, sep, spec = text.partition("=")
-    name, spec = name.strip().lower(), spec.strip().replace(" ", "")
-    grammar = "expected NAME=VALUE+-TOL or NAME=LOW..HIGH, e.g. first-seat=0.25+-0.02"
-    if not sep or not name or not spec:
+    grammar = (
+        "expected NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X, e.g. first-seat=0.25+-0.02"
+    )
+    m = _SPLIT.match(text)
+    if not m or not m[3].strip():
         raise BalanceError(f"--target {text!r}: {grammar}")
-    if name not in FIXED_NAMES and not re.fullmatch(r"seat-[1-9]\d*", name):
+    name, op, spec = m[1].strip().lower(), m[2], m[3].strip().replace(" ", "")
+    if (
+        name not in FIXED_NAMES
+        and not re.fullmatch(r"seat-[1-9]\d*", name)
+        and not _PREFIXED.match(name)
+    ):
         raise BalanceError(
-            f"--target {text!r}: unknown measure {name!r}; known: {', '.join(FIXED_NAMES)}, seat-N"
+            f"--target {text!r}: unknown measure {name!r}; known: {', '.join(FIXED_NAMES)}, "
+            "seat-N, end:REASON, mean:COLUMN"
         )
+    if op != "=":
+        if not re.fullmatch(_NUMBER, spec):
+            raise BalanceError(f"--target {text!r}: {grammar}")
+        value = _number(spec, text)
+        low, high = (value, math.inf) if op == ">=" else (-math.inf, value)
+        return Target(name, low, high, text.strip())
     if m := _TOLERANCE.match(spec):
         value, tol = _number(m[1], text), _number(m[2], text)
         if tol < 0:
@@ -96,6 +130,42 @@ def parse_targets(texts: list[str] | None) -> list[Target]:
     return [parse_target(t) for t in texts or []]
 
 
+def measurable_columns(spec: GameSpec) -> list[str]:
+    """The game's own columns a ``mean:`` target can name (cell lists are not numbers)."""
+    return [c for c in spec.columns if c not in spec.heatmaps]
+
+
+def check_measurable(targets: list[Target], spec: GameSpec) -> None:
+    """Refuse, before any game is played, a target no run of this game can measure."""
+    for t in targets:
+        kind, _, what = t.name.partition(":")
+        if kind == "end" and what not in spec.end_reasons:
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} has no end condition {what!r}; its end "
+                f"conditions: {', '.join(spec.end_reasons)}"
+            )
+        if kind == "mean" and what not in measurable_columns(spec):
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} has no numeric column {what!r}; its columns: "
+                f"{', '.join(measurable_columns(spec)) or 'none'}"
+            )
+        seat_measure = t.name in SEAT_NAMES or t.name.startswith("seat-")
+        if spec.cooperative and seat_measure:
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} is cooperative (no seat wins); "
+                "measure success instead"
+            )
+        if not spec.cooperative and t.name == "success":
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} is competitive; measure a seat (first-seat, "
+                "seat-N), draw or balance instead"
+            )
+        if t.name.startswith("seat-") and int(t.name[5:]) > spec.max_players:
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} is played by at most {spec.max_players} players"
+            )
+
+
 def check_targets(
     targets: list[Target], estimates: dict[str, Estimate], n_players: int
 ) -> list[dict[str, Any]]:
@@ -111,8 +181,8 @@ def check_targets(
             {
                 "target": target.text,
                 "measure": target.name,
-                "low": target.low,
-                "high": target.high,
+                "low": target.low if math.isfinite(target.low) else None,  # None: unbounded
+                "high": target.high if math.isfinite(target.high) else None,
                 "value": est.value if est else None,
                 "lo": est.lo if est else None,
                 "hi": est.hi if est else None,

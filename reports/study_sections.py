@@ -557,11 +557,21 @@ def target_rows(targets: list[Target], runs: list[Run], summaries: list[dict]) -
 
 
 def _fmt_target_value(measure: str, v: float | None) -> str:
-    if measure in ("length", "lead-changes"):
+    if measure in ("length", "lead-changes") or measure.startswith("mean:"):
         return num(v, 2)
     if measure == "balance":
         return num(v, 3)
     return pct(v)
+
+
+def target_range(r: dict[str, Any]) -> str:
+    """A target's range in words: "40 to 60", "at least 30.0%", "at most 0.55"."""
+    fmt = lambda v: _fmt_target_value(r["measure"], v)  # noqa: E731
+    if r["low"] is None:
+        return f"at most {fmt(r['high'])}"
+    if r["high"] is None:
+        return f"at least {fmt(r['low'])}"
+    return f"{fmt(r['low'])} to {fmt(r['high'])}"
 
 
 def targets_headline(rows: list[dict[str, Any]]) -> list[str]:
@@ -592,8 +602,7 @@ def targets_section(rows: list[dict[str, Any]]) -> Section:
                     [
                         r["run"],
                         r["target"],
-                        f"{_fmt_target_value(r['measure'], r['low'])} to "
-                        f"{_fmt_target_value(r['measure'], r['high'])}",
+                        target_range(r),
                         _fmt_target_value(r["measure"], r["value"]),
                         f"[{_fmt_target_value(r['measure'], r['lo'])}, "
                         f"{_fmt_target_value(r['measure'], r['hi'])}]",

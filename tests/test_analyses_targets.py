@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from analyses.stats import Estimate
-from analyses.targets import MEETS, MISSES, UNKNOWN, check_targets, parse_target
+from analyses.targets import (
+    MEETS,
+    MISSES,
+    UNKNOWN,
+    check_measurable,
+    check_targets,
+    parse_target,
+    parse_targets,
+)
 from simulator.errors import BalanceError
 
 
@@ -18,6 +28,11 @@ from simulator.errors import BalanceError
         ("length=40..60", "length", 40, 60),
         ("Balance=.9..1", "balance", 0.9, 1.0),
         ("success=40%..55%", "success", 0.4, 0.55),
+        ("first-seat<=55%", "first-seat", -math.inf, 0.55),
+        ("draw >= 0.05", "draw", 0.05, math.inf),
+        ("end:treasures>=30%", "end:treasures", 0.3, math.inf),
+        ("mean:caza_searches>=8", "mean:caza_searches", 8, math.inf),
+        ("mean:fake_total=0.4..0.6", "mean:fake_total", 0.4, 0.6),
     ],
 )
 def test_parse_target(text, name, low, high):
@@ -35,6 +50,10 @@ def test_parse_target(text, name, low, high):
         ("length=abc", "NAME=VALUE"),
         ("length=40+-", "NAME=VALUE"),
         ("draw=0.1+--0.1", "must not be negative"),
+        ("draw<=0.1..0.2", "NAME<=X"),
+        ("draw=>0.1", "NAME<=X"),
+        ("end:=0.1..0.2", "unknown measure"),
+        ("median:length>=3", "unknown measure"),
     ],
 )
 def test_bad_targets_name_the_problem(text, message):
@@ -60,3 +79,32 @@ def test_check_targets_rows_and_unmeasured_names():
     assert rows[2]["value"] is None
     with pytest.raises(BalanceError, match="3 players"):
         check_targets([parse_target("seat-4=0.25+-0.1")], est, 3)
+
+
+def test_one_sided_targets_judge_one_edge_only():
+    at_most = parse_target("first-seat<=0.55")
+    assert at_most.verdict(Estimate(0.10, 0.0, 0.54)) == MEETS
+    assert at_most.verdict(Estimate(0.60, 0.56, 0.64)) == MISSES
+    assert at_most.verdict(Estimate(0.55, 0.50, 0.60)) == UNKNOWN
+    at_least = parse_target("end:treasures>=30%")
+    assert at_least.verdict(Estimate(0.9, 0.85, 0.95)) == MEETS
+    assert at_least.verdict(Estimate(0.1, 0.05, 0.2)) == MISSES
+    assert (at_least.distance(0.2), at_least.distance(0.5)) == (pytest.approx(0.1), 0.0)
+    row = check_targets([at_least], {"end:treasures": Estimate(0.5, 0.4, 0.6)}, 2)[0]
+    assert (row["low"], row["high"], row["verdict"]) == (0.3, None, MEETS)  # JSON has no inf
+
+
+def test_targets_a_game_cannot_measure_are_refused_before_play(fake_game):
+    from tests.coop_game import SPEC as COOP
+
+    check_measurable(parse_targets(["end:drawn<=10%", "mean:fake_total>=0.5"]), fake_game)
+    for text, message in [
+        ("end:lost>=10%", "no end condition 'lost'; its end conditions: won, drawn"),
+        ("mean:fake_win_cells>=1", "no numeric column 'fake_win_cells'; its columns: fake_total"),
+        ("success>=0.5", "competitive"),
+        ("seat-7=0.1..0.2", "at most 6 players"),
+    ]:
+        with pytest.raises(BalanceError, match=message):
+            check_measurable([parse_target(text)], fake_game)
+    with pytest.raises(BalanceError, match="cooperative"):
+        check_measurable([parse_target("first-seat<=0.5")], COOP)

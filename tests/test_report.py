@@ -240,3 +240,27 @@ def test_identical_comparisons_and_repeated_names_are_refused(tmp_path, capsys):
             ["report", *map(str, folders), "--out", str(tmp_path / "r.html")], capsys
         )
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_simulate_judges_end_reason_and_column_targets(tmp_path, capsys):
+    """Drawn games have probability 0.3 exactly, so 'fake_total' (winners per game) has mean 0.7."""
+    args = ["simulate", "fake", "--set", "draw=0.3", "-n", "4000", "--jobs", "1"]
+    targets = ["end:drawn=25%..35%", "mean:fake_total>=0.8", "end:won<=0.9"]
+    code, out, err = call(
+        [*args, "--out", str(tmp_path / "r"), "--json", *[f"--target={t}" for t in targets]],
+        capsys,
+    )
+    assert code == 0, err
+    rows = {r["measure"]: r for r in json.loads(out)["targets"]}
+    assert rows["end:drawn"]["lo"] < 0.3 < rows["end:drawn"]["hi"]
+    assert rows["mean:fake_total"]["lo"] < 0.7 < rows["mean:fake_total"]["hi"]
+    assert [rows[m]["verdict"] for m in ("end:drawn", "mean:fake_total", "end:won")] == [
+        "meets",
+        "misses",
+        "meets",
+    ]
+    code, out, err = call(
+        [*args, "--out", str(tmp_path / "bad"), "--target", "end:lost>=1%"], capsys
+    )
+    assert code == 2 and "no end condition 'lost'" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "bad").exists()
