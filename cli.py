@@ -459,8 +459,17 @@ def report(
     self-contained: send it to anyone, no network needed.
     """
     from reports.build import write_report
+    from simulator.design import read_design
 
     targets = _report_options(fmt, target)
+    if len(runs) == 1 and read_design(runs[0]) is not None:  # a design folder
+        from reports.build import write_document
+        from reports.design_report import design_document
+
+        doc, _ = design_document(runs[0])
+        written = write_document(doc, out or Path(f"report.{fmt}"), fmt)
+        _show_report({"headline": doc.headline, "report": str(written)}, as_json, quiet)
+        return
     data = write_report(runs, out or Path(f"report.{fmt}"), fmt=fmt, targets=targets)
     _show_report(data, as_json, quiet)
 
@@ -899,6 +908,153 @@ def tune(
     from reports.tune_report import verdict
 
     typer.echo(f"- {verdict(data)}")
+    typer.echo(
+        f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
+        f"{data['wall_seconds']:,.0f} s"
+    )
+    typer.echo(f"report: {report}")
+
+
+# -- design ----------------------------------------------------------------------------------
+@app.command()
+def design(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    target: Annotated[
+        list[str],
+        typer.Option(
+            "--target",
+            "-t",
+            help="What the game should do (repeatable, at least one): "
+            + TARGET_HELP.removeprefix("Design target, repeatable: "),
+        ),
+    ],
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Rule option to search (repeatable): NAME=LO:HI for a number, NAME=a,b,c for "
+            "values to choose from, NAME alone for a yes/no or choice option (every value).",
+        ),
+    ] = None,
+    explore: Annotated[
+        Path | None,
+        typer.Option(
+            "--explore",
+            help="Without --param: search the options this `balance explore` folder ranked "
+            "highest for the targets' figures, over the ranges it screened.",
+        ),
+    ] = None,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    tune_policy: Annotated[
+        str | None,
+        typer.Option(
+            "--tune",
+            help="Adapted play: re-tune this seated policy under every candidate before judging "
+            "it (costs about --tune-trials times the games).",
+        ),
+    ] = None,
+    tune_trials: Annotated[
+        int, typer.Option("--tune-trials", help="Tune candidates per rule setting (with --tune).")
+    ] = 8,
+    tune_games: Annotated[
+        int | None,
+        typer.Option("--tune-games", help="Games per tune candidate (with --tune; default -n)."),
+    ] = None,
+    trials: Annotated[
+        int,
+        typer.Option("--trials", help="Rule settings to try (the first is the starting rules)."),
+    ] = 30,
+    n: Annotated[int, typer.Option("-n", "--games", help="Games per candidate.")] = 1_000,
+    check_games: Annotated[
+        int | None,
+        typer.Option(
+            "--check-games",
+            help="Fresh games on which the best settings and the starting rules are played "
+            "again to judge the targets (default: twice -n).",
+        ),
+    ] = None,
+    check_settings: Annotated[
+        int,
+        typer.Option("--check-settings", help="How many of the best settings to check."),
+    ] = 3,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    fmt: FormatOpt = "html",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Search rule settings for ones that meet your targets, and prove them on fresh games.
+
+    Optuna proposes settings of the options named with --param (or those an explore ranked
+    highest); each candidate plays -n games on the same game seeds. Every target is a
+    constraint; among settings that meet them all, the search prefers the smallest change from
+    the starting rules (defaults, --variant, --set). The best few settings and the starting
+    rules are then played again on fresh seeds, and each target's verdict (meets, misses,
+    cannot tell yet) comes from those games only. Writes OUT/report.html and one variant file
+    per setting checked (OUT/variants/), which --variant accepts. A killed design resumes; the
+    same seed finds the same settings with or without --cluster.
+
+    Example: balance design GAME --players 2 --param OPTION=LO:HI --param OTHER=a,b
+    --target "draw<=5%" --target "end:REASON>=30%" --out designs/NAME
+    (quote targets with < or >: the shell reads them as redirections)
+    """
+    from reports.design_report import verdict_sentences, write_design_report
+    from simulator.design import design as run_design
+    from simulator.design import plan_design
+
+    if fmt not in REPORT_FORMATS:
+        raise BalanceError(f"--format must be html or md, not {fmt!r}")
+    plan = plan_design(
+        game,
+        target,
+        n,
+        params=param,
+        explore=explore,
+        players=players,
+        policies=policy,
+        sets=set_,
+        variant=variant,
+        trials=trials,
+        check_games=check_games,
+        check_settings=check_settings,
+        seed=seed,
+        tune=tune_policy,
+        tune_trials=tune_trials,
+        tune_games=tune_games,
+        policy_file=policy_file,
+    )
+    data = run_design(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
+    report = write_design_report(out, fmt)
+    if as_json:
+        best = data["best"]
+        print_json(
+            {
+                "game": plan.spec.id,
+                "targets": [t.text for t in plan.targets],
+                "trials": plan.trials,
+                "default": data["default"],
+                "best": best,
+                "settings": data["settings"],
+                "met_every_target": data["met_every_target"],
+                "held_back_by": data["held_back_by"],
+                "variant_file": best.get("variant_file") if best else None,
+                "games_total": data["games_total"],
+                "wall_seconds": data["wall_seconds"],
+                "out": str(out),
+                "report": str(report),
+            }
+        )
+        return
+    if quiet:
+        return
+    for line in verdict_sentences(data):
+        typer.echo(f"- {line}")
     typer.echo(
         f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
         f"{data['wall_seconds']:,.0f} s"

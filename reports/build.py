@@ -166,12 +166,20 @@ def write_report(
 
     HTML is one self-contained file; Markdown links figures written to ``<out stem>_figures/``.
     """
-    from .html import render_html
-    from .markdown import render_markdown
-
     if fmt not in FORMATS:
         raise BalanceError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     doc, data = build(paths, targets)
+    write_document(doc, out, fmt)
+    data["report"] = str(out)
+    return data
+
+
+def write_document(doc: Document, out: str | Path, fmt: str = "html") -> Path:
+    """Render a report to ``out``: one self-contained HTML file, or Markdown with its figures in
+    ``<out stem>_figures/``."""
+    from .html import render_html
+    from .markdown import render_markdown
+
     out = Path(out)
     if out.is_dir():
         raise BalanceError(f"--out {str(out)!r} is a folder; give a file name such as report.html")
@@ -188,5 +196,4 @@ def write_report(
             out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise BalanceError(f"cannot write the report to {str(out)!r}: {exc.strerror}") from None
-    data["report"] = str(out)
-    return data
+    return out

@@ -346,18 +346,24 @@ class TrialResult:
 
 def prepare_out(plan: TunePlan, out: str | Path) -> Path:
     """Check ``--out`` (new, empty, or this very tune to resume) and write the plan there."""
+    return prepare_search_folder(out, TUNE_FILE, plan.describe(), "tune")
+
+
+def prepare_search_folder(out: str | Path, file_name: str, plan: dict[str, Any], kind: str) -> Path:
+    """A search's folder (a tune, a design): new, empty, or holding this very plan (to resume);
+    the plan is written to ``file_name`` there. Another plan is refused, nothing touched."""
     p = Path(out)
     if p.exists() and not p.is_dir():
-        raise BalanceError(f"--out {str(p)!r} is a file; give a folder for the tune")
-    f = p / TUNE_FILE
+        raise BalanceError(f"--out {str(p)!r} is a file; give a folder for the {kind}")
+    f = p / file_name
     if f.is_file():
         try:
             old = json.loads(f.read_text()).get("plan")
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, json.JSONDecodeError, AttributeError) as exc:
             raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-        if old != _jsonable(plan.describe()):
+        if old != _jsonable(plan):
             raise BalanceError(
-                f"--out {str(p)!r} holds another tune; use a new folder, or repeat the original "
+                f"--out {str(p)!r} holds another {kind}; use a new folder, or repeat the original "
                 "command to resume it"
             )
         return p
@@ -367,7 +373,7 @@ def prepare_out(plan: TunePlan, out: str | Path) -> Path:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BalanceError(f"cannot create {str(p)!r}: {exc.strerror}") from None
-    _write(f, {"plan": plan.describe(), "started": now()})
+    write_json(f, {"plan": plan, "started": now()})
     return p
 
 
@@ -375,7 +381,8 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=str))
 
 
-def _write(path: Path, data: dict[str, Any]) -> None:
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Replace a search's state file at once (a kill leaves the old one or the new one)."""
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
     tmp.replace(path)
@@ -399,22 +406,17 @@ def tune(
     path = prepare_out(plan, out)
     started = time.perf_counter()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(
-        seed=plan.seed,
-        multivariate=True,
-        constant_liar=True,
-        n_startup_trials=max(BATCH, min(10, plan.trials // 3)),
-    )
+    sampler = search_sampler(plan.seed, plan.trials)
     pruner = optuna.pruners.MedianPruner(n_startup_trials=BATCH, n_warmup_steps=0)
     study = optuna.create_study(direction="maximize", sampler=sampler, pruner=pruner)
     study.enqueue_trial(_suggestable(plan, plan.default_params))
-    played_before = _games_on_disk(path)
+    played_before = games_on_disk(path)
     results: list[TrialResult] = []
     say = _Say(progress)
     with cluster_session(cluster):
         if cluster is not None:
             connect(cluster)
-        player = _Player(jobs, cluster, notice=progress)
+        player = Player(jobs, cluster, notice=progress)
         while len(results) < plan.trials:
             k = min(BATCH, plan.trials - len(results))
             asked = [study.ask() for _ in range(k)]
@@ -446,7 +448,7 @@ def tune(
         "out": str(path),
     }
     data = json.loads((path / TUNE_FILE).read_text())
-    total = _games_on_disk(path)
+    total = games_on_disk(path)
     data |= {
         "plan": plan.describe(),
         "finished": now(),
@@ -461,8 +463,21 @@ def tune(
         "wall_seconds": round(elapsed, 1),
         "backend": cluster or "local processes",
     }
-    _write(path / TUNE_FILE, data)
+    write_json(path / TUNE_FILE, data)
     return data
+
+
+def search_sampler(seed: int, trials: int) -> Any:
+    """Optuna's TPE sampler as every search here uses it: seeded, and told a running batch's
+    candidates (constant liar) so a batch proposes different settings."""
+    import optuna
+
+    return optuna.samplers.TPESampler(
+        seed=seed,
+        multivariate=True,
+        constant_liar=True,
+        n_startup_trials=max(BATCH, min(10, trials // 3)),
+    )
 
 
 def _suggestable(plan: TunePlan, values: dict[str, float]) -> dict[str, float]:
@@ -488,7 +503,7 @@ def _trial_dir(path: Path, number: int) -> Path:
     return path / "trials" / f"{number:03d}"
 
 
-class _Player:
+class Player:
     """Plays a list of runs: one after another on local processes (each run spread over
     ``jobs``), or all at once on a Dask cluster (the runs of several candidates share it)."""
 
@@ -524,7 +539,7 @@ def _stop_after(chunks: int) -> Callable[[RunFolder], bool]:
 
 
 def _play_batch(
-    plan: TunePlan, path: Path, batch: list[tuple[Any, dict[str, float]]], player: _Player
+    plan: TunePlan, path: Path, batch: list[tuple[Any, dict[str, float]]], player: Player
 ) -> list[TrialResult]:
     """Play a batch of candidates quarter by quarter, pruning between quarters."""
     results = {t.number: TrialResult(t.number, v, "running", math.nan, 0, 0, []) for t, v in batch}
@@ -579,7 +594,7 @@ def _best(results: list[TrialResult]) -> TrialResult:
     return max(complete, key=lambda r: (r.win_rate, -r.number))
 
 
-def _check(plan: TunePlan, path: Path, best: dict[str, float], player: _Player) -> dict[str, Any]:
+def _check(plan: TunePlan, path: Path, best: dict[str, float], player: Player) -> dict[str, Any]:
     """Best setting and defaults on fresh seeds: Wilson intervals and the paired difference,
     pooled and by seating."""
     from analyses.stats import paired_proportion, proportion
@@ -634,7 +649,7 @@ def _check(plan: TunePlan, path: Path, best: dict[str, float], player: _Player) 
     }
 
 
-def _games_on_disk(path: Path) -> int:
+def games_on_disk(path: Path) -> int:
     total = 0
     for manifest in path.glob("**/manifest.json"):
         folder = RunFolder(manifest.parent)

@@ -1,0 +1,188 @@
+"""The figures of ``balance design``: a candidate against the targets, the settings worth
+checking, and the verdicts on fresh seeds (see :mod:`simulator.design`)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from .runs import Run
+from .stats import paired_mean, paired_proportion
+from .summary import estimates, run_summary
+from .targets import MEETS, MISSES, Target
+
+SHARE_SCALE = 0.1  # a share's shortfall is counted in tens of points
+
+
+def target_scale(target: Target) -> float:
+    """The unit a shortfall is counted in, so targets of different measures add up: ten points
+    for a share, a tenth of the target's largest bound otherwise (at least 1)."""
+    if target.is_share:
+        return SHARE_SCALE
+    bounds = [abs(b) for b in (target.low, target.high) if math.isfinite(b)]
+    return max(0.1 * max(bounds, default=10.0), 1.0) if bounds else 1.0
+
+
+def _estimates(path: Path) -> tuple[Run, dict[str, Any]]:
+    run = Run.open(path)
+    return run, estimates(run_summary(run))
+
+
+def candidate(plan: Any, path: Path, values: dict[str, Any]) -> dict[str, Any]:
+    """A searched candidate: its setting, change from the start, each target's estimate and
+    shortfall (how far the estimate lies outside the range, in the target's scale)."""
+    run, est = _estimates(path)
+    figures, shortfalls = {}, []
+    for t in plan.targets:
+        e = est.get(t.name)
+        figures[t.text] = e.as_dict() if e else None
+        short = t.distance(e.value) / target_scale(t) if e and math.isfinite(e.value) else 1.0
+        shortfalls.append(round(short, 6))
+    return {
+        "values": values,
+        "label": plan.label(values),
+        "change": round(plan.change(values), 6),
+        "figures": figures,
+        "shortfalls": shortfalls,
+        "games": run.games_played(),
+    }
+
+
+def _rank(row: dict[str, Any]) -> tuple:
+    short = sum(row["shortfalls"])
+    return (short > 0, short, row["change"], row["number"])
+
+
+def settings_to_check(plan: Any, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The searched settings to play again on fresh seeds: those meeting every target on the
+    search's games first (the smallest change first), else the closest; never the start (it is
+    always checked), each setting once."""
+    played = sorted((r for r in results if not r.get("refused")), key=_rank)
+    chosen, seen = [], {plan.label(plan.start_values)}
+    for row in played:
+        if row["label"] in seen:
+            continue
+        seen.add(row["label"])
+        chosen.append(row)
+        if len(chosen) == plan.check_settings:
+            break
+    return chosen
+
+
+def per_game(run: Run, measure: str) -> pl.Expr | None:
+    """A measure as one number (or yes/no) per game, for paired differences; None for a
+    measure of the whole run (balance, comeback)."""
+    last = run.n_players - 1
+    seat = {"first-seat": 0, "last-seat": last}.get(measure)
+    if measure.startswith("seat-"):
+        seat = int(measure[5:]) - 1
+    if seat is not None:
+        return (pl.col("winner") == seat).fill_null(False)
+    if measure == "draw":
+        return pl.col("winner").is_null()
+    if measure == "success":
+        return pl.col("success").fill_null(False)
+    if measure == "length":
+        return pl.col("length").cast(pl.Float64)
+    if measure == "lead-changes":
+        return pl.col("lead_changes").cast(pl.Float64)
+    if measure.startswith("end:"):
+        return pl.col("end_reason") == measure[4:]
+    if measure.startswith("mean:"):
+        return run.own_figures().get(measure[5:])
+    return None
+
+
+def paired_change(start: Run, other: Run, target: Target) -> dict[str, Any] | None:
+    """The setting minus the start on the same fresh games, with its 95% interval."""
+    exprs = [per_game(r, target.name) for r in (start, other)]
+    if any(e is None for e in exprs):
+        return None
+    a, b = (
+        r.scan().select("game_index", e.alias("x")).collect().sort("game_index")["x"].to_numpy()
+        for r, e in zip((start, other), exprs, strict=True)
+    )
+    n = min(len(a), len(b))
+    a, b = a[:n], b[:n]
+    if a.dtype == bool:
+        return paired_proportion(a, b).as_dict()
+    return paired_mean(a.astype(float), b.astype(float)).as_dict()
+
+
+def _judged(plan: Any, path: Path, rules: dict[str, Any]) -> tuple[Run, dict[str, Any]]:
+    run, est = _estimates(path)
+    figures, verdicts = {}, {}
+    for t in plan.targets:
+        e = est.get(t.name)
+        figures[t.text] = e.as_dict() if e else None
+        verdicts[t.text] = t.verdict(e)
+    return run, {
+        "rules": rules,
+        "figures": figures,
+        "verdicts": verdicts,
+        "games": run.games_played(),
+    }
+
+
+def choose(plan: Any, path: Path, chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every checked setting judged on the fresh games only, ranked (most targets met, fewest
+    missed, the smallest change), against the start; the best, and what held it back."""
+    start_run, start = _judged(plan, path / "check" / "start", plan.start.changed())
+    start["label"] = plan.start_name
+    settings = []
+    for i, row in enumerate(chosen, 1):
+        run, judged = _judged(
+            plan, path / "check" / f"setting-{i}", plan.rules(row["values"]).changed()
+        )
+        judged |= {
+            "label": row["label"],
+            "values": row["values"],
+            "change": row["change"],
+            "trial": row["number"],
+            "policies": row["policies"],
+            "search_shortfalls": row["shortfalls"],
+            "check_folder": f"check/setting-{i}",
+            "differences": {t.text: paired_change(start_run, run, t) for t in plan.targets},
+        }
+        settings.append(judged)
+    settings.sort(key=_verdict_rank)
+    best = settings[0] if settings else None
+    met = bool(best) and all(v == MEETS for v in best["verdicts"].values())
+    held = [] if met or best is None else [t for t, v in best["verdicts"].items() if v != MEETS]
+    return {
+        "default": start,
+        "settings": settings,
+        "best": best,
+        "met_every_target": met,
+        "start_met_every_target": all(v == MEETS for v in start["verdicts"].values()),
+        "held_back_by": held,
+    }
+
+
+def _verdict_rank(s: dict[str, Any]) -> tuple:
+    verdicts = list(s["verdicts"].values())
+    return (-verdicts.count(MEETS), verdicts.count(MISSES), s["change"], s["trial"])
+
+
+def option_table(data: dict[str, Any]) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
+    """For each searched option, every played candidate's value beside its figures (the
+    report's "each target against each option")."""
+    out: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for knob in data["plan"]["knobs"]:
+        out[knob["name"]] = [
+            (t["values"][knob["name"]], t["figures"])
+            for t in data["trials"]
+            if not t.get("refused")
+        ]
+    return out
+
+
+def shortfall_history(data: dict[str, Any]) -> np.ndarray:
+    """Total shortfall of each candidate in the order played (nan for a refused one)."""
+    return np.array(
+        [math.nan if t.get("refused") else sum(t["shortfalls"]) for t in data["trials"]]
+    )

@@ -1,0 +1,312 @@
+"""The report of ``balance design`` (``report.html`` under its folder): the verdict on fresh
+seeds, what was searched, the search history and each target against each option."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyses.design import option_table, shortfall_history
+from analyses.targets import MEETS, parse_target
+from simulator.design import read_design
+from simulator.errors import BalanceError
+
+from .document import Document, Figure, Section, Table
+from .figures import COLORS, WIDTH, _png, plt
+from .text import num, pct, rules_text
+
+
+def value_text(measure: str, v: float | None) -> str:
+    """A target's measure in its own unit: shares as percentages, means and lengths as numbers."""
+    if v is None or not math.isfinite(v):
+        return "n/a"
+    if parse_target(f"{measure}>=0").is_share:
+        return pct(v)
+    return num(v, 3 if measure == "balance" else 2)
+
+
+def _range_text(target: str) -> str:
+    t = parse_target(target)
+    fmt = lambda v: value_text(t.name, v)  # noqa: E731
+    if not math.isfinite(t.low):
+        return f"at most {fmt(t.high)}"
+    if not math.isfinite(t.high):
+        return f"at least {fmt(t.low)}"
+    return f"{fmt(t.low)} to {fmt(t.high)}"
+
+
+def _estimate_text(target: str, est: dict[str, Any] | None) -> str:
+    if est is None:
+        return "not measured"
+    name = parse_target(target).name
+    fmt = lambda v: value_text(name, v)  # noqa: E731
+    return f"{fmt(est['value'])} [{fmt(est['lo'])}, {fmt(est['hi'])}]"
+
+
+def _difference_text(target: str, d: dict[str, Any] | None) -> str:
+    if d is None:
+        return "-"
+    t = parse_target(target)
+    if t.is_share:
+        return f"{d['diff'] * 100:+.1f} points [{d['lo'] * 100:+.1f}, {d['hi'] * 100:+.1f}]"
+    return f"{d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]"
+
+
+def setting_words(values: dict[str, Any], start: dict[str, Any]) -> str:
+    """What a setting changes, with the starting value in brackets."""
+    moved = [
+        f"{k} = {_plain(v)} (was {_plain(start.get(k))})"
+        for k, v in values.items()
+        if v != start.get(k)
+    ]
+    return ", ".join(moved) or "the starting rules"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def verdict_sentences(data: dict[str, Any]) -> list[str]:
+    """The headline: the best setting and each target's verdict on fresh seeds, or, when no
+    setting in the ranges meets every target, the closest one and what held it back."""
+    plan, start, best = data["plan"], data["default"], data.get("best")
+    games = plan["check_games"]
+    start_name = "the starting rules" if plan["start_name"] == "default" else plan["start_name"]
+    out = []
+    if best is None:
+        out.append(
+            "No candidate could be played (the rules refused every combination searched); "
+            "widen or change the ranges."
+        )
+        return out
+    start_values = {k["name"]: start_value(data, k["name"]) for k in plan["knobs"]}
+    words = setting_words(best["values"], start_values)
+    verdicts = "; ".join(
+        f"{t}: {v}, {_estimate_text(t, best['figures'][t])}" for t, v in best["verdicts"].items()
+    )
+    if data["met_every_target"]:
+        out.append(
+            f"Best setting: {words}. On {games:,} fresh games it meets every target ({verdicts})."
+        )
+    else:
+        held = ", ".join(data["held_back_by"])
+        out.append(
+            f"No setting in the ranges searched met every target on {games:,} fresh games. The "
+            f"closest: {words} ({verdicts}); held back by {held}."
+        )
+    start_verdicts = "; ".join(
+        f"{t}: {v}, {_estimate_text(t, start['figures'][t])}" for t, v in start["verdicts"].items()
+    )
+    out.append(f"For comparison, {start_name} on the same fresh games: {start_verdicts}.")
+    if best.get("variant_file"):
+        out.append(f"Variant file of the best setting: {best['variant_file']}.")
+    return out
+
+
+def start_value(data: dict[str, Any], name: str) -> Any:
+    """The value an option had in the rules the search started from."""
+    trials = [t for t in data["trials"] if t["number"] == 0]
+    if trials:
+        return trials[0]["values"][name]
+    return None
+
+
+# -- figures ---------------------------------------------------------------------------------
+def history_figure(data: dict[str, Any]) -> bytes:
+    short = shortfall_history(data)
+    x = np.arange(1, len(short) + 1)
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.0))
+    met = short == 0
+    ax.plot(x[~met], short[~met], "o", color=COLORS[0], label="short of a target")
+    ax.plot(x[met], short[met], "o", color=COLORS[2], label="meets every target (search games)")
+    best = np.fmin.accumulate(np.where(np.isnan(short), np.inf, short))
+    ax.step(
+        x, np.where(np.isinf(best), np.nan, best), where="post", color="grey", label="best so far"
+    )
+    ax.set_xlabel("candidate")
+    ax.set_ylabel("total shortfall")
+    ax.legend(fontsize=8)
+    return _png(fig)
+
+
+def option_figure(data: dict[str, Any], option: str, points: list[tuple[Any, dict]]) -> bytes:
+    targets = data["plan"]["targets"]
+    fig, axes = plt.subplots(1, len(targets), figsize=(WIDTH, 2.6), squeeze=False)
+    checked = {_plain(s["values"][option]) for s in data.get("settings", [])}
+    for ax, text in zip(axes[0], targets, strict=True):
+        t = parse_target(text)
+        xs, ys, lo, hi = [], [], [], []
+        for value, figures in points:
+            est = figures.get(text)
+            if est is None:
+                continue
+            xs.append(float(value) if not isinstance(value, str) else value)
+            ys.append(est["value"])
+            lo.append(est["value"] - est["lo"])
+            hi.append(est["hi"] - est["value"])
+        if not xs:
+            continue
+        colours = [COLORS[3] if _plain(x) in checked else COLORS[0] for x in xs]
+        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="lightgrey", zorder=1)
+        ax.scatter(xs, ys, c=colours, s=14, zorder=2)
+        edges = [b for b in (t.low, t.high) if math.isfinite(b)]
+        extent = [y - e for y, e in zip(ys, lo, strict=True)]
+        extent += [y + e for y, e in zip(ys, hi, strict=True)] + edges
+        pad = 0.05 * ((max(extent) - min(extent)) or 1.0)
+        bottom, top = min(extent) - pad, max(extent) + pad
+        ax.set_ylim(bottom, top)
+        ax.axhspan(max(t.low, bottom), min(t.high, top), color=COLORS[2], alpha=0.15, zorder=0)
+        ax.set_title(text, fontsize=8)
+        ax.set_xlabel(option, fontsize=8)
+        ax.tick_params(labelsize=7)
+    return _png(fig)
+
+
+# -- the document ----------------------------------------------------------------------------
+def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
+    data = read_design(path)
+    if data is None or "trials" not in data:
+        raise BalanceError(f"{str(path)!r} is not a finished design folder (no results)")
+    plan = data["plan"]
+    headline = verdict_sentences(data)
+    targets = plan["targets"]
+    columns = ["target", "range", "starting rules", "verdict"]
+    rows = [
+        [
+            t,
+            _range_text(t),
+            _estimate_text(t, data["default"]["figures"][t]),
+            data["default"]["verdicts"][t],
+        ]
+        for t in targets
+    ]
+    for i, s in enumerate(data["settings"], 1):
+        columns += [f"setting {i}", "verdict", "setting - start"]
+        for row, t in zip(rows, targets, strict=True):
+            row += [
+                _estimate_text(t, s["figures"][t]),
+                s["verdicts"][t],
+                _difference_text(t, s["differences"].get(t)),
+            ]
+    verdict = Section("Verdict on fresh seeds", headline[:])
+    verdict.add(
+        Table(
+            columns,
+            rows,
+            f"Every figure from {plan['check_games']:,} fresh games per setting (run seed "
+            f"{plan['check_seed']}), the same games for every setting: 95% intervals; a target is "
+            "met when the whole interval lies in its range. The last column of a setting is its "
+            "paired difference from the starting rules.",
+        )
+    )
+    start_values = {k["name"]: start_value(data, k["name"]) for k in plan["knobs"]}
+    verdict.add(
+        Table(
+            ["setting", "changes", "targets met", "variant file"],
+            [
+                [
+                    str(i),
+                    setting_words(s["values"], start_values),
+                    f"{sum(v == MEETS for v in s['verdicts'].values())} of {len(targets)}",
+                    s.get("variant_file", "-"),
+                ]
+                for i, s in enumerate(data["settings"], 1)
+            ],
+            "Settings checked, best first (most targets met, fewest missed, smallest change).",
+        )
+    )
+    tune = (
+        f" Under every candidate, {plan['tune']} was first tuned to the candidate's rules "
+        f"({plan['tune_trials']} tune candidates of {plan['tune_games']:,} games each), so no "
+        "rule setting is judged by play fitted to other rules."
+        if plan.get("tune")
+        else ""
+    )
+    refused = sum(1 for t in data["trials"] if t.get("refused"))
+    what = Section(
+        "What was searched",
+        [
+            f"{plan['game']} at {plan['n_players']} players, seats {', '.join(plan['policies'])}, "
+            f"starting from {rules_text(plan['start'])}.{tune}",
+            f"{plan['trials']} candidates proposed by Optuna's TPE sampler (seed {plan['seed']}, "
+            f"{plan['batch']} at a time), the starting rules first; each played "
+            f"{plan['games']:,} games on the same game seeds. A candidate's shortfall is how far "
+            "each estimate lies outside its target (in tens of points for a share, tenths of the "
+            "bound otherwise), summed; among candidates with none, the search prefers the "
+            "smallest change from the starting rules."
+            + (
+                f" {refused} candidate(s) were refused by the rules' own checks." if refused else ""
+            ),
+            f"{data['games_total']:,} games in all ({data['games_played_now']:,} played by the "
+            f"last command), {data['wall_seconds']:,.0f} s of wall time on {data['backend']}.",
+        ],
+    )
+    what.add(
+        Table(
+            ["option", "searched", "start"],
+            [
+                [
+                    k["name"],
+                    ", ".join(map(_plain, k["values"]))
+                    if k["values"]
+                    else f"{_plain(k['lo'])} to {_plain(k['hi'])}",
+                    _plain(start_values[k["name"]]),
+                ]
+                for k in plan["knobs"]
+            ],
+        )
+    )
+    history = Section(
+        "Search history",
+        ["Each candidate's total shortfall on the search's games (0: every target met there)."],
+    )
+    history.add(Figure(history_figure(data), "Total shortfall per candidate.", "history"))
+    history.add(
+        Table(
+            ["candidate", "setting", *targets, "shortfall"],
+            [
+                [
+                    str(t["number"] + 1),
+                    t["label"] if not t.get("refused") else f"{t['values']} (refused)",
+                    *[
+                        _estimate_text(x, t["figures"][x]) if not t.get("refused") else "-"
+                        for x in targets
+                    ],
+                    f"{sum(t['shortfalls']):.2f}" if not t.get("refused") else "-",
+                ]
+                for t in data["trials"]
+            ],
+            "Search games (they chose the best settings and flatter them): 95% intervals.",
+        )
+    )
+    options = Section(
+        "Each target against each option",
+        [
+            "Every candidate's estimate against the value it gave each option (the other options "
+            "vary too); the band is the target's range; red points are settings checked again."
+        ],
+    )
+    for option, points in option_table(data).items():
+        options.add(Figure(option_figure(data, option, points), f"{option}.", f"opt-{option}"))
+    doc = Document(
+        f"Design: {plan['game']}",
+        f"{plan['trials']} candidates x {plan['games']:,} games; generated "
+        f"{str(data.get('finished', ''))[:10]}",
+        headline,
+        [verdict, what, history, options],
+    )
+    return doc, data
+
+
+def write_design_report(path: str | Path, fmt: str = "html") -> Path:
+    from .build import write_document
+
+    doc, _ = design_document(path)
+    return write_document(doc, Path(path) / f"report.{fmt}", fmt)

@@ -1,0 +1,230 @@
+"""``balance design`` on the known-answer game: at two players seat 1 wins a game with probability
+(1 - draw) (1 + bias) / (2 + bias), and nobody wins with probability ``draw``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+
+import pytest
+
+import cli
+from analyses.targets import MEETS, MISSES
+from simulator.design import DESIGN_FILE, design, parse_rule_knob, plan_design
+from simulator.errors import BalanceError
+from simulator.plan import plan_run
+from tests.fake_game import FakeRules
+
+TARGETS = ["first-seat=0.58..0.68", "draw<=10%"]
+
+
+def first_seat(bias: float, draw: float) -> float:
+    return (1 - draw) * (1 + bias) / (2 + bias)
+
+
+def _design(out, *, targets=TARGETS, params=("bias=0:4", "draw=0:0.5"), trials=16, **kw):
+    plan = plan_design(
+        "fake",
+        list(targets),
+        kw.pop("games", 400),
+        params=list(params),
+        players=2,
+        trials=trials,
+        **kw,
+    )
+    return plan, design(plan, out, jobs=1)
+
+
+def call(args, capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.app(args)
+    out, err = capsys.readouterr()
+    return exit_info.value.code, out, err
+
+
+def test_design_finds_a_setting_that_meets_the_targets_on_fresh_games(tmp_path):
+    plan, data = _design(tmp_path / "d")
+    start = data["default"]
+    assert start["verdicts"]["first-seat=0.58..0.68"] == MISSES  # 50% at the defaults
+    assert data["met_every_target"]
+    best = data["best"]
+    assert set(best["verdicts"].values()) == {MEETS}
+    truth = first_seat(best["values"]["bias"], best["values"]["draw"])
+    assert 0.55 < truth < 0.71 and best["values"]["draw"] <= 0.13  # what the rules really give
+    # The check is its own games (fresh seeds), the same games for every setting.
+    check = plan_run("fake", plan.check_games, players=2, seed=plan.check_seed)
+    assert plan.check_seed != plan.seed and best["games"] == check.games == start["games"]
+    diff = best["differences"]["first-seat=0.58..0.68"]
+    assert diff["lo"] < truth - 0.5 < diff["hi"]
+    # The variant file reproduces the setting.
+    text = (tmp_path / "d" / "variants" / "setting-1.toml").read_text()
+    assert tomllib.loads(text)["rules"] == best["values"]
+    config = plan_run("fake", 10, players=2, variant=best["variant_file"])
+    assert (config.rules.bias, config.rules.draw) == (
+        best["values"]["bias"],
+        best["values"]["draw"],
+    )
+
+
+def test_the_starting_rules_are_the_first_candidate_and_every_candidate_shares_seeds(tmp_path):
+    plan, data = _design(tmp_path / "d", trials=8, sets=["extra_length=2"])
+    assert data["trials"][0]["values"] == {"bias": 0.0, "draw": 0.0}
+    assert data["trials"][0]["label"] == "extra_length=2"
+    from simulator.dataset import RunFolder
+
+    configs = [
+        RunFolder.open(tmp_path / "d" / "trials" / f"{i:03d}" / "run").read_manifest()["config"]
+        for i in range(8)
+    ]
+    assert {(c["seed"], c["chunk_size"]) for c in configs} == {(plan.seed, plan.chunk_size)}
+    assert all(c["rules"]["extra_length"] == 2 for c in configs)  # --set holds throughout
+
+
+def test_unreachable_targets_are_said_with_the_closest_setting(tmp_path):
+    # bias <= 1 gives seat 1 at most 2/3 of the games: 90% cannot be reached.
+    _, data = _design(
+        tmp_path / "d", targets=["first-seat>=90%", "draw<=10%"], params=["bias=0:1"], trials=6
+    )
+    assert not data["met_every_target"]
+    assert data["held_back_by"] == ["first-seat>=90%"]
+    assert data["best"]["verdicts"]["first-seat>=90%"] == MISSES
+    from reports.design_report import verdict_sentences
+
+    text = " ".join(verdict_sentences(data))
+    assert "No setting in the ranges searched met every target" in text
+    assert "held back by first-seat>=90%" in text
+
+
+def test_a_killed_design_resumes_to_the_same_result(tmp_path):
+    out = tmp_path / "d"
+    _, first = _design(out, trials=8)
+    shutil.rmtree(out / "trials" / "007")
+    shutil.rmtree(out / "check")
+    part = next((out / "trials" / "000" / "run" / "games").glob("*.parquet"))
+    stamp = part.stat().st_mtime_ns
+    _, again = _design(out, trials=8)
+    assert [t["values"] for t in again["trials"]] == [t["values"] for t in first["trials"]]
+    assert again["best"]["values"] == first["best"]["values"]
+    assert again["best"]["figures"] == first["best"]["figures"]
+    assert part.stat().st_mtime_ns == stamp  # finished candidates were not played again
+    assert 0 < again["games_played_now"] < first["games_played_now"]
+
+
+def test_same_seed_same_search_whatever_the_workers(tmp_path):
+    plan = plan_design("fake", TARGETS, 400, params=["bias=0:4", "draw=0:0.5"], players=2, trials=8)
+    one = design(plan, tmp_path / "a", jobs=1)
+    two = design(plan, tmp_path / "b", jobs=2)
+    assert [t["values"] for t in one["trials"]] == [t["values"] for t in two["trials"]]
+    assert one["best"]["values"] == two["best"]["values"]
+
+
+@pytest.mark.slow
+def test_cluster_local_finds_the_same_best_setting(tmp_path):
+    plan = plan_design("fake", TARGETS, 400, params=["bias=0:4", "draw=0:0.5"], players=2, trials=8)
+    here = design(plan, tmp_path / "a", jobs=1)
+    there = design(plan, tmp_path / "b", cluster="local")
+    assert there["best"]["values"] == here["best"]["values"]
+    assert [t["figures"] for t in there["trials"]] == [t["figures"] for t in here["trials"]]
+
+
+def test_adapted_play_tunes_the_policy_under_every_candidate(tmp_path):
+    plan = plan_design(
+        "fake",
+        ["first-seat>=55%"],
+        320,
+        params=["bias=0:2"],
+        players=2,
+        policies=["strong", "random"],
+        trials=2,
+        tune="strong",
+        tune_trials=2,
+    )
+    data = design(plan, tmp_path / "d", jobs=1)
+    for t in data["trials"]:
+        tune = json.loads(
+            (tmp_path / "d" / "trials" / f"{t['number']:03d}" / "tune" / "tune.json").read_text()
+        )
+        best = tune["summary"]["best_params"]["skill"]
+        assert t["policies"][0] == f"strong:skill={best!r}"
+        assert t["policies"][1] == "random"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bias=0:11", "out of bounds"),
+        ("bias=2:1", "LO must be below HI"),
+        ("cap=3:3", "LO must be below HI"),
+        ("bias", "give the range to search"),
+        ("bias=1", "at least two values"),
+        ("mode=plain,plain", "one setting"),
+        ("mode=plain,odd", "allowed: one of plain, fancy"),
+        ("biass=0:1", "did you mean 'bias'"),
+        ("extra_length=1:3", "also fixed by --set"),
+    ],
+)
+def test_bad_ranges_name_the_problem(text, message):
+    with pytest.raises(BalanceError, match=message):
+        parse_rule_knob(text, FakeRules, {"extra_length"})
+
+
+def test_choice_and_yes_no_options_search_every_value():
+    knob = parse_rule_knob("mode", FakeRules, set())
+    assert knob.values == ("plain", "fancy") and knob.change("fancy", "plain") == 1.0
+    assert parse_rule_knob("cap=10:20", FakeRules, set()).change(15, 10) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--target", "draw<=5%", "--param", "bias=0:20"], "out of bounds"),
+        (["--target", "draw<=5%", "--param", "bias=0:2", "--trials", "0"], "--trials must be"),
+        (["--param", "bias=0:2"], "Missing option '--target'"),
+        (["--target", "mean:fake_nothing>=1", "--param", "bias=0:2"], "no numeric column"),
+        (["--target", "end:lost<=5%", "--param", "bias=0:2"], "no end condition 'lost'"),
+        (["--target", "draw<=5%"], "name the rule options to search"),
+        (["--target", "draw<=5%", "--explore", "{tmp}/nowhere"], "no explore.json there"),
+        (["--target", "draw<=5%", "--param", "bias=0:2", "--set", "bias=1"], "also fixed"),
+        (["--target", "draw<=5%", "--param", "bias=0:2", "--tune", "strong"], "no seat plays"),
+        (["--target", "draw<=5%", "--param", "bias=0:2", "--format", "pdf"], "--format"),
+    ],
+)
+def test_bad_requests_are_one_line_and_write_nothing(tmp_path, capsys, args, message):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err = call(["design", "fake", "--out", str(tmp_path / "d"), *args], capsys)
+    assert code == 2 and message in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_folder_holding_another_design_is_refused(tmp_path, capsys):
+    _design(tmp_path / "d", trials=4)
+    before = (tmp_path / "d" / DESIGN_FILE).read_text()
+    args = ["design", "fake", "--players", "2", "--target", "draw<=5%", "--param", "bias=0:2"]
+    code, _, err = call([*args, "--trials", "4", "-n", "400", "--out", str(tmp_path / "d")], capsys)
+    assert code == 2 and "holds another design" in err
+    assert (tmp_path / "d" / DESIGN_FILE).read_text() == before
+
+
+def test_cli_json_has_the_issue_keys_and_a_report(tmp_path, capsys):
+    args = ["design", "fake", "--players", "2", "--param", "bias=0:4", "--param", "draw=0:0.5"]
+    args += [f"--target={t}" for t in TARGETS]
+    args += ["--trials", "8", "-n", "400", "--jobs", "1", "--json", "--out", str(tmp_path / "d")]
+    code, out, err = call(args, capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert {"game", "targets", "trials", "default", "best", "variant_file", "out"} <= set(data)
+    assert data["targets"] == TARGETS and data["trials"] == 8
+    for side in ("default", "best"):
+        assert set(data[side]["verdicts"]) == set(data[side]["figures"]) == set(TARGETS)
+    assert data["default"]["rules"] == {}
+    assert set(data["best"]["rules"]) <= {"bias", "draw"} and data["best"]["rules"]
+    assert data["variant_file"] == data["best"]["variant_file"]
+    html = (tmp_path / "d" / "report.html").read_text()
+    assert "Verdict on fresh seeds" in html and "Each target against each option" in html
+    code, out, err = call(
+        ["report", str(tmp_path / "d"), "--format", "md", "--out", str(tmp_path / "r.md")], capsys
+    )
+    assert code == 0, err
+    assert "Verdict on fresh seeds" in (tmp_path / "r.md").read_text()
