@@ -965,6 +965,14 @@ def design(
         int | None,
         typer.Option("--tune-games", help="Games per tune candidate (with --tune; default -n)."),
     ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            "--rotate",
+            help="Play every rotation of the --policy lineup (each policy in each seat equally "
+            "often), so first-seat targets measure the seat and policy:NAME targets the policy.",
+        ),
+    ] = False,
     trials: Annotated[
         int,
         typer.Option("--trials", help="Rule settings to try (the first is the starting rules)."),
@@ -1027,6 +1035,7 @@ def design(
         tune=tune_policy,
         tune_trials=tune_trials,
         tune_games=tune_games,
+        rotate=rotate,
         policy_file=policy_file,
     )
     data = run_design(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)

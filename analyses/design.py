@@ -11,7 +11,15 @@ import numpy as np
 import polars as pl
 
 from .runs import Run
-from .stats import paired_mean, paired_proportion
+from .seats import outcome_blocks
+from .stats import (
+    Estimate,
+    balance_estimate,
+    mean_from_moments,
+    paired_mean,
+    paired_proportion,
+    proportion,
+)
 from .summary import estimates, run_summary
 from .targets import MEETS, MISSES, Target
 
@@ -27,15 +35,37 @@ def target_scale(target: Target) -> float:
     return max(0.1 * max(bounds, default=10.0), 1.0) if bounds else 1.0
 
 
-def _estimates(path: Path) -> tuple[Run, dict[str, Any]]:
-    run = Run.open(path)
-    return run, estimates(run_summary(run))
+def pooled_estimates(runs: list[Run], targets: tuple[Target, ...]) -> dict[str, Estimate]:
+    """Each target's estimate over every game of ``runs`` (the rotations of a lineup); one run's
+    are the figures its own report gives."""
+    if len(runs) == 1:
+        return estimates(run_summary(runs[0]))
+    out: dict[str, Estimate] = {}
+    for t in targets:
+        if t.name == "balance":
+            blocks = np.vstack([outcome_blocks(r.scan(), r.n_players) for r in runs])
+            out[t.name] = balance_estimate(blocks)
+            continue
+        parts = [per_game_values(r, t.name) for r in runs]
+        if any(p is None for p in parts):
+            continue
+        x = np.concatenate(parts)
+        if x.dtype == bool:
+            out[t.name] = proportion(int(x.sum()), len(x))
+        else:
+            out[t.name] = mean_from_moments(float(x.mean()), float(x.std(ddof=1)), len(x))
+    return out
 
 
-def candidate(plan: Any, path: Path, values: dict[str, Any]) -> dict[str, Any]:
+def _estimates(paths: list[Path], targets: tuple[Target, ...]) -> tuple[list[Run], dict]:
+    runs = [Run.open(p) for p in paths]
+    return runs, pooled_estimates(runs, targets)
+
+
+def candidate(plan: Any, paths: list[Path], values: dict[str, Any]) -> dict[str, Any]:
     """A searched candidate: its setting, change from the start, each target's estimate and
     shortfall (how far the estimate lies outside the range, in the target's scale)."""
-    run, est = _estimates(path)
+    runs, est = _estimates(paths, plan.targets)
     figures, shortfalls = {}, []
     for t in plan.targets:
         e = est.get(t.name)
@@ -48,7 +78,7 @@ def candidate(plan: Any, path: Path, values: dict[str, Any]) -> dict[str, Any]:
         "change": round(plan.change(values), 6),
         "figures": figures,
         "shortfalls": shortfalls,
-        "games": run.games_played(),
+        "games": sum(r.games_played() for r in runs),
     }
 
 
@@ -94,48 +124,61 @@ def per_game(run: Run, measure: str) -> pl.Expr | None:
         return pl.col("end_reason") == measure[4:]
     if measure.startswith("mean:"):
         return run.own_figures().get(measure[5:])
+    if measure.startswith("policy:"):
+        seats = [s for s, p in enumerate(run.policies) if p.partition(":")[0] == measure[7:]]
+        return pl.col("winner").is_in(seats).fill_null(False)
     return None
 
 
-def paired_change(start: Run, other: Run, target: Target) -> dict[str, Any] | None:
-    """The setting minus the start on the same fresh games, with its 95% interval."""
-    exprs = [per_game(r, target.name) for r in (start, other)]
-    if any(e is None for e in exprs):
+def per_game_values(run: Run, measure: str) -> np.ndarray | None:
+    """A measure's value in every game of a run, in game order (None: a whole-run measure)."""
+    expr = per_game(run, measure)
+    if expr is None:
         return None
-    a, b = (
-        r.scan().select("game_index", e.alias("x")).collect().sort("game_index")["x"].to_numpy()
-        for r, e in zip((start, other), exprs, strict=True)
-    )
-    n = min(len(a), len(b))
-    a, b = a[:n], b[:n]
+    frame = run.scan().select("game_index", expr.alias("x")).collect().sort("game_index")
+    return frame["x"].to_numpy()
+
+
+def paired_change(start: list[Run], other: list[Run], target: Target) -> dict[str, Any] | None:
+    """The setting minus the start on the same fresh games (seating by seating), with its 95%
+    interval."""
+    pairs = [
+        (per_game_values(a, target.name), per_game_values(b, target.name))
+        for a, b in zip(start, other, strict=True)
+    ]
+    if any(a is None or b is None for a, b in pairs):
+        return None
+    n = [min(len(a), len(b)) for a, b in pairs]
+    a = np.concatenate([x[:k] for (x, _), k in zip(pairs, n, strict=True)])
+    b = np.concatenate([y[:k] for (_, y), k in zip(pairs, n, strict=True)])
     if a.dtype == bool:
         return paired_proportion(a, b).as_dict()
     return paired_mean(a.astype(float), b.astype(float)).as_dict()
 
 
-def _judged(plan: Any, path: Path, rules: dict[str, Any]) -> tuple[Run, dict[str, Any]]:
-    run, est = _estimates(path)
+def _judged(plan: Any, path: Path, rules: dict[str, Any]) -> tuple[list[Run], dict[str, Any]]:
+    runs, est = _estimates([path / f for f in plan.folders()], plan.targets)
     figures, verdicts = {}, {}
     for t in plan.targets:
         e = est.get(t.name)
         figures[t.text] = e.as_dict() if e else None
         verdicts[t.text] = t.verdict(e)
-    return run, {
+    return runs, {
         "rules": rules,
         "figures": figures,
         "verdicts": verdicts,
-        "games": run.games_played(),
+        "games": sum(r.games_played() for r in runs),
     }
 
 
 def choose(plan: Any, path: Path, chosen: list[dict[str, Any]]) -> dict[str, Any]:
     """Every checked setting judged on the fresh games only, ranked (most targets met, fewest
     missed, the smallest change), against the start; the best, and what held it back."""
-    start_run, start = _judged(plan, path / "check" / "start", plan.start.changed())
+    start_runs, start = _judged(plan, path / "check" / "start", plan.start.changed())
     start["label"] = plan.start_name
     settings = []
     for i, row in enumerate(chosen, 1):
-        run, judged = _judged(
+        runs, judged = _judged(
             plan, path / "check" / f"setting-{i}", plan.rules(row["values"]).changed()
         )
         judged |= {
@@ -143,10 +186,11 @@ def choose(plan: Any, path: Path, chosen: list[dict[str, Any]]) -> dict[str, Any
             "values": row["values"],
             "change": row["change"],
             "trial": row["number"],
-            "policies": row["policies"],
+            "tuned": row.get("tuned"),
+            "lineups": row["lineups"],
             "search_shortfalls": row["shortfalls"],
             "check_folder": f"check/setting-{i}",
-            "differences": {t.text: paired_change(start_run, run, t) for t in plan.targets},
+            "differences": {t.text: paired_change(start_runs, runs, t) for t in plan.targets},
         }
         settings.append(judged)
     settings.sort(key=_verdict_rank)

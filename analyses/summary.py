@@ -8,7 +8,7 @@ from .drama import drama_summary
 from .length import end_reasons, length_summary
 from .runs import Run
 from .seats import seat_summary, success_summary
-from .stats import Estimate, mean_from_moments
+from .stats import Estimate, mean_from_moments, proportion
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -54,6 +54,10 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
         out["first-seat"], out["last-seat"] = est(seats[0]), est(seats[-1])
         out["draw"] = est(summary["seats"]["draw_rate"])
         out["balance"] = est(summary["seats"]["balance"])
+        games = summary["seats"]["games"]
+        for name in {s["policy"].partition(":")[0] for s in seats}:
+            wins = sum(s["wins"] for s in seats if s["policy"].partition(":")[0] == name)
+            out[f"policy:{name}"] = proportion(wins, games)
     if "success" in summary:
         out["success"] = est(summary["success"]["success"])
     out["length"] = est(summary["length"]["mean"])

@@ -4,9 +4,10 @@ Grammar: ``NAME=VALUE+-TOLERANCE``, ``NAME=LOW..HIGH``, or one-sided ``NAME<=X``
 Numbers may end in ``%`` (``25%`` is 0.25); ``±`` may stand for ``+-``. Names: first-seat,
 last-seat, seat-N (win rate of seat N), draw (no-winner rate), balance, success (cooperative
 success rate), length (mean game length), lead-changes (mean per game), comeback (comeback
-rate), ``end:REASON`` (share of games ended by that end condition of the game) and
+rate), ``end:REASON`` (share of games ended by that end condition of the game),
 ``mean:COLUMN`` (mean per game of one of the game's own numeric columns; a column with a value
-per seat counts every seat together).
+per seat counts every seat together) and ``policy:NAME`` (share of games won by the seats playing
+that policy, whatever its parameters).
 
 A run *meets* a target when the whole 95% interval of its estimate lies inside the target range,
 *misses* it when the interval lies wholly outside, and otherwise *cannot tell yet* (more games
@@ -31,8 +32,8 @@ TARGET_HELP = (
     "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
     "may end in %). NAME: first-seat, last-seat, seat-N, draw, balance, success, length, "
     "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean of "
-    "one of the game's own columns). Example: --target first-seat=25%+-2% --target length=40..60 "
-    "--target end:treasures>=30%."
+    "one of the game's own columns), policy:NAME (share of games won by the seats playing NAME). "
+    "Example: --target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%."
 )
 FIXED_NAMES = (
     "first-seat",
@@ -49,7 +50,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)%?"
 _TOLERANCE = re.compile(rf"^({_NUMBER})\s*(?:\+-|±)\s*({_NUMBER})$")
 _RANGE = re.compile(rf"^({_NUMBER})\s*\.\.\s*({_NUMBER})$")
 _SPLIT = re.compile(r"^\s*([^<>=\s]+)\s*(<=|>=|=)\s*(.*)$")
-_PREFIXED = re.compile(r"^(end|mean):([a-z0-9_]+)$")
+_PREFIXED = re.compile(r"^(end|mean|policy):([a-z0-9_-]+)$")
 
 MEETS, MISSES, UNKNOWN = "meets", "misses", "cannot tell yet"
 
@@ -105,7 +106,7 @@ def parse_target(text: str) -> Target:
     ):
         raise BalanceError(
             f"--target {text!r}: unknown measure {name!r}; known: {', '.join(FIXED_NAMES)}, "
-            "seat-N, end:REASON, mean:COLUMN"
+            "seat-N, end:REASON, mean:COLUMN, policy:NAME"
         )
     if op != "=":
         if not re.fullmatch(_NUMBER, spec):
@@ -149,7 +150,7 @@ def check_measurable(targets: list[Target], spec: GameSpec) -> None:
                 f"--target {t.text!r}: {spec.id} has no numeric column {what!r}; its columns: "
                 f"{', '.join(measurable_columns(spec)) or 'none'}"
             )
-        seat_measure = t.name in SEAT_NAMES or t.name.startswith("seat-")
+        seat_measure = t.name in SEAT_NAMES or t.name.startswith(("seat-", "policy:"))
         if spec.cooperative and seat_measure:
             raise BalanceError(
                 f"--target {t.text!r}: {spec.id} is cooperative (no seat wins); "
@@ -159,6 +160,11 @@ def check_measurable(targets: list[Target], spec: GameSpec) -> None:
             raise BalanceError(
                 f"--target {t.text!r}: {spec.id} is competitive; measure a seat (first-seat, "
                 "seat-N), draw or balance instead"
+            )
+        if kind == "policy" and what not in spec.policies and spec.outside is None:
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} has no policy {what!r}; its policies: "
+                f"{', '.join(spec.policies)}"
             )
         if t.name.startswith("seat-") and int(t.name[5:]) > spec.max_players:
             raise BalanceError(

@@ -55,6 +55,14 @@ def _difference_text(target: str, d: dict[str, Any] | None) -> str:
     return f"{d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]"
 
 
+def _games_text(plan: dict[str, Any], per_seating: int) -> str:
+    """A candidate's games: ``1,000 games``, or ``2 seatings x 500 games`` when rotated."""
+    if not plan.get("rotate"):
+        return f"{per_seating:,} games"
+    seatings = len(plan["lineups"])
+    return f"{seatings * per_seating:,} games ({seatings} seatings x {per_seating:,})"
+
+
 def setting_words(values: dict[str, Any], start: dict[str, Any]) -> str:
     """What a setting changes, with the starting value in brackets."""
     moved = [
@@ -77,7 +85,7 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
     """The headline: the best setting and each target's verdict on fresh seeds, or, when no
     setting in the ranges meets every target, the closest one and what held it back."""
     plan, start, best = data["plan"], data["default"], data.get("best")
-    games = plan["check_games"]
+    games = plan["check_games"] * len(plan["lineups"])
     start_name = "the starting rules" if plan["start_name"] == "default" else plan["start_name"]
     out = []
     if best is None:
@@ -200,7 +208,8 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         Table(
             columns,
             rows,
-            f"Every figure from {plan['check_games']:,} fresh games per setting (run seed "
+            f"Every figure from {_games_text(plan, plan['check_games'])} per setting, fresh "
+            f"(run seed "
             f"{plan['check_seed']}), the same games for every setting: 95% intervals; a target is "
             "met when the whole interval lies in its range. The last column of a setting is its "
             "paired difference from the starting rules.",
@@ -233,14 +242,15 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
     what = Section(
         "What was searched",
         [
-            f"{plan['game']} at {plan['n_players']} players, seats {', '.join(plan['policies'])}, "
-            f"starting from {rules_text(plan['start'])}.{tune}",
+            f"{plan['game']} at {plan['n_players']} players, seats {', '.join(plan['policies'])}"
+            + (", rotated so every policy holds every seat equally often" if plan["rotate"] else "")
+            + f", starting from {rules_text(plan['start'])}.{tune}",
             f"{plan['trials']} candidates proposed by Optuna's TPE sampler (seed {plan['seed']}, "
             f"{plan['batch']} at a time), the starting rules first; each played "
-            f"{plan['games']:,} games on the same game seeds. A candidate's shortfall is how far "
-            "each estimate lies outside its target (in tens of points for a share, tenths of the "
-            "bound otherwise), summed; among candidates with none, the search prefers the "
-            "smallest change from the starting rules."
+            f"{_games_text(plan, plan['games'])} on the same game seeds. A candidate's shortfall "
+            "is how far each estimate lies outside its target (in tens of points for a share, "
+            "tenths of the bound otherwise), summed; among candidates with none, the search "
+            "prefers the smallest change from the starting rules."
             + (
                 f" {refused} candidate(s) were refused by the rules' own checks." if refused else ""
             ),
@@ -297,7 +307,7 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         options.add(Figure(option_figure(data, option, points), f"{option}.", f"opt-{option}"))
     doc = Document(
         f"Design: {plan['game']}",
-        f"{plan['trials']} candidates x {plan['games']:,} games; generated "
+        f"{plan['trials']} candidates x {_games_text(plan, plan['games'])}; generated "
         f"{str(data.get('finished', ''))[:10]}",
         headline,
         [verdict, what, history, options],

@@ -24,10 +24,11 @@ The search
 Files (everything under ``--out``)
 - ``design.json``: the plan (a folder holding another design is refused) and, at the end, the
   results;
-- ``trials/NNN/run/`` (and ``trials/NNN/tune/`` with ``--tune``): one run folder per candidate.
+- ``trials/NNN/run/`` (with ``--rotate``, ``trials/NNN/rot-K/``, one per rotation of the
+  lineup; with ``--tune``, ``trials/NNN/tune/`` too): the run folders of a candidate.
   Nothing else is state: a killed design run again replays the search from its folders (no game
   is played twice) and continues;
-- ``check/start/``, ``check/setting-K/``: the check on fresh seeds;
+- ``check/start/<run>/``, ``check/setting-K/<run>/``: the check on fresh seeds;
 - ``variants/setting-K.toml``: each setting reported, as a variant file ``--variant`` accepts.
 """
 
@@ -100,6 +101,21 @@ class RuleKnob:
         if self.categorical:
             return 0.0 if value == start else 1.0
         return abs(float(value) - float(start)) / (float(self.hi) - float(self.lo))
+
+
+def _name(policy: str) -> str:
+    """A policy's name without its parameters (``mcts:playouts=50`` -> ``mcts``)."""
+    return policy.partition(":")[0].strip()
+
+
+def rotations(seats: list[str]) -> list[list[str]]:
+    """The lineup rotated one seat at a time (each distinct table once)."""
+    out: list[list[str]] = []
+    for shift in range(len(seats)):
+        table = seats[shift:] + seats[:shift]
+        if table not in out:
+            out.append(table)
+    return out
 
 
 def _value_text(v: Any) -> str:
@@ -225,6 +241,7 @@ class DesignPlan:
     tune: str | None = None
     tune_trials: int = 0
     tune_games: int = 0
+    rotate: bool = False
     policy_file: PolicyFile | None = None
     source: dict[str, Any] = field(default_factory=dict)  # what the request said (for the report)
 
@@ -239,6 +256,28 @@ class DesignPlan:
     def rules(self, values: dict[str, Any]) -> RuleSet:
         return self.start.with_values(values, source="design candidate")
 
+    @property
+    def lineups(self) -> list[list[str]]:
+        """The seatings a candidate plays: the lineup as given, or (``--rotate``) every rotation
+        of it, so each policy holds each seat equally often."""
+        seats = list(self.policies)
+        return rotations(seats) if self.rotate else [seats]
+
+    def folders(self) -> list[str]:
+        return [f"rot-{k + 1}" for k in range(len(self.lineups))] if self.rotate else ["run"]
+
+    def configs(
+        self, values: dict[str, Any], *, check: bool = False, tuned: str | None = None
+    ) -> list[tuple[str, RunConfig]]:
+        """(folder, run) of every seating of a candidate; ``tuned`` (a policy text) takes the
+        seats of the policy it tunes."""
+        out = []
+        for folder, seats in zip(self.folders(), self.lineups, strict=True):
+            if tuned is not None:
+                seats = [tuned if _name(t) == _name(tuned) else t for t in seats]
+            out.append((folder, self.config(values, check=check, policies=seats)))
+        return out
+
     def config(
         self, values: dict[str, Any], *, check: bool = False, policies: list[str] | None = None
     ) -> RunConfig:
@@ -246,7 +285,7 @@ class DesignPlan:
             self.spec.id,
             self.check_games if check else self.games,
             players=self.n_players,
-            policies=policies or list(self.policies),
+            policies=policies or self.lineups[0],
             seed=self.check_seed if check else self.seed,
             rules=self.rules(values),
             chunk_size=None if check else self.chunk_size,
@@ -266,9 +305,9 @@ class DesignPlan:
 
     def tune_plan(self, values: dict[str, Any]) -> Any:
         """The tune of ``--tune POLICY`` under a candidate's rules (the other seats its field)."""
-        name = self.tune.partition(":")[0].strip() if self.tune else ""
+        name = _name(self.tune or "")
         texts = list(self.policies)
-        mine = [t for t in texts if t.partition(":")[0].strip() == name]
+        mine = [t for t in texts if _name(t) == name]
         field_ = list(dict.fromkeys(t for t in texts if t not in mine))
         if not field_ and not self.spec.cooperative:
             field_ = [mine[0]]
@@ -310,6 +349,8 @@ class DesignPlan:
             "tune": self.tune,
             "tune_trials": self.tune_trials,
             "tune_games": self.tune_games,
+            "rotate": self.rotate,
+            "lineups": self.lineups,
             **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
         }
 
@@ -332,6 +373,7 @@ def plan_design(
     tune: str | None = None,
     tune_trials: int = 8,
     tune_games: int | None = None,
+    rotate: bool = False,
     policy_file: str | Path | PolicyFile | None = None,
 ) -> DesignPlan:
     """Validate a design request (BalanceError naming the problem; nothing is written)."""
@@ -375,6 +417,22 @@ def plan_design(
     if len({k.name for k in knobs}) != len(knobs):
         raise BalanceError("each --param may be given only once")
     seats = [s.label for s in base.seats]
+    names = {_name(t) for t in seats}
+    for t in parsed:
+        if t.name.startswith("policy:") and t.name[7:] not in names:
+            raise BalanceError(
+                f"--target {t.text!r}: no seat plays {t.name[7:]}; seated: {', '.join(seats)}"
+            )
+        if rotate and t.name == "comeback":
+            raise BalanceError(
+                f"--target {t.text!r}: the comeback rate is measured in one run; leave out "
+                "--rotate or this target"
+            )
+    if rotate and len(names) < 2:
+        raise BalanceError("--rotate needs seats playing different policies (repeat --policy)")
+    lineups = rotations(seats) if rotate else [seats]
+    per_lineup = -(-games // len(lineups))  # a candidate's games, shared among its seatings
+    chunk_size = plan_run(game, per_lineup, players=base.n_players, policies=seats).chunk_size
     if tune is not None:
         name = tune.partition(":")[0].strip()
         if name not in spec.policies and all(s.policy.name != name for s in base.seats):
@@ -392,21 +450,22 @@ def plan_design(
         policies=tuple(seats),
         n_players=base.n_players,
         trials=trials,
-        games=games,
-        check_games=check_games or 2 * games,
+        games=per_lineup,
+        check_games=-(-(check_games or 2 * games) // len(lineups)),
         check_settings=check_settings,
         seed=seed,
-        chunk_size=base.chunk_size,
+        chunk_size=chunk_size,
         tune=tune,
         tune_trials=tune_trials,
         tune_games=tune_games or games,
+        rotate=rotate,
         policy_file=policy_file,
         source={"variant": str(variant) if variant else None, "sets": list(sets or [])},
     )
     # The extremes of every knob are validated now (the rules' own cross-checks may still refuse
     # a combination: such a candidate is recorded as refused, not played).
-    plan.config(plan.start_values)
-    plan.config(plan.start_values, check=True)
+    plan.configs(plan.start_values)
+    plan.configs(plan.start_values, check=True)
     for k in knobs:
         for v in k.values or (k.lo, k.hi):
             try:
@@ -523,32 +582,32 @@ def design(
                 values = _suggest(plan, trial)
                 d = _trial_dir(path, trial.number)
                 try:
-                    policies = None
+                    tuned = None
                     if plan.tune is not None:
                         tplan = plan.tune_plan(values)
-                        tuned = run_tune(tplan, d / "tune", jobs=jobs, cluster=cluster)
-                        best = tplan.policy_text(tuned["summary"]["best_params"])
-                        name = plan.tune.partition(":")[0].strip()
-                        policies = [
-                            best if t.partition(":")[0].strip() == name else t
-                            for t in plan.policies
-                        ]
-                    config = plan.config(values, policies=policies)
+                        result = run_tune(tplan, d / "tune", jobs=jobs, cluster=cluster)
+                        tuned = tplan.policy_text(result["summary"]["best_params"])
+                    runs = plan.configs(values, tuned=tuned)
                 except BalanceError as exc:  # the rules' cross-checks refuse this combination
-                    batch.append((trial, values, None, str(exc)))
+                    batch.append((trial, values, None, None, str(exc)))
                     continue
-                batch.append((trial, values, config, None))
+                batch.append((trial, values, runs, tuned, None))
             player.play(
-                [(c, _trial_dir(path, t.number) / "run", None) for t, _, c, _ in batch if c]
+                [
+                    (config, _trial_dir(path, t.number) / folder, None)
+                    for t, _, runs, _, _ in batch
+                    for folder, config in runs or []
+                ]
             )
-            for trial, values, config, refused in batch:
-                if config is None:
+            for trial, values, runs, tuned, refused in batch:
+                if runs is None:
                     study.tell(trial, state=optuna.trial.TrialState.FAIL)
                     row = {"number": trial.number, "values": values, "refused": refused}
                 else:
-                    row = candidate(plan, _trial_dir(path, trial.number) / "run", values)
-                    row["number"] = trial.number
-                    row["policies"] = [s.label for s in config.seats]
+                    d = _trial_dir(path, trial.number)
+                    row = candidate(plan, [d / f for f in plan.folders()], values)
+                    row["number"], row["tuned"] = trial.number, tuned
+                    row["lineups"] = [[s.label for s in c.seats] for _, c in runs]
                     for t, short in zip(plan.targets, row["shortfalls"], strict=True):
                         trial.set_constraint(t.text, short)  # feasible at 0 (target met)
                     study.tell(trial, row["change"])
@@ -559,10 +618,13 @@ def design(
             f"checking {len(chosen)} setting(s) and the starting rules on {plan.check_games:,} "
             "fresh games each"
         )
-        runs = [(plan.config(plan.start_values, check=True), path / "check" / "start", None)]
+        runs = [
+            (config, path / "check" / "start" / folder, None)
+            for folder, config in plan.configs(plan.start_values, check=True)
+        ]
         for i, row in enumerate(chosen, 1):
-            config = plan.config(row["values"], check=True, policies=row["policies"])
-            runs.append((config, path / "check" / f"setting-{i}", None))
+            for folder, config in plan.configs(row["values"], check=True, tuned=row["tuned"]):
+                runs.append((config, path / "check" / f"setting-{i}" / folder, None))
         player.play(runs)
     verdict = choose(plan, path, chosen)
     for i, s in enumerate(verdict["settings"], 1):

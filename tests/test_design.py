@@ -146,8 +146,8 @@ def test_adapted_play_tunes_the_policy_under_every_candidate(tmp_path):
             (tmp_path / "d" / "trials" / f"{t['number']:03d}" / "tune" / "tune.json").read_text()
         )
         best = tune["summary"]["best_params"]["skill"]
-        assert t["policies"][0] == f"strong:skill={best!r}"
-        assert t["policies"][1] == "random"
+        assert t["tuned"] == f"strong:skill={best!r}"
+        assert t["lineups"] == [[t["tuned"], "random"]]
 
 
 @pytest.mark.parametrize(
@@ -228,3 +228,50 @@ def test_cli_json_has_the_issue_keys_and_a_report(tmp_path, capsys):
     )
     assert code == 0, err
     assert "Verdict on fresh seeds" in (tmp_path / "r.md").read_text()
+
+
+def test_rotated_lineups_measure_the_seat_and_the_policy_apart(tmp_path):
+    """strong (weight 2) against random (weight 1), seats rotated, bias b on seat 1: seat 1 wins
+    (3 + 2b) / (2 (3 + b)) of the games and strong (4 + b) / (2 (3 + b))."""
+    plan = plan_design(
+        "fake",
+        ["first-seat>=60%", "policy:strong>=55%"],
+        800,
+        params=["bias=0:4"],
+        players=2,
+        policies=["strong", "random"],
+        trials=10,
+        rotate=True,
+    )
+    assert plan.lineups == [["strong", "random"], ["random", "strong"]]
+    data = design(plan, tmp_path / "d", jobs=1)
+    assert sorted(p.name for p in (tmp_path / "d" / "trials" / "000").iterdir()) == [
+        "rot-1",
+        "rot-2",
+    ]
+    start = data["default"]["figures"]
+    assert start["first-seat>=60%"]["lo"] < 0.5 < start["first-seat>=60%"]["hi"]
+    assert start["policy:strong>=55%"]["lo"] < 2 / 3 < start["policy:strong>=55%"]["hi"]
+    assert data["default"]["games"] == plan.check_games * 2
+    best = data["best"]
+    b = best["values"]["bias"]
+    assert (3 + 2 * b) / (2 * (3 + b)) > 0.57 and data["met_every_target"]
+    seat = best["figures"]["first-seat>=60%"]
+    assert seat["lo"] < (3 + 2 * b) / (2 * (3 + b)) < seat["hi"]
+
+
+def test_policy_targets_need_the_policy_seated_and_rotation_needs_two_policies():
+    with pytest.raises(BalanceError, match="no seat plays strong"):
+        plan_design("fake", ["policy:strong>=50%"], 400, params=["bias=0:1"], players=2)
+    with pytest.raises(BalanceError, match="--rotate needs seats playing different policies"):
+        plan_design("fake", ["draw<=5%"], 400, params=["bias=0:1"], players=2, rotate=True)
+    with pytest.raises(BalanceError, match="comeback rate is measured in one run"):
+        plan_design(
+            "fake",
+            ["comeback<=50%"],
+            400,
+            params=["bias=0:1"],
+            players=2,
+            policies=["strong", "random"],
+            rotate=True,
+        )

@@ -264,3 +264,15 @@ def test_simulate_judges_end_reason_and_column_targets(tmp_path, capsys):
     )
     assert code == 2 and "no end condition 'lost'" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_policy_target_counts_the_wins_of_every_seat_playing_it(tmp_path, capsys):
+    """Three seats: strong (weight 2) twice and random (weight 1): strong seats win 4/5."""
+    args = ["simulate", "fake", "--players", "3", "-p", "strong", "-p", "random", "-p", "strong"]
+    args += ["-n", "3000", "--jobs", "1", "--json", "--out", str(tmp_path / "r")]
+    code, out, err = call([*args, "--target", "policy:strong>=75%"], capsys)
+    assert code == 0, err
+    (row,) = json.loads(out)["targets"]
+    assert row["lo"] < 0.8 < row["hi"] and row["verdict"] == "meets"
+    code, _, err = call([*args, "--target", "policy:strongest>=75%"], capsys)
+    assert code == 2 and "fake has no policy 'strongest'; its policies: random, strong" in err
