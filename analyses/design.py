@@ -212,17 +212,18 @@ def _verdict_rank(s: dict[str, Any]) -> tuple:
     return (-verdicts.count(MEETS), verdicts.count(MISSES), s["change"], s["trial"])
 
 
-def option_table(data: dict[str, Any]) -> dict[str, list[tuple[Any, dict[str, Any]]]]:
-    """For each searched option, every played candidate's value beside its figures (the
-    report's "each target against each option")."""
-    out: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
-    for knob in data["plan"]["knobs"]:
-        out[knob["name"]] = [
-            (t["values"][knob["name"]], t["figures"])
-            for t in data["trials"]
-            if not t.get("refused")
+def option_table(data: dict[str, Any]) -> dict[str, list[tuple[Any, dict[str, Any], bool]]]:
+    """For each searched option, every played candidate's value beside its figures and whether
+    the candidate was checked again on fresh seeds (the report's "each target against each
+    option")."""
+    checked = {s["trial"] for s in data.get("settings", [])}
+    played = [t for t in data["trials"] if not t.get("refused")]
+    return {
+        knob["name"]: [
+            (t["values"][knob["name"]], t["figures"], t["number"] in checked) for t in played
         ]
-    return out
+        for knob in data["plan"]["knobs"]
+    }
 
 
 def shortfall_history(data: dict[str, Any]) -> np.ndarray:

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import numpy as np
 
 from analyses.design import option_table, shortfall_history
@@ -144,26 +145,22 @@ def history_figure(data: dict[str, Any]) -> bytes:
     return _png(fig)
 
 
-def option_figure(data: dict[str, Any], option: str, points: list[tuple[Any, dict]]) -> bytes:
+def option_figure(data: dict[str, Any], option: str, points: list[tuple[Any, dict, bool]]) -> bytes:
     targets = data["plan"]["targets"]
     fig, axes = plt.subplots(1, len(targets), figsize=(WIDTH, 2.6), squeeze=False)
-    checked = {_plain(s["values"][option]) for s in data.get("settings", [])}
     for ax, text in zip(axes[0], targets, strict=True):
         t = parse_target(text)
-        xs, ys, lo, hi = [], [], [], []
-        for value, figures in points:
-            est = figures.get(text)
-            if est is None:
-                continue
-            xs.append(float(value) if not isinstance(value, str) else value)
-            ys.append(est["value"])
-            lo.append(est["value"] - est["lo"])
-            hi.append(est["hi"] - est["value"])
-        if not xs:
+        shown = [(v, f[text], c) for v, f, c in points if f.get(text) is not None]
+        if not shown:
             continue
-        colours = [COLORS[3] if _plain(x) in checked else COLORS[0] for x in xs]
+        xs = [v if isinstance(v, str) else float(v) for v, _, _ in shown]
+        ys = [e["value"] for _, e, _ in shown]
+        lo = [e["value"] - e["lo"] for _, e, _ in shown]
+        hi = [e["hi"] - e["value"] for _, e, _ in shown]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="lightgrey", zorder=1)
-        ax.scatter(xs, ys, c=colours, s=14, zorder=2)
+        for checked, colour, z in ((False, COLORS[0], 2), (True, COLORS[3], 3)):
+            at = [i for i, (_, _, c) in enumerate(shown) if c == checked]
+            ax.scatter([xs[i] for i in at], [ys[i] for i in at], color=colour, s=14, zorder=z)
         edges = [b for b in (t.low, t.high) if math.isfinite(b)]
         extent = [y - e for y, e in zip(ys, lo, strict=True)]
         extent += [y + e for y, e in zip(ys, hi, strict=True)] + edges
@@ -171,6 +168,8 @@ def option_figure(data: dict[str, Any], option: str, points: list[tuple[Any, dic
         bottom, top = min(extent) - pad, max(extent) + pad
         ax.set_ylim(bottom, top)
         ax.axhspan(max(t.low, bottom), min(t.high, top), color=COLORS[2], alpha=0.15, zorder=0)
+        if t.is_share:
+            ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
         ax.set_title(text, fontsize=8)
         ax.set_xlabel(option, fontsize=8)
         ax.tick_params(labelsize=7)
@@ -203,7 +202,15 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 s["verdicts"][t],
                 _difference_text(t, s["differences"].get(t)),
             ]
-    verdict = Section("Verdict on fresh seeds", headline[:])
+    verdict = Section(
+        "Verdict on fresh seeds",
+        [
+            "The search chose these settings on its own games, which flatters them; so they and "
+            "the starting rules were played again on fresh games, and every verdict below comes "
+            "from those games only: meets when the whole 95% interval lies in the target's "
+            "range, misses when it lies wholly outside, cannot tell yet otherwise."
+        ],
+    )
     verdict.add(
         Table(
             columns,
