@@ -87,7 +87,9 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
     setting in the ranges meets every target, the closest one and what held it back."""
     plan, start, best = data["plan"], data["default"], data.get("best")
     games = plan["check_games"] * len(plan["lineups"])
-    start_name = "the starting rules" if plan["start_name"] == "default" else plan["start_name"]
+    start_name = "the starting rules" + (
+        "" if plan["start_name"] == "default" else f" ({plan['start_name']})"
+    )
     out = []
     if best is None:
         out.append(
@@ -95,6 +97,11 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
             "widen or change the ranges."
         )
         return out
+    if data.get("start_met_every_target"):
+        out.append(
+            f"T{start_name[1:]} already meet every target on {games:,} fresh games; the "
+            "settings below are alternatives that meet them too, or come closest."
+        )
     start_values = {k["name"]: start_value(data, k["name"]) for k in plan["knobs"]}
     words = setting_words(best["values"], start_values)
     verdicts = "; ".join(

@@ -275,3 +275,13 @@ def test_policy_targets_need_the_policy_seated_and_rotation_needs_two_policies()
             policies=["strong", "random"],
             rotate=True,
         )
+
+
+def test_starting_rules_that_already_meet_the_targets_are_said_first(tmp_path):
+    _, data = _design(tmp_path / "d", targets=["draw<=10%"], params=["bias=0:1"], trials=4)
+    assert data["start_met_every_target"]
+    from reports.design_report import verdict_sentences
+
+    assert verdict_sentences(data)[0].startswith(
+        "The starting rules already meet every target on 800 fresh games"
+    )
