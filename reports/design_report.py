@@ -272,6 +272,11 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             f"last command), {data['wall_seconds']:,.0f} s of wall time on {data['backend']}.",
         ],
     )
+    if plan.get("explore"):
+        what.paragraphs.append(
+            f"Options and ranges: those the explore in {plan['explore']} ranked highest for the "
+            "targets' figures (its intervals clear of zero), over the ranges it screened."
+        )
     what.add(
         Table(
             ["option", "searched", "start"],

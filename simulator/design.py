@@ -193,9 +193,25 @@ def knobs_from_explore(
         raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
     if game != spec.id:
         raise BalanceError(f"--explore {str(path)!r} explored {game}, not {spec.id}")
-    wanted = [r for r in rows if r.get("figure") in figures and r.get("option") not in fixed]
-    told = [r for r in wanted if (r.get("ci") or [0, 0])[0] > 0]
-    ranked = sorted(told, key=lambda r: -abs(float(r.get("effect") or 0)))
+    told = [
+        r
+        for r in rows
+        if r.get("figure") in figures
+        and r.get("option") not in fixed
+        and (r.get("ci") or [0, 0])[0] > 0
+    ]
+    # Effects of different figures are in different units (points, days): take each figure's
+    # options in its own order, a figure at a time, so every target gets its strongest levers.
+    by_figure = [
+        sorted((r for r in told if r["figure"] == f), key=lambda r: -float(r["effect"]))
+        for f in figures
+    ]
+    ranked = [
+        col[i]
+        for i in range(max(map(len, by_figure), default=0))
+        for col in by_figure
+        if i < len(col)
+    ]
     if not ranked:
         raise BalanceError(
             f"--explore {str(path)!r}: no option moved {', '.join(figures)} beyond noise there; "
@@ -351,6 +367,7 @@ class DesignPlan:
             "tune_games": self.tune_games,
             "rotate": self.rotate,
             "lineups": self.lineups,
+            "explore": self.source.get("explore"),
             **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
         }
 
@@ -460,7 +477,11 @@ def plan_design(
         tune_games=tune_games or games,
         rotate=rotate,
         policy_file=policy_file,
-        source={"variant": str(variant) if variant else None, "sets": list(sets or [])},
+        source={
+            "variant": str(variant) if variant else None,
+            "sets": list(sets or []),
+            "explore": str(explore) if explore is not None and not params else None,
+        },
     )
     # The extremes of every knob are validated now (the rules' own cross-checks may still refuse
     # a combination: such a candidate is recorded as refused, not played).
