@@ -57,7 +57,7 @@ class DataSource:
 
     def where(self, line: int | None = None) -> str:
         """The file for a message, with a line number when given (``my_cards.csv:4``)."""
-        base = self.path or f"shipped {self.name}"
+        base = self.path or f"the shipped {self.name} file"
         return f"{base}:{line}" if line is not None else base
 
     def as_manifest(self) -> dict[str, str]:

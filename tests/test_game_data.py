@@ -339,3 +339,13 @@ def test_board_draws_the_edited_board(tmp_path):
     assert 101 not in cells[6]["neighbours"] and 6 not in cells[101]["neighbours"]
     shipped = PB.board_of(PedRules())
     assert 101 in shipped.neighbours[6]
+
+
+def test_a_deck_file_with_other_counts_plays_as_the_card_counts_rule(tmp_path):
+    cards = _edit_cards(tmp_path, "F3,14,", "F3,20,")
+    counts = ",".join(map(str, (20, *CapeRules().card_counts[1:])))
+    by_file = plan_run("cape-horn", 40, players=2, policies=["planner"], seed=5,
+                       data=[f"cards={cards}"])  # fmt: skip
+    by_rule = plan_run("cape-horn", 40, players=2, policies=["planner"], seed=5,
+                       sets=[f"card_counts={counts}"])  # fmt: skip
+    assert _columns(by_file).equals(_columns(by_rule))

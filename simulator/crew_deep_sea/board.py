@@ -251,7 +251,11 @@ def parse_tasks(src: DataSource) -> TaskTable:
     keys: list[str] = []
     ctype, params, difficulty = [], [], []
     for i, (line, r) in enumerate(rows):
-        integer(src, line, "id", r["id"], i + 1, i + 1)
+        if r["id"] != str(i + 1):
+            raise BalanceError(
+                f"{src.where(line)}: id {r['id']!r} where {i + 1} is expected; ids are 1, 2, ... "
+                "in file order (the crew_tasks column's numbers)"
+            )
         if not r["key"] or r["key"] in keys:
             what = "empty" if not r["key"] else f"{r['key']!r} is used twice"
             raise BalanceError(f"{src.where(line)}: key {what}; each task has its own key")
