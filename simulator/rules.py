@@ -187,6 +187,8 @@ class RuleSet:
         new = dataclasses.replace(new, **new.data_defaults())
         problem = new.check()
         if problem:
+            if any(s.where() in problem for s in kept):  # it names the file already
+                raise BalanceError(problem)
             where = ", ".join(s.where() for s in kept) or "data"
             raise BalanceError(f"{where}: {problem}")
         return new
