@@ -12,7 +12,15 @@ from typing import Annotated
 import click
 import typer
 
-from simulator.cli_types import JobsOpt, SetOpt, VariantOpt, WaitOpt, print_json
+from simulator.cli_types import (
+    CompareDataOpt,
+    DataOpt,
+    JobsOpt,
+    SetOpt,
+    VariantOpt,
+    WaitOpt,
+    print_json,
+)
 from simulator.errors import BalanceError
 
 
@@ -111,6 +119,89 @@ def games(
     Console(width=120).print(table)
 
 
+# -- data ------------------------------------------------------------------------------------
+@app.command()
+def data(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    name: Annotated[
+        str | None, typer.Argument(help="A data file's name: show it, or --export it.")
+    ] = None,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="Write the shipped file here (an existing file is kept)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """List GAME's data files (boards, decks): what each holds, its format, exact or a
+    reconstruction, and where its fields are documented.
+
+    Replace one for a run with `--data NAME=FILE` (simulate, compare, sweep, tournament, tune,
+    skill, board, replay) or a variant file's [data] table (paths relative to the TOML file):
+
+        name = "my deck"
+
+        [data]
+
+        cards = "my_cards.csv"
+
+    Start from the shipped file: balance data GAME NAME --export my_file
+    """
+    from simulator.game_data import declared
+    from simulator.games import get_game
+
+    spec = get_game(game)
+    files = spec.rules_class.data_files
+    if name is None:
+        if export is not None:
+            raise BalanceError(
+                f"--export needs a data name: balance data {game} NAME --export FILE"
+            )
+        if as_json:
+            print_json({"game": game, "files": [f.summary() for f in files],
+                        "note": spec.rules_class.data_note})  # fmt: skip
+            return
+        if not files:
+            typer.echo(spec.rules_class.data_note or f"{spec.title} has no data files.")
+            return
+        typer.echo(
+            f"{spec.title}: {len(files)} data file(s). Replace one for a run with --data "
+            f"NAME=FILE; start from the shipped one with `balance data {game} NAME --export "
+            "FILE`.\n"
+        )
+        for f in files:
+            status = "exact" if f.exact else "reconstruction"
+            typer.echo(f"{f.name} ({f.file}, {status}): {f.holds}")
+            typer.echo(f"    format: {f.format}")
+            typer.echo(f"    fields: {f.docs}")
+        return
+    file = declared(files, name, game, f"balance data {game}")
+    if export is not None:
+        if export.exists():
+            raise BalanceError(
+                f"--export {str(export)!r} already exists; it is kept (give a new file name)"
+            )
+        if not export.parent.is_dir():
+            raise BalanceError(
+                f"--export {str(export)!r}: folder {str(export.parent)!r} does not exist"
+            )
+        try:
+            with export.open("x", encoding="utf-8", newline="") as fh:
+                fh.write(file.shipped.text)
+        except OSError as exc:
+            raise BalanceError(
+                f"--export {str(export)!r}: cannot write it ({exc.strerror})"
+            ) from None
+        typer.echo(
+            f"{export}: the shipped {file.file} of {game}; edit it and play it with "
+            f"--data {file.name}={export}"
+        )
+        return
+    if as_json:
+        print_json({**file.summary(), "text": file.shipped.text})
+        return
+    typer.echo(file.shipped.text, nl=False)
+
+
 # -- rules -----------------------------------------------------------------------------------
 @app.command()
 def rules(
@@ -155,6 +246,7 @@ def board(
     ] = False,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the cells (id, kind, x, y, neighbours) as JSON.")
     ] = False,
@@ -173,7 +265,7 @@ def board(
         raise BalanceError(f"{game} has no board to draw")
     if out is None and not as_json:
         raise BalanceError("say where to draw the board (--out board.png) or print it (--json)")
-    rules, _ = build_rules(spec.rules_class, variant, set_)
+    rules, _ = build_rules(spec.rules_class, variant, set_, data)
     cells = spec.board(rules)
     if as_json:
         print_json(cells.as_json(spec.id))
@@ -275,6 +367,7 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     jobs: JobsOpt = None,
     chunk_size: Annotated[
         int | None,
@@ -324,6 +417,7 @@ def simulate(
         variant=variant,
         chunk_size=chunk_size,
         policy_file=policy_file,
+        data=data,
     )
     until = None
     if until_ci is not None:
@@ -497,6 +591,7 @@ def compare(
             help="Rule change key=value (repeatable); together they form one more variant.",
         ),
     ] = None,
+    data: CompareDataOpt = None,
     n: GamesOpt = 10_000,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
@@ -574,6 +669,7 @@ def compare(
         tune_trials=tune_trials,
         tune_games=tune_games,
         policy_file=policy_file,
+        data=data,
         ladder=None if ladder is None else split_rungs(ladder),
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
@@ -594,6 +690,7 @@ def sweep(
     ],
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     n: GamesOpt = 10_000,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
@@ -630,6 +727,7 @@ def sweep(
         cluster=cluster,
         wait=wait,
         policy_file=policy_file,
+        data=data,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -647,6 +745,7 @@ def tournament(
     policy_file: PolicyFileOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     n: GamesOpt = 10_000,
     players: PlayersOpt = None,
     seed: SeedOpt = 0,
@@ -681,6 +780,7 @@ def tournament(
         cluster=cluster,
         wait=wait,
         policy_file=policy_file,
+        data=data,
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
 
@@ -710,6 +810,7 @@ def skill(
     players: PlayersOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     param: Annotated[
         list[str] | None,
         typer.Option(
@@ -756,6 +857,7 @@ def skill(
         cluster=cluster,
         wait=wait,
         policy_file=policy_file,
+        data=data,
     )
     _study_report(study.path, fmt, [], as_json, quiet)
 
@@ -848,6 +950,7 @@ def tune(
     players: PlayersOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     trials: TrialsOpt = 40,
     n: Annotated[
         int,
@@ -897,6 +1000,7 @@ def tune(
         check_games=check_games,
         seed=seed,
         policy_file=policy_file,
+        data=data,
     )
     data = run_tune(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
     report = write_tune_report(out)
@@ -1127,6 +1231,7 @@ def replay(
     policy: PolicyOpt = None,
     set_: SetOpt = None,
     variant: VariantOpt = None,
+    data: DataOpt = None,
     policy_file: PolicyFileOpt = None,
     as_json: Annotated[
         bool,
@@ -1165,6 +1270,7 @@ def replay(
                 ("--set", set_),
                 ("--variant", variant),
                 ("--policy-file", policy_file),
+                ("--data", data),
             )  # fmt: skip
             if value is not None
         ]
@@ -1188,7 +1294,7 @@ def replay(
     else:
         game = replay_seed(
             target, seed, players=players, policies=policy, sets=set_, variant=variant,
-            policy_file=policy_file,
+            policy_file=policy_file, data=data,
         )  # type: ignore[arg-type]  # fmt: skip
     page = None
     if out is not None:

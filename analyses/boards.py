@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from simulator.game_data import rules_from_manifest
+
 from .runs import Run
 
 
@@ -41,7 +43,7 @@ def heatmaps(run: Run) -> list[dict]:
     spec = run.spec
     if spec is None or spec.board is None or not spec.heatmaps:
         return []
-    board = spec.board(spec.rules_class().with_values(run.rules, source=f"run {run.path}"))
+    board = spec.board(rules_from_manifest(spec.rules_class, run.manifest, f"run {run.path}"))
     columns = set(run.scan().collect_schema().names())
     out = []
     for column, caption in spec.heatmaps.items():

@@ -21,6 +21,22 @@ VariantOpt = Annotated[
         "--variant", help='TOML file: name = "..." and a [rules] table; applied before --set.'
     ),
 ]
+DATA_HELP = (
+    "Replace one of the game's data files for this run: NAME=FILE (repeatable; `balance data "
+    "GAME` lists the names and formats). Checked before anything is written; its SHA-256 and "
+    "text go into the manifest."
+)
+DataOpt = Annotated[list[str] | None, typer.Option("--data", help=DATA_HELP)]
+# In `compare`, where --set forms one more variant, --data joins it (shipped data against yours).
+CompareDataOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--data",
+        help="Data file NAME=FILE (repeatable); with any --set values it forms one more "
+        "variant, played against the shipped data. A variant file's [data] table makes a "
+        "variant of its own files.",
+    ),
+]
 JOBS_HELP = "Worker processes (default: every core); -1 is every core, -2 all but one, and so on."
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help=JOBS_HELP)]
 WaitOpt = Annotated[

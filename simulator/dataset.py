@@ -177,6 +177,19 @@ class RunFolder:
                         "(its content changed since); use a new folder, or restore the file to "
                         "resume"
                     )
+                was, now_data = (
+                    old.get("config", {}).get("data", {}),
+                    manifest["config"].get("data", {}),
+                )
+                if was != now_data:  # a replaced file's content (its options may follow it)
+                    names = sorted(
+                        n for n in set(was) | set(now_data) if was.get(n) != now_data.get(n)
+                    )
+                    raise BalanceError(
+                        f"--out {str(p)!r} was played with another content of data file "
+                        f"{', '.join(names)} (changed, added or left out since); use a new "
+                        "folder, or give the same file to resume"
+                    )
                 if diff == "differs in engine_source":
                     raise BalanceError(
                         f"--out {str(p)!r} was played by other engine code (the simulator or its "

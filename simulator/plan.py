@@ -88,6 +88,10 @@ class RunConfig:
                 "engine_source": engine_source(),
                 # Resuming with an edited policy file would mix two different policies.
                 **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
+                # Likewise a replaced data file (its text is kept below, outside the config).
+                **(
+                    {"data": {s.name: s.sha256 for s in self.rules.data}} if self.rules.data else {}
+                ),
             },
             "rules_changed": self.rules.changed(),
             "cooperative": self.spec.cooperative,
@@ -99,6 +103,11 @@ class RunConfig:
             **(
                 {"policy_file": {"path": self.policy_file.path, "source": self.policy_file.source}}
                 if self.policy_file
+                else {}
+            ),
+            **(
+                {"data": {s.name: s.as_manifest() for s in self.rules.data}}
+                if self.rules.data
                 else {}
             ),
         }
@@ -116,11 +125,13 @@ def plan_run(
     rules: RuleSet | None = None,
     chunk_size: int | None = None,
     policy_file: str | Path | PolicyFile | None = None,
+    data: dict[str, Any] | list[str] | None = None,
 ) -> RunConfig:
     """Validate a run request (raises BalanceError naming the problem).
 
     ``policy_file``: a designer's policies (``--policy-file``), usable by name beside the
-    built-in ones; the file is read, checked and compiled here, before anything is written."""
+    built-in ones; the file is read, checked and compiled here, before anything is written.
+    ``data``: replaced data files (``--data NAME=FILE``), read and checked here too."""
     spec = get_game(game)
     if games < 1:
         raise BalanceError(f"-n must be at least 1 game, not {games}")
@@ -135,7 +146,7 @@ def plan_run(
         registry = {**registry, **load_policies(spec, policy_file).definitions}
     seats = seat_policies(policies or [spec.default_policy], registry, spec.id, n_players)
     if rules is None:
-        rules, name = build_rules(spec.rules_class, variant, sets)
+        rules, name = build_rules(spec.rules_class, variant, sets, data)
     else:
         name = "default" if not rules.changed() else "custom"
     size = chunk_size or default_chunk_size(games)

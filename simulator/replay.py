@@ -20,6 +20,7 @@ import polars as pl
 from .dataset import RunFolder, chunk_table
 from .errors import BalanceError
 from .first_compile import compile_notice
+from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
@@ -161,14 +162,16 @@ def replay_seed(
     sets: dict[str, Any] | list[str] | None = None,
     variant: str | Path | None = None,
     policy_file: str | Path | None = None,
+    data: list[str] | None = None,
 ) -> Replay:
     """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column);
-    ``policy_file``: a designer's policies usable by name in ``policies``."""
+    ``policy_file``: a designer's policies usable by name in ``policies``; ``data``: replaced
+    data files (``--data NAME=FILE``)."""
     _replayable(get_game(game))
     if not 0 <= seed <= MAX_SEED:
         raise BalanceError(f"--seed {seed}: a game seed is between 0 and {MAX_SEED}")
     config = plan_run(game, 1, players=players, policies=policies, seed=seed, sets=sets,
-                      variant=variant, policy_file=policy_file)  # fmt: skip
+                      variant=variant, policy_file=policy_file, data=data)  # fmt: skip
     return play(config)
 
 
@@ -202,8 +205,8 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
         policy_file = PolicyFile(**manifest["policy_file"]) if "policy_file" in manifest else None
         spec = get_game(str(recorded["game"]))
         _replayable(spec)
-        rules = spec.rules_class().with_values(
-            recorded["rules"], source=f"{str(folder.path / 'manifest.json')!r}"
+        rules = rules_from_manifest(
+            spec.rules_class, manifest, f"{str(folder.path / 'manifest.json')!r}"
         )
         n_players = int(recorded["n_players"])
         labels = [str(p) for p in recorded["policies"]]

@@ -2,7 +2,12 @@
 
 A game's ``Rules`` is a frozen dataclass derived from :class:`RuleSet` whose fields are declared
 with :func:`option`. Designers change them with ``--set key=value`` (typed coercion, bounds
-checked) and with TOML variant files (``name = "..."`` plus a ``[rules]`` table).
+checked) and with TOML variant files (``name = "..."`` plus a ``[rules]`` table and a ``[data]``
+table of replaced data files, :mod:`simulator.game_data`).
+
+A rule set also carries the game's data files replaced for the run (``data``: not an option, not
+listed by ``balance rules``, not settable by ``--set``), so every engine, board drawing and worker
+that receives the rules receives the data too.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from .errors import BalanceError
+from .game_data import DataFile, DataSource
+
+DATA_FIELD = "data"  # the rule set's field holding replaced data files (not an option)
 
 
 def option(
@@ -86,6 +94,13 @@ class RuleSet:
     """Base class of every game's rules. Subclasses are ``@dataclass(frozen=True)``."""
 
     game_id: ClassVar[str] = ""
+    # The game's named data files (simulator.game_data), and a sentence for a game whose board
+    # or cards are not data files (where they are instead).
+    data_files: ClassVar[tuple[DataFile, ...]] = ()
+    data_note: ClassVar[str] = ""
+
+    # Data files replaced for this run, by name order (empty: every file as shipped).
+    data: tuple[DataSource, ...] = field(default=(), kw_only=True)
 
     # -- introspection -------------------------------------------------------------------------
     @classmethod
@@ -93,6 +108,8 @@ class RuleSet:
         hints = typing.get_type_hints(cls)
         out = []
         for f in dataclasses.fields(cls):
+            if f.name == DATA_FIELD:
+                continue
             out.append(
                 OptionInfo(
                     name=f.name,
@@ -127,14 +144,60 @@ class RuleSet:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()
-        }
+        """Every option's value (the data files are not options: see ``data``)."""
+        out = {}
+        for info in self.options():
+            v = getattr(self, info.name)
+            out[info.name] = list(v) if isinstance(v, tuple) else v
+        return out
 
     def changed(self) -> dict[str, Any]:
-        """Options whose value differs from the default (what a report calls the variant)."""
-        default = type(self)().to_dict()
-        return {k: v for k, v in self.to_dict().items() if default[k] != v}
+        """What makes this rule set a variant: each replaced data file (name -> its file name)
+        and the options whose value differs from the default under the same data."""
+        default = type(self)().with_data({s.name: s for s in self.data}).to_dict()
+        out: dict[str, Any] = {s.name: s.label for s in self.data}
+        out.update({k: v for k, v in self.to_dict().items() if default[k] != v})
+        return out
+
+    # -- data files ----------------------------------------------------------------------------
+    def source(self, name: str) -> DataSource:
+        """Data file ``name`` as this run plays it: the replacement, or the shipped file."""
+        for s in self.data:
+            if s.name == name:
+                return s
+        for f in self.data_files:
+            if f.name == name:
+                return f.shipped
+        raise KeyError(f"{self.game_id} has no data file {name!r}")
+
+    def data_defaults(self) -> dict[str, Any]:
+        """Options whose default follows the data in force (a deck's card counts); override."""
+        return {}
+
+    def with_data(self, sources: dict[str, DataSource]) -> Self:
+        """A copy playing these data files (each already checked alone); options whose default
+        follows the data take the new default, and the files are checked together."""
+        if not sources and not self.data:
+            return self
+        merged = {s.name: s for s in self.data}
+        merged.update(sources)
+        # A file equal to the shipped one is no replacement (same games, same label).
+        kept = tuple(merged[n] for n in sorted(merged) if merged[n] != self._shipped_source(n))
+        new = dataclasses.replace(self, data=kept)
+        new = dataclasses.replace(new, **new.data_defaults())
+        problem = new.check()
+        if problem:
+            if any(s.where() in problem for s in kept):  # it names the file already
+                raise BalanceError(problem)
+            where = ", ".join(s.where() for s in kept) or "data"
+            raise BalanceError(f"{where}: {problem}")
+        return new
+
+    def _shipped_source(self, name: str) -> DataSource | None:
+        for f in self.data_files:
+            if f.name == name:
+                return f.shipped
+        return None
 
     # -- building ------------------------------------------------------------------------------
     def with_values(self, values: dict[str, Any], source: str = "--set") -> Self:
@@ -203,7 +266,7 @@ def _engine_tuple_class(rules_cls: type) -> type:
     # compiled engine on this type and finds it again in a new process by module and name, so the
     # class is published as an attribute of the rules' own module.
     if rules_cls not in _ENGINE_TUPLES:
-        names = [f.name for f in dataclasses.fields(rules_cls)]
+        names = [o.name for o in rules_cls.options()]
         name = rules_cls.__name__ + "Engine"
         cls = namedtuple(name, names, module=rules_cls.__module__)
         setattr(sys.modules[rules_cls.__module__], name, cls)
@@ -303,6 +366,13 @@ def parse_sets(pairs: list[str]) -> dict[str, str]:
 
 def load_variant(path: str | Path) -> tuple[str, dict[str, Any]]:
     """Read a variant file: ``name = "..."`` and a ``[rules]`` table. Returns (name, values)."""
+    name, rules, _ = read_variant(path)
+    return name, rules
+
+
+def read_variant(path: str | Path) -> tuple[str, dict[str, Any], dict[str, Path]]:
+    """Read a variant file: ``name = "..."``, a ``[rules]`` table and a ``[data]`` table (data
+    name -> file, relative to the variant file). Returns (name, rule values, data files)."""
     p = Path(path)
     if not p.is_file():
         raise BalanceError(f"variant file {str(p)!r} does not exist or is not a file")
@@ -310,11 +380,11 @@ def load_variant(path: str | Path) -> tuple[str, dict[str, Any]]:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BalanceError(f"variant file {str(p)!r} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"name", "description", "rules"}
+    unknown = set(data) - {"name", "description", "rules", "data"}
     if unknown:
         raise BalanceError(
             f"variant file {str(p)!r} has unknown key(s) {', '.join(sorted(unknown))}; "
-            "allowed: name, description, [rules]"
+            "allowed: name, description, [rules], [data]"
         )
     name = data.get("name", p.stem)
     if not isinstance(name, str) or not name.strip():
@@ -322,23 +392,51 @@ def load_variant(path: str | Path) -> tuple[str, dict[str, Any]]:
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         raise BalanceError(f"variant file {str(p)!r}: [rules] must be a table of key = value")
-    return name.strip(), rules
+    files = data.get("data", {})
+    if not isinstance(files, dict) or not all(
+        isinstance(v, str) and v.strip() for v in files.values()
+    ):
+        raise BalanceError(
+            f'variant file {str(p)!r}: [data] must be a table of name = "file" (paths relative '
+            "to the variant file)"
+        )
+    return name.strip(), rules, {k: p.parent / v.strip() for k, v in files.items()}
 
 
 def build_rules(
     rules_cls: type[RuleSet],
     variant: str | Path | None = None,
     sets: dict[str, Any] | list[str] | None = None,
+    data: dict[str, str | Path | DataSource] | list[str] | None = None,
 ) -> tuple[RuleSet, str]:
-    """Default rules, then the variant file, then ``--set`` values; returns (rules, name)."""
+    """Default rules, then the data files (the variant file's ``[data]``, then ``--data``), then
+    the variant file's rules, then ``--set`` values; returns (rules, name).
+
+    Data files come first because an option's default may follow them (a deck's card counts),
+    and a variant or ``--set`` then changes it like any other option."""
+    from .game_data import parse_data_options, read_sources
+
     rules = rules_cls()
     name = "default"
+    values: dict[str, Any] = {}
+    given: dict[str, tuple[str | Path | DataSource, str]] = {}
     if variant is not None:
-        name, values = load_variant(variant)
+        name, values, files = read_variant(variant)
+        given.update({k: (v, f"variant {str(variant)!r} [data]") for k, v in files.items()})
+    extra = parse_data_options(data) if isinstance(data, list) else dict(data or {})
+    given.update({k: (v, "--data") for k, v in extra.items()})
+    if given:
+        rules = rules.with_data(read_sources(rules_cls.data_files, rules_cls.game_id, given))
+    if variant is not None:
         rules = rules.with_values(values, source=f"variant {str(variant)!r}")
     if sets:
         values = parse_sets(sets) if isinstance(sets, list) else sets
         rules = rules.with_values(values)
-        if name == "default":
-            name = ",".join(f"{k}={v}" for k, v in values.items())
+    if name == "default":
+        named = [
+            f"{k}={v.label if isinstance(v, DataSource) else Path(v).name}"
+            for k, v in extra.items()
+        ]
+        named += [f"{k}={v}" for k, v in (values if sets else {}).items()]
+        name = ",".join(named) or "default"
     return rules, name

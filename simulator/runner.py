@@ -272,6 +272,7 @@ def simulate(
     chunk_size: int | None = None,
     progress: bool = False,
     cluster: str | None = None,
+    data: dict[str, Any] | list[str] | None = None,
 ) -> Path:
     """Python API of ``balance simulate``: plan, run, and return the run folder's path."""
     config = plan_run(
@@ -283,5 +284,6 @@ def simulate(
         sets=sets,
         variant=variant,
         chunk_size=chunk_size,
+        data=data,
     )
     return run(config, out, jobs=jobs, progress=progress, cluster=cluster).path

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BalanceError
+from .game_data import read_data
 from .games import GameSpec, get_game
 from .plan import plan_run
 from .rungs import default_rungs, ladder_chunk_size, rung_labels
@@ -76,9 +77,11 @@ def plan_skill(
     params: list[str] | None = None,
     seed: int = 0,
     policy_file: str | Path | None = None,
+    data: list[str] | None = None,
 ) -> list[tuple[StudyRun, RunConfig]]:
     """Every run of the ladder, validated (nothing is written here)."""
     spec = get_game(game)
+    files = read_data(spec.rules_class, data)  # read once for every run
     n_players = players if players is not None else spec.default_players
     spec.check_players(n_players)
     pfile = _read(policy_file)
@@ -89,7 +92,7 @@ def plan_skill(
         if clash:
             raise BalanceError(f"{', '.join(clash)} is both in --param and in --set")
     texts = rungs if rungs is not None else default_rungs(spec)
-    labels = rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant)
+    labels = rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant, data=files)
     plans: list[tuple[StudyRun, RunConfig]] = []
 
     def add(folder: str, label: str, lineup: list[str], point: dict[str, str], run_params: dict):
@@ -109,6 +112,7 @@ def plan_skill(
             variant=variant,
             chunk_size=ladder_chunk_size(games),
             policy_file=pfile,
+            data=files,
         )
         plans.append((StudyRun(folder, label, run_params), config))
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
+from .game_data import read_data
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
 from .rules import coerce, parse_sets
@@ -177,10 +178,13 @@ def compare(
     tune_games: int = 2_000,
     policy_file: str | Path | None = None,
     ladder: list[str] | None = None,
+    data: list[str] | None = None,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
-    ``--set`` values form one more variant (e.g. ``--set level2_cost=2``). With ``until_ci``,
+    ``--set`` values and ``--data`` files form one more variant (e.g. ``--set level2_cost=2``,
+    ``--data cards=my_cards.csv``: the shipped data against the designer's). A variant file's
+    ``[data]`` table makes a variant of its own data files. With ``until_ci``,
     the default run plays until its headline intervals are narrower than ``until_ci`` and every
     variant then plays exactly as many games, so games stay paired.
 
@@ -191,8 +195,10 @@ def compare(
     With ``ladder`` (rungs of a skill ladder), the whole comparison is played once under every
     rung, every seat playing the rung: does the variant's effect hold as play gets stronger?
     """
-    if not variants and not sets:
-        raise BalanceError("compare needs at least one --variant FILE or --set key=value")
+    if not variants and not sets and not data:
+        raise BalanceError(
+            "compare needs at least one --variant FILE, --set key=value or --data NAME=FILE"
+        )
     if ladder is not None:
         if policies:
             raise BalanceError("--ladder seats each rung in every seat; leave out --policy")
@@ -203,13 +209,15 @@ def compare(
     common = dict(players=players, policies=policies, seed=seed, policy_file=pfile)
     plans = [(StudyRun("01-default", "default"), plan_run(game, games, **common))]
     labels = {"default"}
-    specs: list[tuple[str | Path | None, list[str] | None]] = [(v, None) for v in variants or []]
-    if sets:
-        specs.append((None, sets))
-    for variant, set_values in specs:
-        config = plan_run(game, games, variant=variant, sets=set_values, **common)
+    specs: list[tuple[str | Path | None, list[str] | None, list[str] | None]] = [
+        (v, None, None) for v in variants or []
+    ]
+    if sets or data:
+        specs.append((None, sets, data))
+    for variant, set_values, data_files in specs:
+        config = plan_run(game, games, variant=variant, sets=set_values, data=data_files, **common)
         label = config.variant
-        where = f"file {str(variant)!r}" if variant is not None else "--set"
+        where = f"file {str(variant)!r}" if variant is not None else "--set/--data"
         if label in labels:
             raise BalanceError(
                 f"variant {label!r} ({where}) has the name of "
@@ -278,7 +286,7 @@ def ladder_plans(
 def _plan_adapted(
     policy: str,
     plans: list[tuple[StudyRun, RunConfig]],
-    specs: list[tuple[str | Path | None, list[str] | None]],
+    specs: list[tuple[str | Path | None, list[str] | None, list[str] | None]],
     trials: int,
     games: int,
     seed: int,
@@ -305,7 +313,7 @@ def _plan_adapted(
     )
     if not field and not config.spec.cooperative:
         field = [mine[0]]
-    variants: list[tuple[str | Path | None, list[str] | None]] = [(None, None), *specs]
+    variants = [(None, None, None), *specs]
     return [
         plan_tune(
             config.spec.id,
@@ -318,8 +326,9 @@ def _plan_adapted(
             trials=trials,
             seed=seed,
             policy_file=config.policy_file,
+            data=data_files,
         )
-        for variant, set_values in variants
+        for variant, set_values, data_files in variants
     ]
 
 
@@ -427,8 +436,10 @@ def sweep(
     cluster: str | None = None,
     wait: bool = False,
     policy_file: str | Path | None = None,
+    data: list[str] | None = None,
 ) -> Study:
-    """Every combination of the ``--param`` values (``players`` sweeps the player count)."""
+    """Every combination of the ``--param`` values (``players`` sweeps the player count);
+    ``--set``, ``--variant`` and ``--data`` apply to every point."""
     if not params:
         raise BalanceError("sweep needs at least one --param key=v1,v2,...")
     grid = [parse_param(p, game) for p in params]
@@ -441,6 +452,7 @@ def sweep(
         raise BalanceError(f"{', '.join(sorted(clash))} is both swept (--param) and set (--set)")
     plans = []
     pfile = _read(policy_file)
+    files = read_data(get_game(game).rules_class, data)  # read once for every point
     for values in itertools.product(*(v for _, v in grid)):
         point = dict(zip(keys, values, strict=True))
         n_players = players
@@ -462,6 +474,7 @@ def sweep(
             sets=rule_values,
             variant=variant,
             policy_file=pfile,
+            data=files,
         )
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         for entry, other in plans:
@@ -525,6 +538,7 @@ def tournament(
     cluster: str | None = None,
     wait: bool = False,
     policy_file: str | Path | None = None,
+    data: list[str] | None = None,
 ) -> Study:
     """Policies rotated through every seat, each rotation on the same game seeds."""
     spec = get_game(game)
@@ -532,6 +546,7 @@ def tournament(
     spec.check_players(n_players)
     plans = []
     pfile = _read(policy_file)
+    files = read_data(spec.rules_class, data)  # read once for every rotation
     canonical: dict[str, str] = {}  # each --policy as given -> its label (defaults left out)
     for lineup in lineups(list(policies or []), n_players):
         config = plan_run(
@@ -543,6 +558,7 @@ def tournament(
             sets=sets,
             variant=variant,
             policy_file=pfile,
+            data=files,
         )
         canonical.update(zip(lineup, config.policy_labels, strict=True))
         label = " | ".join(config.policy_labels)

@@ -45,6 +45,7 @@ import polars as pl
 
 from .dataset import RunFolder, now
 from .errors import BalanceError
+from .game_data import DataSource, read_data
 from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
@@ -125,6 +126,7 @@ class TunePlan:
     seed: int
     chunk_size: int
     policy_file: PolicyFile | None = None
+    data: tuple[DataSource, ...] = ()  # --data files, read once
 
     @property
     def check_seed(self) -> int:
@@ -158,6 +160,7 @@ class TunePlan:
             variant=self.variant,
             chunk_size=None if check else self.chunk_size,
             policy_file=self.policy_file,
+            data={s.name: s for s in self.data},
         )
 
     def describe(self) -> dict[str, Any]:
@@ -183,6 +186,7 @@ class TunePlan:
             "batch": BATCH,
             "rungs": RUNGS,
             **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
+            **({"data": {s.name: s.sha256 for s in self.data}} if self.data else {}),
         }
 
 
@@ -241,9 +245,11 @@ def plan_tune(
     check_games: int | None = None,
     seed: int = 0,
     policy_file: str | Path | PolicyFile | None = None,
+    data: list[str] | None = None,
 ) -> TunePlan:
     """Validate a tune request (BalanceError naming the problem; nothing is written)."""
     spec = get_game(game)
+    files = read_data(spec.rules_class, data)
     if trials < 1:
         raise BalanceError(f"--trials must be at least 1 candidate, not {trials}")
     if trials > MAX_TRIALS:
@@ -307,6 +313,7 @@ def plan_tune(
         seed=seed,
         chunk_size=chunk,
         policy_file=policy_file,
+        data=tuple(files[n] for n in sorted(files)),
     )
     # Every run the tune can make is validated now: rules, seat policies, the game's own checks.
     first = plan.config({}, seatings[0])

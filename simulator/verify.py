@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .dataset import RunFolder, _config_diff, _quote
 from .errors import BalanceError
+from .game_data import rules_from_manifest
 from .plan import RunConfig, plan_run
 from .policy_file import PolicyFile
 from .studies import read_study
@@ -91,7 +92,7 @@ def config_from_manifest(folder: RunFolder) -> RunConfig:
     manifest = folder.read_manifest()
     recorded = manifest["config"]
     spec = get_game(recorded["game"])
-    rules = spec.rules_class().with_values(recorded["rules"], source="manifest.json")
+    rules = rules_from_manifest(spec.rules_class, manifest, "manifest.json")
     config = plan_run(
         recorded["game"],
         int(recorded["games"]),

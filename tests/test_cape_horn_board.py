@@ -9,8 +9,8 @@ from simulator.cape_horn import board as BD
 from simulator.cape_horn.rules import Rules
 from simulator.errors import BalanceError
 
-DATA = BD.load("")
-ARR = BD.arrays("", 2, True)
+DATA = BD.load()
+ARR = BD.arrays()
 
 
 def test_ninety_wind_cards_of_eight_designs() -> None:
@@ -88,9 +88,7 @@ def test_remaining_steps_decrease_to_zero_at_a_win() -> None:
     assert np.all(ARR.rem[three] == 0.0)
 
 
-def test_bad_data_folder_is_one_line_error(tmp_path) -> None:
-    with pytest.raises(BalanceError):
-        BD.load(str(tmp_path))
+def test_bad_card_counts_is_one_line_error() -> None:
     with pytest.raises(BalanceError):
         Rules().with_values({"card_counts": "1,2,3"})
 

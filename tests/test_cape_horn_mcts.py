@@ -24,7 +24,7 @@ from simulator.policy import engine_arrays, parse_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = get_game("cape-horn")
-DATA = load("")
+DATA = load()
 NO_REC = (np.zeros((0, F.EVENT_WIDTH), np.int64), np.zeros(1, np.int64))
 
 

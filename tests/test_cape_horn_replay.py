@@ -16,7 +16,7 @@ from simulator.cape_horn.rules import Rules
 from simulator.cape_horn.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
 
-DATA = BD.load("")
+DATA = BD.load()
 CASES = [
     (3, ["planner"], 3, {}),
     (4, ["planner", "racer", "random", "blocker"], 17, {}),

@@ -12,7 +12,7 @@ from simulator.cape_horn import forward as F
 from simulator.cape_horn import state as S
 from simulator.cape_horn.rules import Rules
 
-DATA = BD.load("")
+DATA = BD.load()
 YELLOW, RED, GREEN = range(3)
 
 

@@ -1,7 +1,8 @@
-"""Cape Horn board and wind cards, read from the data files of ``data/`` (or a designer's folder).
+"""Cape Horn board and wind cards, read from the game's named data files (``balance data
+cape-horn``): the shipped ones in ``data/`` or a designer's replacements (``--data NAME=FILE``).
 
 Files (the reconstruction of ../shared/reference/boards.md section 2, see
-docs/rules/cape-horn.md):
+docs/rules/cape-horn.md, "Data files"):
 
 - ``board_map.txt``: one character per grid space (``.`` none, ``L`` land, ``1``/``2``/``3`` sea
   of an area, ``S`` start, ``F`` finish row);
@@ -16,20 +17,23 @@ space is a cell, so heatmap columns line up with the board drawing.
 
 from __future__ import annotations
 
-import csv
 from collections import deque, namedtuple
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from simulator.errors import BalanceError
+from simulator.game_data import DataFile, DataSource, csv_rows, integer
 
 DATA_DIR = Path(__file__).parent / "data"
 COLOURS = ("yellow", "red", "green")
 N_ZONES = 3
 MAX_MOVES = 5  # options on one card (the sources: "bis zu fünf Bewegungsmöglichkeiten")
+MAX_STARTS = 5  # start spaces: one per ship ("5 barcos clipper")
+MAX_COPIES = 200  # copies of one design (the bound of the card_counts rule)
 N_TOKEN_STATES = 4**N_ZONES  # per zone: no token or one of three colours
 UNREACHABLE = 1.0e6
 
@@ -85,62 +89,246 @@ class BoardData:
         return self.card_names.index(name)
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.is_file():
-        raise BalanceError(f"Cape Horn data file {str(path)!r} is missing")
-    with path.open(encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+# -- the data files ------------------------------------------------------------------------------
+DATA_NAMES = ("board", "stations", "starts", "cards")
+CHARS = {
+    ".": "not a space",
+    "L": "land",
+    "S": "start space",
+    "1": "sea of area 1",
+    "2": "sea of area 2",
+    "3": "sea of area 3",
+    "F": "finish row",
+}
+_DOCS = "docs/rules/cape-horn.md, section 'Data files'"
+
+
+@dataclass(frozen=True)
+class _Map:
+    width: int
+    row_origin: int
+    rows: tuple[str, ...]
+    lines: tuple[int, ...]  # the file line of each row
+
+
+def parse_board_map(src: DataSource) -> _Map:
+    """``board_map.txt``: ``row_origin=N`` and one character per grid space (see CHARS)."""
+    origin, rows, lines = 0, [], []
+    for number, line in enumerate(src.text.splitlines(), 1):
+        if line.startswith("#") or not line.strip():
+            continue
+        if line.startswith("row_origin="):
+            origin = integer(src, number, "row_origin", line.split("=", 1)[1].strip())
+            continue
+        line = line.rstrip()
+        for col, ch in enumerate(line):
+            if ch not in CHARS:
+                allowed = ", ".join(f"{k} ({v})" for k, v in CHARS.items())
+                raise BalanceError(
+                    f"{src.where(number)}: column {col}: unknown space {ch!r}; allowed: {allowed}"
+                )
+        rows.append(line)
+        lines.append(number)
+    if not rows:
+        raise BalanceError(f"{src.where()}: no map rows (one character per grid space)")
+    width = max(len(x) for x in rows)
+    grid = _Map(width, origin, tuple(x.ljust(width, ".") for x in rows), tuple(lines))
+    for ch, what in (("F", "finish row"), ("S", "start space")):
+        if not any(ch in x for x in grid.rows):
+            raise BalanceError(f"{src.where()}: the map has no {ch} ({what}) space")
+    # Every space must reach the finish row by steps to its 8 neighbours (land is no space).
+    spaces = {
+        (c, r + origin) for r, x in enumerate(grid.rows) for c, ch in enumerate(x) if ch not in ".L"
+    }
+    seen = {p for p in spaces if _char(grid, *p) == "F"}
+    queue = deque(seen)
+    while queue:
+        c, r = queue.popleft()
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                n = (c + dc, r + dr)
+                if n in spaces and n not in seen:
+                    seen.add(n)
+                    queue.append(n)
+    cut = sorted(spaces - seen, key=lambda p: (p[1], p[0]))
+    if cut:
+        c, r = cut[0]
+        raise BalanceError(
+            f"{src.where(grid.lines[r - origin])}: the board is not connected: space ({c},{r}) "
+            f"cannot reach the finish row (F) by steps to its 8 neighbours over sea; "
+            f"{len(cut)} space(s) are cut off"
+        )
+    return grid
+
+
+def _char(grid: _Map, col: int, row: int) -> str:
+    r = row - grid.row_origin
+    if 0 <= col < grid.width and 0 <= r < len(grid.rows):
+        return grid.rows[r][col]
+    return "."
+
+
+def parse_stations(src: DataSource) -> tuple[tuple[int, int, int, int, int], ...]:
+    """``stations.csv``: (zone 0-2, colour, col, row, line) of each nautical station."""
+    out = []
+    for line, r in csv_rows(src, ("zone", "colour", "col", "row")):
+        zone = integer(src, line, "zone", r["zone"], 1, N_ZONES)
+        if r["colour"] not in COLOURS:
+            raise BalanceError(
+                f"{src.where(line)}: colour {r['colour']!r} is not one of {', '.join(COLOURS)}"
+            )
+        col = integer(src, line, "col", r["col"])
+        row = integer(src, line, "row", r["row"])
+        out.append((zone - 1, COLOURS.index(r["colour"]), col, row, line))
+    return tuple(out)
+
+
+def parse_starts(src: DataSource) -> tuple[tuple[int, int, int, str, int], ...]:
+    """``starts.csv``: (number, col, row, card design, line) of each start space, by number."""
+    out = []
+    for line, r in csv_rows(src, ("number", "col", "row", "card")):
+        number = integer(src, line, "number", r["number"], 1, MAX_STARTS)
+        col = integer(src, line, "col", r["col"])
+        row = integer(src, line, "row", r["row"])
+        if not r["card"]:
+            raise BalanceError(f"{src.where(line)}: card is empty; name a design of cards.csv")
+        out.append((number, col, row, r["card"], line))
+    numbers = sorted(s[0] for s in out)
+    if numbers != list(range(1, len(out) + 1)):
+        raise BalanceError(
+            f"{src.where()}: start numbers are {', '.join(map(str, numbers))}; they must be "
+            f"1, 2, ... once each (at most {MAX_STARTS}: one per ship)"
+        )
+    return tuple(sorted(out))
+
+
+def parse_cards(src: DataSource) -> tuple[tuple[str, int, tuple[tuple[int, int], ...]], ...]:
+    """``cards.csv``: (design, copies, moves as (side, forward) steps) of each card design."""
+    out, names = [], set()
+    for line, r in csv_rows(src, ("card", "count", "moves")):
+        name = r["card"]
+        if not name or name in names:
+            what = "empty" if not name else f"{name!r} is named twice"
+            raise BalanceError(f"{src.where(line)}: card {what}; each design has its own name")
+        names.add(name)
+        count = integer(src, line, "count", r["count"], 0, MAX_COPIES)
+        steps = []
+        for m in r["moves"].split():
+            side, sep, fwd = m.partition(":")
+            try:
+                steps.append((int(side), int(fwd)))
+            except ValueError:
+                sep = ""
+            if not sep:
+                raise BalanceError(
+                    f"{src.where(line)}: moves: {m!r} is not side:forward (two integers, e.g. "
+                    "0:2 forward 2, -1:0 one to the side, 2:2 diagonal 2)"
+                )
+        if not 1 <= len(steps) <= MAX_MOVES:
+            raise BalanceError(
+                f"{src.where(line)}: moves: card {name} has {len(steps)} moves; a card has 1 to "
+                f"{MAX_MOVES}, separated by spaces"
+            )
+        out.append((name, count, tuple(steps)))
+    if sum(c for _, c, _ in out) == 0:
+        raise BalanceError(f"{src.where()}: every count is 0; the deck needs at least one card")
+    return tuple(out)
+
+
+DATA_FILES = tuple(
+    DataFile(name, file, str(DATA_DIR), holds, fmt, False, _DOCS, check)
+    for name, file, holds, fmt, check in (
+        (
+            "board",
+            "board_map.txt",
+            "the board grid: sea of the three areas, land, start spaces and the finish row",
+            "text: 'row_origin=N', then one character per grid space (. L S 1 2 3 F), # comments",
+            parse_board_map,
+        ),
+        (
+            "stations",
+            "stations.csv",
+            "the nine nautical stations: zone, colour and grid space",
+            "CSV zone,colour,col,row: zone 1-3, colour yellow/red/green, a sea space (1 2 3)",
+            parse_stations,
+        ),
+        (
+            "starts",
+            "starts.csv",
+            "the start spaces in order and the wind card printed on each",
+            "CSV number,col,row,card: numbers 1..5, an S space, a design of cards.csv",
+            parse_starts,
+        ),
+        (
+            "cards",
+            "cards.csv",
+            "the wind card designs, their copies in the deck and their moves",
+            "CSV card,count,moves: a row per design, count >= 0, moves 'side:forward' x 1-5",
+            parse_cards,
+        ),
+    )
+)
+
+
+def shipped_sources() -> tuple[DataSource, ...]:
+    return tuple(f.shipped for f in DATA_FILES)
+
+
+def sources(rules: Any = None) -> tuple[DataSource, ...]:
+    """The four data files the rules play (the shipped ones when ``rules`` is None)."""
+    return shipped_sources() if rules is None else tuple(rules.source(n) for n in DATA_NAMES)
+
+
+def load(rules: Any = None) -> BoardData:
+    """The board and cards the rules play (their replaced data files, else the shipped ones)."""
+    return load_sources(sources(rules))
 
 
 @cache
-def load(data_dir: str = "") -> BoardData:
-    """Read the board and card files of ``data_dir`` ('' = the package's reconstruction)."""
-    d = Path(data_dir) if data_dir else DATA_DIR
-    try:
-        lines = (d / "board_map.txt").read_text(encoding="utf-8").splitlines()
-        origin = 0
-        rows = []
-        for line in lines:
-            if line.startswith("#") or not line.strip():
-                continue
-            if line.startswith("row_origin="):
-                origin = int(line.split("=", 1)[1])
-                continue
-            rows.append(line.rstrip("\n"))
-        width = max(len(x) for x in rows)
-        rows = [x.ljust(width, ".") for x in rows]
-        if any(ch not in ".LS123F" for x in rows for ch in x):
-            raise ValueError("board_map.txt uses a character other than . L S 1 2 3 F")
-        cards = _read_csv(d / "cards.csv")
-        names = tuple(c["card"].strip() for c in cards)
-        counts = tuple(int(c["count"]) for c in cards)
-        moves = []
-        for c in cards:
-            steps = tuple((int(a), int(b)) for a, b in (m.split(":") for m in c["moves"].split()))
-            if not 1 <= len(steps) <= MAX_MOVES:
-                raise ValueError(f"card {c['card']} has {len(steps)} moves (1..{MAX_MOVES})")
-            moves.append(steps)
-        stations = tuple(
-            (int(s["zone"]) - 1, COLOURS.index(s["colour"].strip()), int(s["col"]), int(s["row"]))
-            for s in _read_csv(d / "stations.csv")
-        )
-        starts = tuple(
-            (int(s["number"]), int(s["col"]), int(s["row"]), names.index(s["card"].strip()))
-            for s in _read_csv(d / "starts.csv")
-        )
-    except (OSError, ValueError, KeyError) as exc:
-        raise BalanceError(f"Cape Horn data in {str(d)!r} is not valid: {exc}") from None
-    data = BoardData(
-        width, len(rows), origin, tuple(rows), stations, tuple(sorted(starts)), names, counts,
-        tuple(moves),
-    )  # fmt: skip
-    for z, col, cl, rw in [(s[0], s[1], s[2], s[3]) for s in stations]:
-        if not (0 <= z < N_ZONES) or char_at(data, cl, rw) not in "123":
-            raise BalanceError(f"Cape Horn station of zone {z + 1} at ({cl},{rw}) is not on sea")
-        del col
-    if len(starts) != 5 or any(char_at(data, s[1], s[2]) != "S" for s in starts):
-        raise BalanceError("Cape Horn needs 5 start spaces on S squares of the board map")
-    return data
+def load_sources(srcs: tuple[DataSource, ...]) -> BoardData:
+    """Read and check the board, stations, starts and cards together (cached per content)."""
+    board_src, station_src, start_src, card_src = srcs
+    grid = parse_board_map(board_src)
+    stations = parse_stations(station_src)
+    starts = parse_starts(start_src)
+    cards = parse_cards(card_src)
+    names = tuple(c[0] for c in cards)
+    seen: dict[tuple[int, int], int] = {}
+    for z, _, col, row, line in stations:
+        ch = _char(grid, col, row)
+        if ch not in "123":
+            raise BalanceError(
+                f"{station_src.where(line)}: the station of zone {z + 1} at ({col},{row}) is on "
+                f"{CHARS[ch]} in {board_src.where()}; a station stands on sea (1, 2 or 3)"
+            )
+        if (col, row) in seen:
+            raise BalanceError(
+                f"{station_src.where(line)}: two stations on space ({col},{row}) (line "
+                f"{seen[col, row]} too)"
+            )
+        seen[col, row] = line
+    for number, col, row, card, line in starts:
+        if _char(grid, col, row) != "S":
+            raise BalanceError(
+                f"{start_src.where(line)}: start {number} at ({col},{row}) is on "
+                f"{CHARS[_char(grid, col, row)]} in {board_src.where()}; it must be an S space"
+            )
+        if card not in names:
+            raise BalanceError(
+                f"{start_src.where(line)}: card {card!r} is not a design of "
+                f"{card_src.where()} ({', '.join(names)})"
+            )
+    return BoardData(
+        grid.width,
+        len(grid.rows),
+        grid.row_origin,
+        grid.rows,
+        tuple(s[:4] for s in stations),
+        tuple((n, c, r, names.index(card)) for n, c, r, card, _ in starts),
+        names,
+        tuple(c[1] for c in cards),
+        tuple(c[2] for c in cards),
+    )
 
 
 def char_at(data: BoardData, col: int, row: int) -> str:
@@ -221,10 +409,19 @@ def remaining(
     return dist_fin, rem
 
 
+def arrays(rules: Any = None) -> BoardArrays:
+    """The board as numpy arrays for compiled code, for the rules in force (the shipped data and
+    the default win rules when None). Compiled code gets them as arguments, never as globals, so
+    a replaced data file is never hidden by cached machine code."""
+    if rules is None:
+        return board_arrays(shipped_sources(), 2, True)
+    return board_arrays(sources(rules), int(rules.finish_tokens), bool(rules.three_token_victory))
+
+
 @cache
-def arrays(data_dir: str = "", finish_tokens: int = 2, three_wins: bool = True) -> BoardArrays:
-    """The board as numpy arrays for compiled code (cached per data folder and win rules)."""
-    data = load(data_dir)
+def board_arrays(srcs: tuple[DataSource, ...], finish_tokens: int, three_wins: bool) -> BoardArrays:
+    """The board arrays of these data files and win rules (cached per content)."""
+    data = load_sources(srcs)
     n = data.n_cells
     nd = len(data.card_names)
     kind = np.zeros(n, np.int64)

@@ -220,7 +220,7 @@ HEATMAPS = {
 
 def engine_inputs(rules) -> tuple:
     """Board arrays, the engine rule tuple and the unshuffled deck for ``rules``."""
-    B = BD.arrays(rules.data_dir, int(rules.finish_tokens), bool(rules.three_token_victory))
+    B = BD.arrays(rules)
     r = engine_rules(rules)
     counts = np.asarray(rules.card_counts, np.int64)
     deck0 = np.repeat(np.arange(counts.shape[0], dtype=np.int64), counts)

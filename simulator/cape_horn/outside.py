@@ -70,11 +70,7 @@ _ARGS = ("prm", "p", "B", "r", "card", "ship", "pl", "hand", "g")
 _TYPES = (
     types.float64[:, ::1],  # prm: every seat's parameter row; the seat's is prm[p]
     _I,  # p
-    numba.typeof(
-        BD.arrays(
-            _DEFAULT.data_dir, int(_DEFAULT.finish_tokens), bool(_DEFAULT.three_token_victory)
-        )
-    ),  # B: the board
+    numba.typeof(BD.arrays(_DEFAULT)),  # B: the board (its type only: the arrays are arguments)
     numba.typeof(engine_rules(_DEFAULT)),  # r: rule values by name
     _A,  # card: wind card design on each cell (-1: none)
     _A,  # ship: cell of each seat's ship

@@ -29,7 +29,7 @@ def _place(data: BD.BoardData, cell: int) -> list[int]:
 
 
 def decode(rules: Any, n_players: int, rows: np.ndarray) -> list[dict[str, Any]]:
-    data = BD.load(rules.data_dir)
+    data = BD.load(rules)
     names = data.card_names
     card: dict[int, int] = {}  # cell -> design on top, followed to name the winds a ship sails by
     out = []
@@ -137,7 +137,7 @@ def label(name: str) -> str:
 def frames(rules: Any, n_players: int, rows: np.ndarray, events: list) -> list[dict[str, Any]]:
     """Wind cards (neutral) and clippers (their seat's colour, the tokens they hold beside them)
     before the first event and after each one; marks: the spaces of the event."""
-    names = BD.load(rules.data_dir).card_names
+    names = BD.load(rules).card_names
     card: dict[int, int] = {}
     ship: dict[int, int] = {}
     tokens = [0] * n_players

@@ -6,32 +6,28 @@ mix) come from the package's data files and name ../shared/reference/boards.md s
 
 from __future__ import annotations
 
-import dataclasses
 from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
 
-from .board import load
+from .board import DATA_FILES, load
 
-_DEFAULT_COUNTS = load("").card_counts
+_DEFAULT_COUNTS = load().card_counts
 
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
     game_id = "cape-horn"
+    # The board, stations, start winds and card mix (balance data cape-horn; --data NAME=FILE).
+    data_files = DATA_FILES
 
     # -- components and setup ---------------------------------------------------------------------
-    data_dir: str = option(
-        "",
-        "folder holding board_map.txt, stations.csv, starts.csv and cards.csv that replace the "
-        "reconstructed board and wind cards ('' = the package's own files)",
-        "reference boards.md 2.4: 'Keep all of these as parameters' (no source gives the grid)",
-    )
     card_counts: tuple[int, ...] = option(
         _DEFAULT_COUNTS,
         "copies of each card design of cards.csv in the deck, in file order (the designs only "
-        "printed on start spaces have 0)",
+        "printed on start spaces have 0); a replaced cards file (--data cards=FILE) sets the "
+        "default to its count column",
         "Componentes: '90 cartas de viento' (mix reconstructed, boards.md 2.4)",
         lo=0,
         hi=200,
@@ -196,8 +192,12 @@ class Rules(RuleSet):
         hi=10_000,
     )
 
+    def data_defaults(self) -> dict:
+        """The deck follows the cards file in force: its count column is the default mix."""
+        return {"card_counts": load(self).card_counts}
+
     def check(self) -> str | None:
-        data = load(self.data_dir)
+        data = load(self)
         if len(self.card_counts) != len(data.card_names):
             return (
                 f"card_counts has {len(self.card_counts)} entries but the card file has "
@@ -222,12 +222,10 @@ PILES_END = Rules.choice_index("empty_piles", "end")
 FINISH_REACH = Rules.choice_index("finish_mode", "reach")
 
 
-# What compiled code reads: every option but the data folder (a string) and the card counts (an
-# array; the engine gets the shuffled deck instead). A tuple of scalars is passed to every helper
-# without reference counting and keeps the compiled signatures small.
-ENGINE_FIELDS = tuple(
-    f.name for f in dataclasses.fields(Rules) if f.name not in ("data_dir", "card_counts")
-)
+# What compiled code reads: every option but the card counts (an array; the engine gets the
+# shuffled deck instead). A tuple of scalars is passed to every helper without reference counting
+# and keeps the compiled signatures small.
+ENGINE_FIELDS = tuple(o.name for o in Rules.options() if o.name != "card_counts")
 EngineRules = namedtuple("EngineRules", ENGINE_FIELDS)
 
 

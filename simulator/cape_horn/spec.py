@@ -42,9 +42,9 @@ def board(rules: Rules) -> Any:
     """The board as cells (every grid space, so heatmap columns line up with it)."""
     from simulator.boards import Board, Cell
 
-    data = BD.load(rules.data_dir)
+    data = BD.load(rules)
     kinds = BD.cell_kinds(data)
-    arr = BD.arrays(rules.data_dir, int(rules.finish_tokens), bool(rules.three_token_victory))
+    arr = BD.arrays(rules)
     starts = {data.cell(c, r): str(n) for n, c, r, _ in data.starts}
     cells = []
     for c in range(data.n_cells):
@@ -66,12 +66,22 @@ def board(rules: Rules) -> Any:
 
 def check(rules: Rules, n_players: int, seats: Any = None) -> str | None:
     """One-line problem with an impossible combination (None when it can be played)."""
-    data = BD.load(rules.data_dir)
+    data = BD.load(rules)
     if n_players > len(data.starts):
-        return f"Cape Horn has {len(data.starts)} start spaces, not enough for {n_players} players"
+        starts = rules.source("starts")
+        where = "" if starts.shipped else f"{starts.where()}: "
+        return (
+            f"{where}Cape Horn has {len(data.starts)} start spaces, not enough for {n_players} "
+            "players (a ship per start space)"
+        )
     deal = n_players * rules.start_hand
     if deal > sum(rules.card_counts):
-        return f"the deck ({sum(rules.card_counts)} cards) cannot deal {deal} starting cards"
+        cards = rules.source("cards")
+        where = "" if cards.shipped else f"{cards.where()}: "
+        return (
+            f"{where}the deck ({sum(rules.card_counts)} cards) is too small to deal "
+            f"{n_players} players {rules.start_hand} cards each ({deal}; start_hand)"
+        )
     return None
 
 

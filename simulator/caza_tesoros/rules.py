@@ -21,6 +21,10 @@ WEATHER_NAMES = ("sunny", "partly cloudy", "cloudy", "very cloudy", "rain", "sto
 @dataclass(frozen=True)
 class Rules(RuleSet):
     game_id = "caza-tesoros"
+    data_note = (
+        "Caza-Tesoros has no board or card files: its track, items, weather and treasure "
+        "values are rule options (balance rules caza-tesoros). Nothing to replace."
+    )
 
     # -- start ------------------------------------------------------------------------------------
     colours_per_player: int = option(

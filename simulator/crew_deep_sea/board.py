@@ -11,12 +11,15 @@ ranks 1-9, ids 0-35) and submarine ``k`` = ``35 + k`` (ids 36-39, suit 4).
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from simulator.errors import BalanceError
+from simulator.game_data import DataFile, DataSource, csv_rows, integer
 
 DATA = Path(__file__).parent / "data"
 
@@ -231,35 +234,80 @@ def _parse_params(ctype: str, text: str) -> list[int]:
     return p
 
 
-@cache
-def task_table() -> TaskTable:
-    with open(DATA / "tasks.csv", newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if len(rows) != N_TASK_CARDS:  # pragma: no cover
-        raise ValueError(f"tasks.csv has {len(rows)} cards, expected {N_TASK_CARDS}")
-    keys = tuple(r["key"] for r in rows)
-    redeal = np.zeros((N_TASK_CARDS, 2), np.int64)
+TASK_COLUMNS = (
+    "id", "key", "condition_type", "parameters", "text_en", "diff3", "diff4", "diff5", "...",
+)  # fmt: skip
+MISSION_COLUMNS = (
+    "mission", "target_difficulty", "task_source", "allocation", "communication", "objective",
+    "...",
+)  # fmt: skip
+TASK_SOURCES = ("draw", "fixed", "none")
+_DOCS = "docs/rules/crew-deep-sea.md, section 'Data files'"
+
+
+def parse_tasks(src: DataSource) -> TaskTable:
+    """``tasks.csv``: a row per task card (other columns than TASK_COLUMNS are notes)."""
+    rows = csv_rows(src, TASK_COLUMNS)
+    keys: list[str] = []
+    ctype, params, difficulty = [], [], []
+    for i, (line, r) in enumerate(rows):
+        if r["id"] != str(i + 1):
+            raise BalanceError(
+                f"{src.where(line)}: id {r['id']!r} where {i + 1} is expected; ids are 1, 2, ... "
+                "in file order (the crew_tasks column's numbers)"
+            )
+        if not r["key"] or r["key"] in keys:
+            what = "empty" if not r["key"] else f"{r['key']!r} is used twice"
+            raise BalanceError(f"{src.where(line)}: key {what}; each task has its own key")
+        keys.append(r["key"])
+        if r["condition_type"] not in CT:
+            raise BalanceError(
+                f"{src.where(line)}: unknown condition_type {r['condition_type']!r}; allowed: "
+                f"{', '.join(CONDITION_TYPES)}"
+            )
+        try:
+            params.append(_parse_params(r["condition_type"], r["parameters"]))
+        except (KeyError, ValueError, IndexError) as exc:
+            raise BalanceError(
+                f"{src.where(line)}: parameters {r['parameters']!r} do not fit condition_type "
+                f"{r['condition_type']} ({type(exc).__name__}: {exc}); see the shipped rows of "
+                "that type for the form"
+            ) from None
+        ctype.append(CT[r["condition_type"]])
+        difficulty.append([integer(src, line, f"diff{n}", r[f"diff{n}"], 0, 20) for n in (3, 4, 5)])
+    redeal = np.zeros((len(keys), 2), np.int64)
     for key, sets in REDEAL_SETS.items():
-        for j, s in enumerate(sets):
-            redeal[keys.index(key), j] = mask(s)
-    forced = np.zeros(N_TASK_CARDS, np.int64)
+        if key in keys:
+            for j, s in enumerate(sets):
+                redeal[keys.index(key), j] = mask(s)
+    forced = np.zeros(len(keys), np.int64)
     for key, bits in FORCED_TRICKS.items():
-        forced[keys.index(key)] = bits
-    barred = np.zeros(N_TASK_CARDS, np.int64)
+        if key in keys:
+            forced[keys.index(key)] = bits
+    barred = np.zeros(len(keys), np.int64)
     for key in CAPTAIN_BARRED:
-        barred[keys.index(key)] = 1
+        if key in keys:
+            barred[keys.index(key)] = 1
     return TaskTable(
-        keys=keys,
-        texts=tuple(r["text_en"] for r in rows),
-        ctype=np.array([CT[r["condition_type"]] for r in rows], np.int64),
-        params=np.array(
-            [_parse_params(r["condition_type"], r["parameters"]) for r in rows], np.int64
-        ),
-        difficulty=np.array([[int(r[f"diff{n}"]) for n in (3, 4, 5)] for r in rows], np.int64),
+        keys=tuple(keys),
+        texts=tuple(r["text_en"] for _, r in rows),
+        ctype=np.array(ctype, np.int64),
+        params=np.array(params, np.int64).reshape(len(keys), N_TASK_PARAMS),
+        difficulty=np.array(difficulty, np.int64),
         redeal=redeal,
         forced=forced,
         captain_barred=barred,
     )
+
+
+def task_table(rules: Any = None) -> TaskTable:
+    """The task cards the rules play (a replaced tasks file, else the shipped one)."""
+    return _task_table(DATA_FILES[0].shipped if rules is None else rules.source("tasks"))
+
+
+@cache
+def _task_table(src: DataSource) -> TaskTable:
+    return parse_tasks(src)
 
 
 @dataclass(frozen=True)
@@ -273,17 +321,35 @@ class Mission:
     note: str = ""
 
 
-@cache
-def missions() -> dict[int, Mission]:
-    """The logbook as printed in missions.csv (targets before any rule option is applied)."""
-    with open(DATA / "missions.csv", newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+def parse_missions(src: DataSource) -> dict[int, Mission]:
+    """``missions.csv``: the logbook, a row per mission 1-32 and one for the epilogue."""
     out: dict[int, Mission] = {}
-    for r in rows:
-        number = EPILOGUE if r["mission"] == "epilogue" else int(r["mission"])
+    for line, r in csv_rows(src, MISSION_COLUMNS):
+        number = EPILOGUE if r["mission"] == "epilogue" else None
+        if number is None:
+            number = integer(src, line, "mission", r["mission"], 1, EPILOGUE - 1)
+        if number in out:
+            raise BalanceError(f"{src.where(line)}: mission {r['mission']} is listed twice")
         raw = r["target_difficulty"]
-        target = int(raw.split("|")[-1].rstrip("+")) if raw and raw[0].isdigit() else 0
         source = r["task_source"]
+        if source not in TASK_SOURCES:
+            raise BalanceError(
+                f"{src.where(line)}: task_source {source!r}; allowed: {', '.join(TASK_SOURCES)}"
+            )
+        target = 0
+        if source == "draw":
+            # "10|12": the printed values of two editions, the last one played; "18+": at least
+            target = integer(src, line, "target_difficulty", raw.split("|")[-1].rstrip("+"), 1, 60)
+        for column, allowed in (
+            ("allocation", ALLOCATIONS),
+            ("communication", COMMUNICATIONS),
+            ("objective", OBJECTIVES),
+        ):
+            if r[column] not in allowed and r[column] != "":
+                raise BalanceError(
+                    f"{src.where(line)}: {column} {r[column]!r}; allowed: "
+                    f"{', '.join(a for a in allowed if a)} or empty"
+                )
         allocation = "none" if source == "none" else (r["allocation"] or "normal")
         out[number] = Mission(
             number=number,
@@ -292,6 +358,73 @@ def missions() -> dict[int, Mission]:
             communication=r["communication"] or "normal",
             objective=r["objective"],
             fixed_tasks=MISSION_32_TASKS if source == "fixed" else (),
-            note=r["notes"],
+            note=r.get("notes", ""),
+        )
+    missing = [m for m in range(1, EPILOGUE + 1) if m not in out]
+    if missing:
+        name = "epilogue" if missing[0] == EPILOGUE else str(missing[0])
+        raise BalanceError(
+            f"{src.where()}: mission {name} is missing; the logbook lists missions 1-32 and "
+            "the epilogue"
         )
     return out
+
+
+def missions(rules: Any = None) -> dict[int, Mission]:
+    """The logbook the rules play (targets before any rule option is applied)."""
+    return _missions(DATA_FILES[1].shipped if rules is None else rules.source("missions"))
+
+
+@cache
+def _missions(src: DataSource) -> dict[int, Mission]:
+    return parse_missions(src)
+
+
+def check_data(rules: Any) -> str | None:
+    """The tasks and missions files together: fixed tasks exist, drawn targets can be met."""
+    table, book = task_table(rules), missions(rules)
+    tasks, logbook = rules.source("tasks"), rules.source("missions")
+    for m in book.values():
+        for key in m.fixed_tasks:
+            if key not in table.keys:
+                return (
+                    f"{logbook.where()}: mission {m.number} plays fixed task {key!r}, which "
+                    f"{tasks.where()} does not hold"
+                )
+    for col, players in enumerate(("2-3", "4", "5")):
+        values = [int(v) for v in table.difficulty[:, col] if v > 0]
+        reach = 1  # bit t: some cards sum to t exactly
+        for v in values:
+            reach |= reach << v
+        for m in book.values():
+            if m.target > 0 and not m.fixed_tasks and not (reach >> m.target) & 1:
+                return (
+                    f"{tasks.where()}: no set of task cards sums to mission {m.number}'s "
+                    f"difficulty {m.target} at {players} players (diff columns); the deck is "
+                    "too small to deal that mission"
+                )
+    return None
+
+
+DATA_FILES = (
+    DataFile(
+        "tasks",
+        "tasks.csv",
+        str(DATA),
+        "the 96 task cards: condition, its parameters, printed text and difficulty by players",
+        "CSV id,key,condition_type,parameters,text_en,diff3,diff4,diff5 (+ note columns)",
+        True,
+        _DOCS,
+        parse_tasks,
+    ),
+    DataFile(
+        "missions",
+        "missions.csv",
+        str(DATA),
+        "the logbook: each mission's difficulty, task source, allocation, communication, objective",
+        "CSV mission,target_difficulty,task_source,allocation,communication,objective (+ notes)",
+        True,
+        _DOCS,
+        parse_missions,
+    ),
+)

@@ -73,7 +73,7 @@ def play_campaign_chunk(
 ) -> dict[str, np.ndarray]:
     ids = np.asarray(policy_ids, np.int64)
     prm = np.asarray(policy_params, np.float64)
-    table = task_table()
+    table = task_table(rules)
     inputs = _inputs(rules, n_players)
     n = len(seeds)
     success = np.zeros(n, np.bool_)

@@ -845,8 +845,8 @@ class EngineInputs:
 
 def engine_inputs(rules, n_players: int) -> EngineInputs:
     """Resolve the mission and the rule options into the engine's integer vectors."""
-    table = task_table()
-    mission = missions()[rules.mission]
+    table = task_table(rules)
+    mission = missions(rules)[rules.mission]
     number = mission.number
     target = mission.target
     if number == 3:
@@ -865,7 +865,7 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
     fixed = np.array([table.row(k) for k in mission.fixed_tasks] or [0], np.int64)
     n_fixed = len(mission.fixed_tasks)
     values = table.difficulty[:, min(max(n_players, 3), 5) - 3].copy()
-    if n_players == 4:
+    if n_players == 4 and "win_pink9_yellow8" in table.keys:
         values[table.row("win_pink9_yellow8")] = rules.pink9_yellow8_4p
     mcfg = slot_array(
         M,
@@ -911,7 +911,7 @@ def play_attempt_chunk(
     if rec is None:
         rec, rec_n = no_recording(R.EVENT_WIDTH)
     ids = np.asarray(policy_ids, np.int64)
-    table = task_table()
+    table = task_table(rules)
     inp = engine_inputs(rules, n_players)
     out = play_attempts(
         n_players,

@@ -28,7 +28,7 @@ def seat_name(seat: int, dummy: int) -> str:
 
 
 def decode(rules: Any, n_players: int, rows: np.ndarray) -> list[dict[str, Any]]:
-    table = task_table()
+    table = task_table(rules)
     dummy = -1
     out = []
     for row in rows.tolist():

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
 
-from .board import EPILOGUE
+from .board import DATA_FILES, EPILOGUE, check_data
 
 NOTES = "reference notes.md"
 
@@ -14,6 +14,8 @@ NOTES = "reference notes.md"
 @dataclass(frozen=True)
 class Rules(RuleSet):
     game_id = "crew-deep-sea"
+    # The task cards and the logbook (balance data crew-deep-sea; --data NAME=FILE).
+    data_files = DATA_FILES
 
     mission: int = option(
         1,
@@ -209,4 +211,6 @@ class Rules(RuleSet):
                 f"a campaign runs from rule 'mission' ({self.mission}) to 'campaign_last' "
                 f"({self.campaign_last}): the first must not come after the last"
             )
+        if self.data:
+            return check_data(self)
         return None

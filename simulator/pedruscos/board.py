@@ -26,8 +26,12 @@ from collections import namedtuple
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from simulator.errors import BalanceError
+from simulator.game_data import DataFile, DataSource
 
 DATA = Path(__file__).parent / "data" / "board.json"
 
@@ -116,8 +120,89 @@ class BoardData:
         return out
 
 
-def load_layout() -> dict:
-    return json.loads(DATA.read_text(encoding="utf-8"))
+# -- the generator of the reconstruction (its free numbers are rule options) --------------------
+# Where the stations stand and which routes join what; rule options give the routes' lengths and
+# the colour order. At the default options it yields the shipped data/board.json exactly
+# (tests/test_game_data.py), which is what runs play unless a board option is changed.
+STATION_RADIUS = 1.0
+STATION_ANGLES = {1: 120, 2: 60, 3: 0, 4: 300, 5: 240, 6: 180}
+# (kind, from, to, peak radius of the drawn curve, moon at its middle or 0)
+ROUTES = (
+    *(("spoke", 0, s, 0.0, 0) for s in range(1, 7)),
+    *(("ring", a, b, 0.7, 0) for a, b in ((1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (1, 6))),
+    ("arc", 1, 2, 1.65, 1),
+    ("arc", 3, 4, 1.65, 2),
+    ("arc", 5, 6, 1.65, 3),
+    ("chord", 2, 6, 0.5, 0),
+    ("chord", 2, 4, 0.5, 0),
+    ("chord", 4, 6, 0.5, 0),
+)
+# The rule options that shape the generated board (not a board from a file).
+SHAPE_OPTIONS = ("spoke_length", "ring_length", "arc_length", "chord_length", "colour_order")
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A board as cells: kind, asteroid colour (-1 elsewhere), drawing position, links (in the
+    order the harvest routes are tabulated)."""
+
+    kind: tuple[int, ...]
+    colour: tuple[int, ...]
+    pos: tuple[tuple[float, float], ...]
+    links: tuple[tuple[int, ...], ...]
+
+
+def generate(
+    spoke_length: int = 4,
+    ring_length: int = 6,
+    arc_length: int = 9,
+    colour_order: str = "red-yellow-blue",
+    chord_length: int = 8,
+) -> Cells:
+    """The reconstruction's board for these free numbers."""
+    order = [COLOUR_NAMES.index(c) for c in colour_order.split("-")]
+    kind = [PLANET] + [STATION] * N_STATIONS + [MOON] * N_MOONS
+    colour = [-1] * (1 + N_STATIONS + N_MOONS)
+    pos: list[tuple[float, float]] = [(0.0, 0.0)] * (1 + N_STATIONS + N_MOONS)
+    for number, angle in STATION_ANGLES.items():
+        a = math.radians(angle)
+        pos[number] = (STATION_RADIUS * math.cos(a), STATION_RADIUS * math.sin(a))
+    edges: list[tuple[int, int]] = []
+    for route, a, b, peak_radius, moon in ROUTES:
+        if route == "chord" and chord_length == 0:
+            continue  # no chords: the board before its rebuild
+        pa, pb = pos[a], pos[b]
+        if route == "spoke":
+            n = spoke_length
+            pts = [(pb[0] * i / (n + 1), pb[1] * i / (n + 1)) for i in range(1, n + 1)]
+            moon_at = -1
+        else:
+            n = {"ring": ring_length, "arc": arc_length, "chord": chord_length}[route]
+            mx, my = pa[0] + pb[0], pa[1] + pb[1]
+            norm = math.hypot(mx, my)
+            peak = (peak_radius * mx / norm, peak_radius * my / norm)
+            pts = _bezier(pa, pb, peak, n)
+            moon_at = n // 2 if moon else -1
+        chain = [a]
+        k = 0  # colours cycle over the asteroids only, from the route's "from" end
+        for i, p in enumerate(pts):
+            if i == moon_at:
+                cell = N_STATIONS + moon
+                pos[cell] = p
+            else:
+                cell = len(kind)
+                kind.append(ASTEROID)
+                colour.append(order[k % N_COLOURS])
+                pos.append(p)
+                k += 1
+            chain.append(cell)
+        chain.append(b)
+        edges.extend(zip(chain[:-1], chain[1:], strict=True))
+    nb: list[list[int]] = [[] for _ in range(len(kind))]
+    for u, v in edges:
+        nb[u].append(v)
+        nb[v].append(u)
+    return Cells(tuple(kind), tuple(colour), tuple(pos), tuple(tuple(n) for n in nb))
 
 
 def _bezier(p0, p1, peak, n: int) -> list[tuple[float, float]]:
@@ -134,6 +219,170 @@ def _bezier(p0, p1, peak, n: int) -> list[tuple[float, float]]:
     return [(float(np.interp(w, arc, xs)), float(np.interp(w, arc, ys))) for w in want]
 
 
+# -- the data file: the board as cells and links -------------------------------------------------
+ORDER = (
+    "cells are numbered 0..n-1 in file order: 0 the planet, 1-6 the stations (cell k is station "
+    "k), then the moons, then the asteroids"
+)
+_CELL_KEYS = {"id", "kind", "colour", "x", "y", "links"}
+
+
+def parse_board(src: DataSource) -> Cells:
+    """``board.json``: every cell with its kind (and colour) and its links (see ORDER)."""
+    try:
+        data = json.loads(src.text)
+    except json.JSONDecodeError as exc:
+        raise BalanceError(
+            f"{src.where(exc.lineno)}: not JSON: {exc.msg} (column {exc.colno})"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise BalanceError(f'{src.where()}: expected an object with a "cells" list')
+    unknown = sorted(set(data) - {"about", "cells"})
+    if unknown:
+        raise BalanceError(f"{src.where()}: unknown key {unknown[0]!r}; allowed: about, cells")
+    cells = data["cells"]
+    n = len(cells)
+    kind, colour, pos, links = [], [], [], []
+    for i, cell in enumerate(cells):
+        at = f"{src.where(_line_of(src.text, i))}: cell {i}"
+        if not isinstance(cell, dict):
+            raise BalanceError(f"{at}: expected an object with id, kind, x, y, links")
+        extra = sorted(set(cell) - _CELL_KEYS)
+        if extra:
+            raise BalanceError(
+                f"{at}: unknown field {extra[0]!r}; allowed: {', '.join(sorted(_CELL_KEYS))}"
+            )
+        missing = [k for k in ("id", "kind", "x", "y", "links") if k not in cell]
+        if missing:
+            raise BalanceError(f"{at}: lacks field {missing[0]!r}")
+        if cell["id"] != i or isinstance(cell["id"], bool):
+            raise BalanceError(f"{at}: id {cell['id']!r} where {i} is expected; {ORDER}")
+        k = cell["kind"]
+        if k not in KIND_NAMES:
+            raise BalanceError(f"{at}: unknown cell kind {k!r}; allowed: {', '.join(KIND_NAMES)}")
+        want = "planet" if i == 0 else "station" if i <= N_STATIONS else None
+        if want is not None and k != want:
+            raise BalanceError(f"{at}: kind {k!r} where a {want} is expected; {ORDER}")
+        if want is None and k in ("planet", "station"):
+            raise BalanceError(f"{at}: a second {k}; {ORDER}")
+        if k == "moon" and kind and kind[-1] == ASTEROID:
+            raise BalanceError(f"{at}: a moon after an asteroid; {ORDER}")
+        if k == "asteroid":
+            if cell.get("colour") not in COLOUR_NAMES:
+                raise BalanceError(
+                    f"{at}: colour {cell.get('colour')!r}; an asteroid is one of "
+                    f"{', '.join(COLOUR_NAMES)}"
+                )
+            colour.append(COLOUR_NAMES.index(cell["colour"]))
+        else:
+            if "colour" in cell:
+                raise BalanceError(f"{at}: a {k} has no colour (only asteroids do)")
+            colour.append(-1)
+        kind.append(KIND_NAMES.index(k))
+        xy = []
+        for key in ("x", "y"):
+            v = cell[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+                raise BalanceError(f"{at}: {key} {v!r} is not a number (drawing position)")
+            xy.append(float(v))
+        pos.append((xy[0], xy[1]))
+        if not isinstance(cell["links"], list):
+            raise BalanceError(f"{at}: links must be a list of cell ids")
+        row = []
+        for j in cell["links"]:
+            if isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < n:
+                raise BalanceError(
+                    f"{at}: link to {j!r}, a cell that does not exist (ids are 0 to {n - 1})"
+                )
+            if j == i or j in row:
+                why = "itself" if j == i else f"cell {j} twice"
+                raise BalanceError(f"{at}: links to {why}")
+            row.append(j)
+        links.append(row)
+    if n < 1 + N_STATIONS:
+        raise BalanceError(f"{src.where()}: {n} cells; the board needs the planet and 6 stations")
+    for i, row in enumerate(links):  # a link is both ways; one end listing it is enough
+        for j in row:
+            if i not in links[j]:
+                links[j].append(i)
+    seen, queue = {0}, [0]
+    while queue:
+        for j in links[queue.pop()]:
+            if j not in seen:
+                seen.add(j)
+                queue.append(j)
+    if len(seen) < n:
+        cut = min(set(range(n)) - seen)
+        raise BalanceError(
+            f"{src.where(_line_of(src.text, cut))}: the board is not connected: cell {cut} "
+            f"({KIND_NAMES[kind[cut]]}) cannot be reached from the planet by links; "
+            f"{n - len(seen)} cell(s) are cut off"
+        )
+    return Cells(tuple(kind), tuple(colour), tuple(pos), tuple(tuple(r) for r in links))
+
+
+def _line_of(text: str, cell: int) -> int | None:
+    """The line of ``"id": cell`` in the file (for messages), if it can be found."""
+    import re
+
+    m = re.search(rf'"id"\s*:\s*{cell}(?![0-9.])', text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def board_json(cells: Cells, about: str) -> str:
+    """The board as ``board.json`` text: one cell per line (the shipped file is this)."""
+    lines = []
+    for i in range(len(cells.kind)):
+        k = KIND_NAMES[cells.kind[i]]
+        entry = {"id": i, "kind": k}
+        if cells.kind[i] == ASTEROID:
+            entry["colour"] = COLOUR_NAMES[cells.colour[i]]
+        x, y = cells.pos[i]
+        entry.update(x=round(x, 4) + 0.0, y=round(y, 4) + 0.0, links=list(cells.links[i]))
+        lines.append("    " + json.dumps(entry))
+    return f'{{\n  "about": {json.dumps(about)},\n  "cells": [\n' + ",\n".join(lines) + "\n  ]\n}\n"
+
+
+ABOUT = (
+    "Trivio 1000 board as used by Pedruscos del Espacio: a RECONSTRUCTION (boards.md section "
+    "3.2; docs/rules/pedruscos.md, 'The board file'). One object per cell: id (0..n-1 in order: "
+    "0 the planet, 1-6 the stations, then the moons, then the asteroids), kind (planet, station, "
+    "moon, asteroid), colour (asteroids: red, yellow, blue), x and y (where it is drawn) and "
+    "links (the cells a ship steps to; a link listed at one end is enough)."
+)
+DATA_FILES = (
+    DataFile(
+        "board",
+        "board.json",
+        str(DATA.parent),
+        "the board: planet, six stations, moons and asteroids (with their colours), and the "
+        "links a ship moves along",
+        'JSON {"cells": [{"id", "kind", "colour" (asteroids), "x", "y", "links"}, ...]}, cells '
+        "in order: planet 0, stations 1-6, moons, asteroids",
+        False,
+        "docs/rules/pedruscos.md, section 'The board file (board.json)'",
+        parse_board,
+    ),
+)
+
+
+def board_of(rules: Any) -> BoardData:
+    """The board the rules play: a replaced board file, else the shipped file, or the generated
+    board when a board option (SHAPE_OPTIONS) differs from its default."""
+    src = rules.source("board")
+    shaped = any(getattr(rules, o) != getattr(type(rules)(), o) for o in SHAPE_OPTIONS)
+    reading = (rules.moon_in_harvest, rules.planet_routes)
+    if src.shipped and shaped:
+        return build_board(*rules.board_key())
+    return board_from_file(src, *reading)
+
+
+@cache
+def board_from_file(src: DataSource, moon_in_harvest: str, planet_routes: str) -> BoardData:
+    """The board of a board file (cached per content and route reading)."""
+    return tables(parse_board(src), moon_in_harvest, planet_routes)
+
+
 @cache
 def build_board(
     spoke_length: int = 4,
@@ -144,62 +393,25 @@ def build_board(
     chord_length: int = 8,
     planet_routes: str = "beside",
 ) -> BoardData:
-    """The board for these free numbers (cached: rules with the same numbers share one board)."""
-    layout = load_layout()
-    order = [COLOUR_NAMES.index(c) for c in colour_order.split("-")]
-    radius = float(layout["station_radius"])
-    kind = [PLANET] + [STATION] * N_STATIONS + [MOON] * N_MOONS
-    colour = [-1] * (1 + N_STATIONS + N_MOONS)
-    station = [0] + list(range(1, N_STATIONS + 1)) + [0] * N_MOONS
-    pos: list[tuple[float, float]] = [(0.0, 0.0)] * (1 + N_STATIONS + N_MOONS)
-    for s in layout["stations"]:
-        a = math.radians(s["angle"])
-        pos[s["number"]] = (radius * math.cos(a), radius * math.sin(a))
-    edges: list[tuple[int, int]] = []
-    for rt in layout["routes"]:
-        a, b = rt["from"], rt["to"]
-        if rt["kind"] == "chord" and chord_length == 0:
-            continue  # no chords: the board before its rebuild
-        pa, pb = pos[a], pos[b]
-        if rt["kind"] == "spoke":
-            n = spoke_length
-            pts = [(pb[0] * i / (n + 1), pb[1] * i / (n + 1)) for i in range(1, n + 1)]
-            moon_at = -1
-        else:
-            n = {"ring": ring_length, "arc": arc_length, "chord": chord_length}[rt["kind"]]
-            mx, my = pa[0] + pb[0], pa[1] + pb[1]
-            norm = math.hypot(mx, my)
-            peak = (rt["peak_radius"] * mx / norm, rt["peak_radius"] * my / norm)
-            pts = _bezier(pa, pb, peak, n)
-            moon_at = n // 2 if rt.get("moon") else -1
-        chain = [a]
-        k = 0  # colours cycle over the asteroids only, from the route's "from" end
-        for i, p in enumerate(pts):
-            if i == moon_at:
-                cell = N_STATIONS + rt["moon"]
-                pos[cell] = p
-            else:
-                cell = len(kind)
-                kind.append(ASTEROID)
-                colour.append(order[k % N_COLOURS])
-                station.append(0)
-                pos.append(p)
-                k += 1
-            chain.append(cell)
-        chain.append(b)
-        edges.extend(zip(chain[:-1], chain[1:], strict=True))
-    n_cells = len(kind)
-    nb: list[list[int]] = [[] for _ in range(n_cells)]
-    for u, v in edges:
-        nb[u].append(v)
-        nb[v].append(u)
+    """The generated board for these free numbers (cached: rules with the same numbers share
+    one board)."""
+    cells = generate(spoke_length, ring_length, arc_length, colour_order, chord_length)
+    return tables(cells, moon_in_harvest, planet_routes)
+
+
+def tables(cells: Cells, moon_in_harvest: str, planet_routes: str) -> BoardData:
+    """Every table the engine moves on, for a board as cells."""
+    kind = list(cells.kind)
+    station = [i if k == STATION else 0 for i, k in enumerate(kind)]
+    pos = cells.pos
+    nb = [list(r) for r in cells.links]
     kind_a = np.asarray(kind, dtype=np.int64)
     reach_ptr, reach = _reach_tables(kind_a, nb)
     rows, kinds = _routes(
         kind_a, np.asarray(station), nb, moon_in_harvest == "counts", planet_routes == "through"
     )
-    colour_a = np.asarray(colour, dtype=np.int64)
-    width = max(len(cells) for _, _, cells in rows)
+    colour_a = np.asarray(cells.colour, dtype=np.int64)
+    width = max([len(cells) for _, _, cells in rows] + [1])
     route_ptr = np.zeros(N_STATIONS + 2, dtype=np.int64)
     route_end = np.zeros(len(rows), dtype=np.int64)
     route_len = np.zeros(len(rows), dtype=np.int64)

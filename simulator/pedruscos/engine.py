@@ -20,7 +20,7 @@ from simulator.search import tally_for
 from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import record as R
 from . import state as S
-from .board import build_board
+from .board import board_of
 from .forward import (  # the rules of a turn; tests drive them by these names too
     EV_HAULER,  # noqa: F401
     EV_HOLIDAYS,  # noqa: F401
@@ -226,7 +226,7 @@ COLUMNS = (
 
 def engine_inputs(rules) -> tuple:
     """The rules as compiled code reads them, and the board they call for."""
-    return engine_rules(rules), build_board(*rules.board_key()).arrays
+    return engine_rules(rules), board_of(rules).arrays
 
 
 def play_chunk(

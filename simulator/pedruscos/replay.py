@@ -12,7 +12,7 @@ from simulator.recording import ReplayDef, replay_by_chunk
 
 from . import engine as E
 from . import record as R
-from .board import ASTEROID, COLOUR_NAMES, N_STATIONS, build_board
+from .board import ASTEROID, COLOUR_NAMES, N_STATIONS, board_of
 from .rules import EVENT_NAMES
 from .state import END_REASONS
 
@@ -35,7 +35,7 @@ def _hold(red: int, yellow: int, blue: int) -> dict[str, int]:
 
 
 def decode(rules: Any, n_players: int, rows: np.ndarray) -> list[dict[str, Any]]:
-    b = build_board(*rules.board_key())
+    b = board_of(rules)
     out = []
     for row in rows.tolist():
         kind, step, player, a, bb, c, d, e, f, h, i = row[:11]

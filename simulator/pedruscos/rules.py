@@ -5,13 +5,12 @@ Seed passages are named by the seed's paragraph titles (seeds/pedruscos-del-espa
 
 from __future__ import annotations
 
-import dataclasses
 from collections import namedtuple
 from dataclasses import dataclass
 
 from simulator.rules import RuleSet, option
 
-from .board import COLOUR_ORDERS
+from .board import COLOUR_ORDERS, DATA_FILES, SHAPE_OPTIONS
 
 # Codes of the station table's results, in table order (the `pedruscos_events` column's order).
 EVENT_NAMES = (
@@ -31,6 +30,8 @@ SEED_TABLE = (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 7)  # results 2..12
 @dataclass(frozen=True)
 class Rules(RuleSet):
     game_id = "pedruscos"
+    # The board as cells and links (balance data pedruscos; --data board=FILE).
+    data_files = DATA_FILES
 
     # -- goal -------------------------------------------------------------------------------------
     target_points: int = option(
@@ -236,6 +237,13 @@ class Rules(RuleSet):
             return "value_faces needs one value for each die face 1-6 (6 numbers)"
         if len(self.event_table) != 11:
             return "event_table needs one result for each 2d6 sum 2..12 (11 numbers)"
+        if not self.source("board").shipped:
+            shaped = [o for o in SHAPE_OPTIONS if getattr(self, o) != getattr(Rules(), o)]
+            if shaped:
+                return (
+                    f"{', '.join(shaped)} shape the generated board and cannot be set with a "
+                    "board file (--data board=FILE); edit the file's cells and links instead"
+                )
         return None
 
     def board_key(self) -> tuple:
@@ -261,7 +269,7 @@ PIRATES_HALF_UP = Rules.choice_index("pirates_odd", "half_up")
 # class importable by name, or every new process compiles the engine again. Tuple options travel
 # as tuples of ints (passed by value) rather than arrays, which would be reference-counted at
 # every call of every helper.
-PedruscosRules = namedtuple("PedruscosRules", [f.name for f in dataclasses.fields(Rules)])
+PedruscosRules = namedtuple("PedruscosRules", [o.name for o in Rules.options()])
 
 
 def engine_rules(rules: Rules) -> PedruscosRules:

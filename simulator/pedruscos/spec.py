@@ -8,7 +8,7 @@ from policies.pedruscos import POLICIES
 from simulator.boards import Board, Cell
 from simulator.games import GameSpec
 
-from .board import build_board
+from .board import board_of
 from .engine import play_chunk
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
@@ -50,7 +50,7 @@ COLOURS = {
 
 def board(rules: Rules) -> Board:
     """The board these rules call for, as cells for ``balance board`` and the heatmaps."""
-    b = build_board(*rules.board_key())
+    b = board_of(rules)
     cells = tuple(
         Cell(
             id=c,

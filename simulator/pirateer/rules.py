@@ -14,6 +14,11 @@ from simulator.rules import RuleSet, option
 @dataclass(frozen=True)
 class Rules(RuleSet):
     game_id = "pirateer"
+    data_note = (
+        "Pirateer's board is in code, not a data file: simulator/pirateer/board.py builds the "
+        "20 x 20 grid, straits, trade winds, anchorages and harbours of the published board "
+        "(exact, boards.md section 1; docs/rules/pirateer.md, 'The board'). Nothing to replace."
+    )
 
     # -- setup ------------------------------------------------------------------------------------
     ships_per_fleet: int = option(
