@@ -1069,6 +1069,7 @@ def design(
         int | None,
         typer.Option("--tune-games", help="Games per tune candidate (with --tune; default -n)."),
     ] = None,
+    data: DataOpt = None,
     rotate: Annotated[
         bool,
         typer.Option(
@@ -1141,24 +1142,25 @@ def design(
         tune_games=tune_games,
         rotate=rotate,
         policy_file=policy_file,
+        data=data,
     )
-    data = run_design(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
+    result = run_design(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
     report = write_design_report(out, fmt)
     if as_json:
-        best = data["best"]
+        best = result["best"]
         print_json(
             {
                 "game": plan.spec.id,
                 "targets": [t.text for t in plan.targets],
                 "trials": plan.trials,
-                "default": data["default"],
+                "default": result["default"],
                 "best": best,
-                "settings": data["settings"],
-                "met_every_target": data["met_every_target"],
-                "held_back_by": data["held_back_by"],
+                "settings": result["settings"],
+                "met_every_target": result["met_every_target"],
+                "held_back_by": result["held_back_by"],
                 "variant_file": best.get("variant_file") if best else None,
-                "games_total": data["games_total"],
-                "wall_seconds": data["wall_seconds"],
+                "games_total": result["games_total"],
+                "wall_seconds": result["wall_seconds"],
                 "out": str(out),
                 "report": str(report),
             }
@@ -1166,11 +1168,11 @@ def design(
         return
     if quiet:
         return
-    for line in verdict_sentences(data):
+    for line in verdict_sentences(result):
         typer.echo(f"- {line}")
     typer.echo(
-        f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
-        f"{data['wall_seconds']:,.0f} s"
+        f"- {result['games_total']:,} games ({result['games_played_now']:,} played now) in "
+        f"{result['wall_seconds']:,.0f} s"
     )
     typer.echo(f"report: {report}")
 

@@ -91,11 +91,22 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
         "" if plan["start_name"] == "default" else f" ({plan['start_name']})"
     )
     out = []
+    start_verdicts = "; ".join(
+        f"{t}: {v}, {_estimate_text(t, start['figures'][t])}" for t, v in start["verdicts"].items()
+    )
     if best is None:
-        out.append(
-            "No candidate could be played (the rules refused every combination searched); "
-            "widen or change the ranges."
-        )
+        others = [t for t in data["trials"] if t["number"] > 0]
+        if others and all(t.get("refused") for t in others):
+            out.append(
+                "No candidate other than the starting rules could be played (the rules refused "
+                "every other combination searched); widen or change the ranges."
+            )
+        else:
+            out.append(
+                "The search proposed no setting other than the starting rules; widen the ranges "
+                "or give more --trials."
+            )
+        out.append(f"The starting rules on {games:,} fresh games: {start_verdicts}.")
         return out
     if data.get("start_met_every_target"):
         out.append(
@@ -117,9 +128,6 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
             f"No setting in the ranges searched met every target on {games:,} fresh games. The "
             f"closest: {words} ({verdicts}); held back by {held}."
         )
-    start_verdicts = "; ".join(
-        f"{t}: {v}, {_estimate_text(t, start['figures'][t])}" for t, v in start["verdicts"].items()
-    )
     out.append(f"For comparison, {start_name} on the same fresh games: {start_verdicts}.")
     if best.get("variant_file"):
         out.append(f"Variant file of the best setting: {best['variant_file']}.")

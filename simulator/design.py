@@ -49,7 +49,7 @@ from .errors import BalanceError
 from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
 from .policy_file import PolicyFile, read_policy_file
-from .rules import OptionInfo, RuleSet, build_rules, coerce
+from .rules import OptionInfo, RuleSet, coerce
 from .tuning import (
     BATCH,
     Player,
@@ -327,9 +327,10 @@ class DesignPlan:
         field_ = list(dict.fromkeys(t for t in texts if t not in mine))
         if not field_ and not self.spec.cooperative:
             field_ = [mine[0]]
+        rules = self.rules(values)
         sets = [
             f"{k}={','.join(map(str, v)) if isinstance(v, list) else _value_text(v)}"
-            for k, v in self.rules(values).changed().items()
+            for k, v in rule_changes(rules).items()
         ]
         return plan_tune(
             self.spec.id,
@@ -341,6 +342,7 @@ class DesignPlan:
             trials=self.tune_trials,
             seed=self.seed,
             policy_file=self.policy_file,
+            data={s.name: s for s in rules.data},
         )
 
     def describe(self) -> dict[str, Any]:
@@ -351,6 +353,7 @@ class DesignPlan:
             "targets": [t.text for t in self.targets],
             "knobs": [k.as_dict() for k in self.knobs],
             "start": self.start.changed(),
+            "data": {s.name: s.sha256 for s in self.start.data},
             "start_name": self.start_name,
             "policies": list(self.policies),
             "n_players": self.n_players,
@@ -392,6 +395,7 @@ def plan_design(
     tune_games: int | None = None,
     rotate: bool = False,
     policy_file: str | Path | PolicyFile | None = None,
+    data: list[str] | None = None,
 ) -> DesignPlan:
     """Validate a design request (BalanceError naming the problem; nothing is written)."""
     from analyses.targets import check_measurable, parse_targets
@@ -418,9 +422,10 @@ def plan_design(
         sets=sets,
         variant=variant,
         policy_file=policy_file,
+        data=data,
     )
-    start, start_name = build_rules(spec.rules_class, variant, sets)
-    fixed = set(start.changed())
+    start, start_name = base.rules, base.variant
+    fixed = set(rule_changes(start))
     if params:
         knobs = [parse_rule_knob(t, spec.rules_class, fixed) for t in params]
     elif explore is not None:
@@ -513,8 +518,15 @@ def read_design(path: str | Path) -> dict[str, Any] | None:
     return data
 
 
-def variant_text(name: str, description: str, rules: dict[str, Any]) -> str:
-    """A variant file (``name``, ``description``, ``[rules]``) that ``--variant`` reads back."""
+def rule_changes(rules: RuleSet) -> dict[str, Any]:
+    """The options a rule set changes (its replaced data files left out)."""
+    files = {s.name for s in rules.data}
+    return {k: v for k, v in rules.changed().items() if k not in files}
+
+
+def variant_text(name: str, description: str, rules: RuleSet) -> str:
+    """A variant file (``name``, ``description``, ``[rules]``, and ``[data]`` with the path of
+    every replaced data file) that ``--variant`` reads back."""
 
     def value(v: Any) -> str:
         if isinstance(v, bool):
@@ -531,7 +543,10 @@ def variant_text(name: str, description: str, rules: dict[str, Any]) -> str:
         "",
         "[rules]",
     ]
-    lines += [f"{k} = {value(v)}" for k, v in rules.items()]
+    lines += [f"{k} = {value(v)}" for k, v in rule_changes(rules).items()]
+    if rules.data:
+        lines += ["", "[data]"]
+        lines += [f"{s.name} = {json.dumps(str(Path(s.path).resolve()))}" for s in rules.data]
     return "\n".join(lines) + "\n"
 
 
@@ -651,8 +666,7 @@ def design(
     for i, s in enumerate(verdict["settings"], 1):
         f = path / "variants" / f"setting-{i}.toml"
         f.parent.mkdir(exist_ok=True)
-        rules = plan.rules(s["values"]).changed()
-        f.write_text(variant_text(f"design-{i}", s["label"], rules))
+        f.write_text(variant_text(f"design-{i}", s["label"], plan.rules(s["values"])))
         s["variant_file"] = str(f)
     elapsed = time.perf_counter() - started
     data = read_design(path) or {}

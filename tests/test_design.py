@@ -285,3 +285,13 @@ def test_starting_rules_that_already_meet_the_targets_are_said_first(tmp_path):
     assert verdict_sentences(data)[0].startswith(
         "The starting rules already meet every target on 800 fresh games"
     )
+
+
+def test_a_search_that_proposes_only_the_starting_rules_says_so(tmp_path):
+    _, data = _design(tmp_path / "d", targets=["draw<=10%"], params=["mode=plain,fancy"], trials=1)
+    assert data["best"] is None and data["settings"] == []
+    from reports.design_report import design_document, verdict_sentences
+
+    assert verdict_sentences(data)[0].startswith("The search proposed no setting other than")
+    assert "draw<=10%: meets" in verdict_sentences(data)[1]
+    design_document(tmp_path / "d")  # the report still builds

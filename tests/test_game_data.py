@@ -349,3 +349,27 @@ def test_a_deck_file_with_other_counts_plays_as_the_card_counts_rule(tmp_path):
     by_rule = plan_run("cape-horn", 40, players=2, policies=["planner"], seed=5,
                        sets=[f"card_counts={counts}"])  # fmt: skip
     assert _columns(by_file).equals(_columns(by_rule))
+
+
+def test_a_design_plays_the_designer_deck_and_its_variant_files_carry_it(tmp_path):
+    cards = _edit_cards(tmp_path, "F3,14,", "F3,20,", "deck20.csv")
+    out = tmp_path / "design"
+    code, output = _cli(
+        "design", "cape-horn", "--data", f"cards={cards}", "--param", "start_hand=1:6",
+        "--target", "draw<=50%", "--trials", "4", "-n", "40", "--check-settings", "1",
+        "--players", "2", "-p", "racer", "--out", out, "-j", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, output
+    data = json.loads(output)
+    assert data["default"]["rules"]["cards"] == "deck20.csv"
+    run = json.loads((out / "trials" / "000" / "run" / "manifest.json").read_text())
+    assert run["config"]["data"] == {"cards": DataSource("cards", cards.read_text()).sha256}
+    variant = Path(data["variant_file"])
+    rules, _ = build_rules(CapeRules, variant=variant)
+    assert rules.card_counts[0] == 20 and rules.source("cards").path == str(cards.resolve())
+    assert rules.start_hand == data["best"]["values"]["start_hand"]
+    line = _refused(
+        "design", "cape-horn", "--data", "deck=x.csv", "--param", "start_hand=2:4",
+        "--target", "draw<=50%", "--out", tmp_path / "bad",
+    )  # fmt: skip
+    assert "unknown data name 'deck'" in line and not (tmp_path / "bad").exists()
