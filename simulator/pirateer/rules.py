@@ -54,6 +54,7 @@ class Rules(RuleSet):
         "juega primero'",
         lo=1,
         hi=4,
+        screen=False,
     )
     # -- movement ---------------------------------------------------------------------------------
     must_use_larger: bool = option(
@@ -128,6 +129,7 @@ class Rules(RuleSet):
         "not in the seed (simulation guard)",
         lo=1,
         hi=1_000_000,
+        screen=False,
     )
 
 
