@@ -820,7 +820,8 @@ def explore(
     data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
     keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
             "skipped", "dropped", "noise", "games_per_point", "runs", "trajectories",
-            "players", "policies", "play_seconds", "headline", "report")  # fmt: skip
+            "players", "policies", "play_seconds", "first_seat_edge", "headline",
+            "report")  # fmt: skip
     result = {k: data[k] for k in keys}
     (study.path / "explore.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
     _show_report(result, as_json, quiet)

@@ -259,7 +259,9 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
             dropped.append({"figure": name, "value": float(y[0])})
             continue
         figures.append(name)
-        noise[name] = float(np.median(resampled[name].std(axis=1, ddof=1)))
+        # A typical point's standard error (root mean square over points: a median would say
+        # 0 for a figure most points never see, such as a rare end reason).
+        noise[name] = float(np.sqrt(np.mean(resampled[name].var(axis=1, ddof=1))))
         if plan["method"] == "morris":
             found = morris_rows(name, unit, pos, y, resampled[name][run_of_row], factors)
         else:
@@ -277,6 +279,10 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         rows += found
     first = runs[0]
     seconds = sum(_seconds(r) for r in runs)
+    edge = None
+    if "first-seat" in values:  # seat 1's edge over an even share of the decided games
+        e = values["first-seat"] - (1 - values["draw"]) / first.n_players
+        edge = {"min": float(e.min()), "median": float(np.median(e)), "max": float(e.max())}
     return {
         "game": first.game,
         "method": plan["method"],
@@ -297,6 +303,7 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         "length_unit": first.length_unit,
         "seed": first.seed,
         "play_seconds": seconds,
+        "first_seat_edge": edge,
     }
 
 

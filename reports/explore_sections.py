@@ -149,6 +149,7 @@ def _design_section(s: dict[str, Any]) -> Section:
             "A number's default range runs from half to double the value in force (a default of "
             "0: up to a tenth of the declared bounds), inside the declared bounds, integers "
             "rounded; --range NAME=LO:HI replaces it. Yes/no options are screened as no and yes.",
+            _effect_meaning(s),
         ],
     )
     section.add(
@@ -182,6 +183,23 @@ def _design_section(s: dict[str, Any]) -> Section:
     return section
 
 
+def _effect_meaning(s: dict[str, Any]) -> str:
+    if _sobol(s):
+        return (
+            "Effect: ST, the share of a figure's variance over the design that goes away when "
+            "the option is fixed (its interactions included), with its 95% interval; S1 is its "
+            "share alone, and ST - S1 what it has only through interactions."
+        )
+    return (
+        "Effect: the mean size of a figure's change when the option crosses its whole range "
+        "(Morris's mu*; rates in percentage points), with its 95% interval from resampling "
+        "trajectories and games. mu gives the direction; sigma above mu* means the effect "
+        "depends on the other options or bends over the range. 'Luck alone' is the mu* an "
+        "option that does nothing would show at this budget; an option moves a figure only "
+        "when its effects stand above their luck (see How to read)."
+    )
+
+
 def _factor_range(f: dict[str, Any]) -> str:
     if f["kind"] == "bool":
         return "no, yes"
@@ -205,17 +223,20 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
         f"Luck at one point: {what} has a standard error of {size(name, noise)} over "
         f"{s['games_per_point']:,} games."
     ]
-    if name == "first-seat" and s["players"]:
+    if name == "first-seat" and s.get("first_seat_edge"):
+        e = s["first_seat_edge"]
         paragraphs.append(
-            f"An even share would be 1/{s['players']} of the games someone wins; with different "
-            "policies in the seats, seat 1's figure is seat and policy together."
+            f"Seat 1's edge over an even share (1/{s['players']} of the games someone wins) "
+            f"runs from {size(name, e['min'], signed=True)} to {size(name, e['max'], signed=True)}"
+            f" over the design's settings (median {size(name, e['median'], signed=True)})."
+            + (
+                " The seats play different policies, so seat 1's figure is its seat and its "
+                f"policy ({s['policies'][0]}) together."
+                if len(set(s["policies"])) > 1
+                else ""
+            )
         )
     if _sobol(s):
-        paragraphs.append(
-            "Effect: ST, the share of the figure's variance over the design that goes away "
-            "when the option is fixed (all its interactions included), with its interval; "
-            "ST - S1 is the share it has only through interactions with other options."
-        )
         columns = ["rank", "option", "range", "ST [95%]", "S1 [95%]", "direction", "verdict"]
         table = [
             [
@@ -233,14 +254,6 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
         lo, hi = [r["ci"][0] for r in rows], [r["ci"][1] for r in rows]
         reference, label = None, ""
     else:
-        paragraphs.append(
-            "Effect: the mean size of the change across the option's whole range (Morris's "
-            "mu*), with its 95% bootstrap interval over trajectories; mean change (mu) gives the "
-            "direction; sigma large against mu* (above it) means the effect depends on the other "
-            "options or bends over the range. 'Luck alone' is the mu* the games' luck would give "
-            "an option that does nothing: an option moves the figure only when its effects "
-            "stand above their luck (see How to read)."
-        )
         columns = ["rank", "option", "range", "mu* [95%]", "mu (direction)", "sigma",
                    "luck alone", "verdict"]  # fmt: skip
         table = [
