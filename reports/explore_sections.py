@@ -292,7 +292,8 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
                 reference_label=label,
                 percent=False,
             ),
-            "Bars: effect of each option over its range; whiskers: 95% intervals"
+            "Bars: effect of each option over its range; whiskers: 95% intervals. Options "
+            "that move the figure come first, then those that cannot be told from noise"
             + (
                 f"; only the first {len(shown)} of {len(rows)} options drawn"
                 if len(rows) > 20

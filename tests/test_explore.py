@@ -83,6 +83,8 @@ def test_report_of_an_explore_rebuilds_and_says_what_moves(capsys, tmp_path):
     assert "What moves first-seat" in text and "changed no game" in text
     assert "mode" in text  # a choice named in --options is screened in its listed order
     assert any("What moves the first seat's win rate" in h for h in data["headline"])
+    code, out, err = call(capsys, "verify", tmp_path / "x")
+    assert code == 0, err
 
 
 def test_default_ranges():
