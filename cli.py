@@ -819,7 +819,7 @@ def explore(
 
     data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
     keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
-            "skipped", "dropped", "noise", "games_per_point", "runs", "trajectories",
+            "skipped", "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories",
             "players", "policies", "play_seconds", "first_seat_edge", "headline",
             "report")  # fmt: skip
     result = {k: data[k] for k in keys}

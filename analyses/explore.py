@@ -252,12 +252,23 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         for j, f in enumerate(factors):
             pos[r, j] = _position(f, point[f["option"]])
     rows: list[dict[str, Any]] = []
-    figures, dropped, noise = [], [], {}
+    figures, dropped, noise, same = [], [], {}, {}
     for name, per_point in values.items():
         y = per_point[run_of_row]
         if np.ptp(y) == 0:
             dropped.append({"figure": name, "value": float(y[0])})
             continue
+        twin = next(
+            (
+                f
+                for f in figures
+                if np.allclose(values[f], per_point)
+                or (is_rate(f) and is_rate(name) and np.allclose(values[f], 1 - per_point))
+            ),
+            None,
+        )
+        if twin is not None:  # e.g. the share ending by a cap is the share nobody wins
+            same[name] = twin
         figures.append(name)
         # A typical point's standard error (root mean square over points: a median would say
         # 0 for a figure most points never see, such as a rare end reason).
@@ -291,6 +302,7 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         "ranges": factors,
         "skipped": plan["skipped"],
         "dropped": dropped,
+        "same_as": same,
         "noise": noise,
         "points": int(len(unit)),
         "runs": len(runs),

@@ -82,9 +82,8 @@ def explore_headline(s: dict[str, Any]) -> list[str]:
         f"{_duration(s['play_seconds'])} of play)."
     ]
     by_figure = _by_figure(s)
-    for name in [m for m in MAIN if m in by_figure] + [
-        f for f in s["figures"] if f.startswith("end:")
-    ][:2]:
+    ends = [f for f in s["figures"] if f.startswith("end:") and f not in s["same_as"]]
+    for name in [m for m in MAIN if m in by_figure] + ends[:2]:
         rows = by_figure[name]
         moving = [r for r in rows if r["moves"]]
         what = _figure_words(name, s)
@@ -159,7 +158,7 @@ def _design_section(s: dict[str, Any]) -> Section:
                 [
                     f["option"],
                     _factor_range(f),
-                    str(f["default"]),
+                    _value(f["default"]),
                     f["source"],
                 ]
                 for f in s["ranges"]
@@ -181,6 +180,10 @@ def _design_section(s: dict[str, Any]) -> Section:
             + "."
         )
     return section
+
+
+def _value(v: Any) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
 def _effect_meaning(s: dict[str, Any]) -> str:
@@ -223,6 +226,12 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
         f"Luck at one point: {what} has a standard error of {size(name, noise)} over "
         f"{s['games_per_point']:,} games."
     ]
+    if name in s["same_as"]:
+        paragraphs.insert(
+            0,
+            f"At every point this is {s['same_as'][name]} (or 100% less it), so the ranking "
+            "is the same.",
+        )
     if name == "first-seat" and s.get("first_seat_edge"):
         e = s["first_seat_edge"]
         paragraphs.append(
