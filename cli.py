@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -796,35 +797,59 @@ def explore(
     from simulator.explore import explore as run_explore
 
     _report_options(fmt, None)
-    study = run_explore(
-        game,
-        n,
-        out,
-        options=None if options is None else [o.strip() for o in options.split(",") if o.strip()],
-        ranges=range_,
-        sets=set_,
-        variant=variant,
-        players=players,
-        policies=policy,
-        method=method,
-        trajectories=trajectories,
-        seed=seed,
-        policy_file=policy_file,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
-        wait=wait,
-    )
+    started, refused = time.monotonic(), False
+    try:
+        study = run_explore(
+            game,
+            n,
+            out,
+            options=None
+            if options is None
+            else [o.strip() for o in options.split(",") if o.strip()],
+            ranges=range_,
+            sets=set_,
+            variant=variant,
+            players=players,
+            policies=policy,
+            method=method,
+            trajectories=trajectories,
+            seed=seed,
+            policy_file=policy_file,
+            jobs=jobs,
+            progress=not quiet and not as_json,
+            cluster=cluster,
+            wait=wait,
+        )
+    except BalanceError:
+        refused = True  # bad input is refused before anything is written
+        raise
+    finally:  # an interrupted explore's seconds count too (its finished points are kept)
+        if not refused:
+            _add_explore_seconds(out, time.monotonic() - started)
     from reports.build import write_report
 
     data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
     keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
             "skipped", "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories",
-            "players", "policies", "play_seconds", "first_seat_edge", "headline",
+            "players", "policies", "wall_seconds", "first_seat_edge", "headline",
             "report")  # fmt: skip
     result = {k: data[k] for k in keys}
     (study.path / "explore.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
     _show_report(result, as_json, quiet)
+
+
+def _add_explore_seconds(out: Path, seconds: float) -> None:
+    """Add one invocation's wall time to OUT/explore-time.json."""
+    from analyses.explore import TIME_FILE
+
+    if not (out / "study.json").is_file():
+        return  # interrupted while planning: nothing was written
+    f = out / TIME_FILE
+    try:
+        spent = json.loads(f.read_text())["seconds"] if f.is_file() else []
+    except (OSError, ValueError, KeyError, TypeError):
+        spent = []
+    f.write_text(json.dumps({"seconds": [*spent, round(seconds, 1)]}) + "\n")
 
 
 # -- verify ----------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ effect (for the direction) comes from Saltelli's pairs of points that differ in 
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -289,7 +290,7 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
             row["rank"] = rank
         rows += found
     first = runs[0]
-    seconds = sum(_seconds(r) for r in runs)
+    seconds = wall_seconds(path, runs)
     edge = None
     if "first-seat" in values:  # seat 1's edge over an even share of the decided games
         e = values["first-seat"] - (1 - values["draw"]) / first.n_players
@@ -314,7 +315,7 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         "cooperative": first.cooperative,
         "length_unit": first.length_unit,
         "seed": first.seed,
-        "play_seconds": seconds,
+        "wall_seconds": seconds,
         "first_seat_edge": edge,
     }
 
@@ -328,10 +329,25 @@ def _position(f: dict[str, Any], value: Any) -> float:
     return (float(value) - lo) / (hi - lo)
 
 
-def _seconds(run: Run) -> float:
-    from datetime import datetime
+TIME_FILE = "explore-time.json"
 
-    start, end = run.manifest.get("started"), run.manifest.get("finished")
-    if not start or not end:
-        return 0.0
-    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+def wall_seconds(path: Any, runs: list[Run]) -> float:
+    """Wall time the explore took: the sum of the seconds each ``balance explore`` invocation
+    of this folder spent (``explore-time.json``, written by the command, a resumed explore
+    adding its own), else the span from the first point's start to the last point's finish."""
+    from datetime import datetime
+    from pathlib import Path
+
+    f = Path(path) / TIME_FILE
+    if f.is_file():
+        try:
+            return float(sum(json.loads(f.read_text())["seconds"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    starts = [r.manifest.get("started") for r in runs]
+    ends = [r.manifest.get("finished") for r in runs]
+    if not all(starts) or not all(ends):
+        return math.nan
+    span = datetime.fromisoformat(max(ends)) - datetime.fromisoformat(min(starts))
+    return span.total_seconds()

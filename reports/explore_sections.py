@@ -79,7 +79,7 @@ def explore_headline(s: dict[str, Any]) -> list[str]:
     out = [
         f"{len(s['ranges'])} options screened ({s['method'].title()}, {s['points']:,} design "
         f"points, {s['games_per_point']:,} games each on the same seeds: {s['games']:,} games, "
-        f"{_duration(s['play_seconds'])} of play)."
+        f"{_duration(s['wall_seconds'])} of wall time)."
     ]
     by_figure = _by_figure(s)
     ends = [f for f in s["figures"] if f.startswith("end:") and f not in s["same_as"]]
@@ -111,6 +111,8 @@ def _by_figure(s: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
 
 
 def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "an unknown time"
     if seconds < 120:
         return f"{seconds:.0f} s"
     return f"{seconds / 60:.1f} min"
@@ -143,8 +145,8 @@ def _design_section(s: dict[str, Any]) -> Section:
         "What was screened",
         [
             f"{budget}{distinct}, {s['games_per_point']:,} games at each, every point on the same "
-            f"game seeds (seed {s['seed']}): {s['games']:,} games in {_duration(s['play_seconds'])}"
-            f" of play. {s['players']} players; seats: {seats}.",
+            f"game seeds (seed {s['seed']}): {s['games']:,} games in {_duration(s['wall_seconds'])}"
+            f" of wall time. {s['players']} players; seats: {seats}.",
             "A number's default range runs from half to double the value in force (a default of "
             "0: up to a tenth of the declared bounds), inside the declared bounds, integers "
             "rounded; --range NAME=LO:HI replaces it. Yes/no options are screened as no and yes.",
@@ -229,8 +231,8 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
     if name in s["same_as"]:
         paragraphs.insert(
             0,
-            f"At every point this is {s['same_as'][name]} (or 100% less it), so the ranking "
-            "is the same.",
+            f"At every point this equals {s['same_as'][name]} (or 100% minus it), so it ranks "
+            "the options the same way.",
         )
     if name == "first-seat" and s.get("first_seat_edge"):
         e = s["first_seat_edge"]

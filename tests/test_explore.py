@@ -46,6 +46,7 @@ def test_known_effects_rank_first_and_a_dead_option_is_exactly_zero(capsys, tmp_
     assert data["method"] == "morris" and data["game"] == "fake"
     assert data["points"] == 6 * (4 + 1)  # r(k + 1): bias, draw, extra_length, cap
     assert data["games"] == data["runs"] * 300
+    assert data["wall_seconds"] > 0  # this invocation's, from explore-time.json
     assert {"first-seat", "balance", "draw", "length", "end:drawn"} <= set(data["figures"])
     for row in data["options"]:  # the contract `balance design --explore` reads
         assert {"option", "figure", "effect", "ci", "interaction", "direction", "mu", "sigma",
@@ -186,11 +187,11 @@ def test_an_unscreenable_option_is_refused_with_the_reason(capsys, tmp_path):
 def test_a_folder_holding_another_study_is_refused(capsys, tmp_path):
     out = tmp_path / "x"
     _explore(capsys, out, "-n", "20", "-r", "2", "--options", "bias,cap")
-    before = sorted(p.name for p in out.iterdir())
+    before = sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in out.iterdir())
     code, _, err = call(capsys, "explore", "fake", "--players", "2", "--out", out,
                         "-n", "20", "-r", "3", "--options", "bias,cap")  # fmt: skip
     assert code == 2 and "another" in err
-    assert sorted(p.name for p in out.iterdir()) == before
+    assert sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in out.iterdir()) == before
     code, _, err = call(capsys, "sweep", "fake", "--out", out, "--param", "bias=0,1", "-n", "20")
     assert code == 2 and "another study" in err
 
