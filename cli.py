@@ -5,7 +5,9 @@ Bad input ends in one line on stderr naming the problem and exit code 2 (never a
 
 from __future__ import annotations
 
+import json
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -860,6 +862,133 @@ def skill(
         data=data,
     )
     _study_report(study.path, fmt, [], as_json, quiet)
+
+
+@app.command()
+def explore(
+    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
+    out: StudyOutOpt,
+    options: Annotated[
+        str | None,
+        typer.Option(
+            "--options",
+            help="Options to screen, comma-separated (default: every number and yes/no option "
+            "except run limits such as a turn cap). A choice option named here is screened as "
+            "its choices in the order `balance rules` lists them. List options (card counts) "
+            "and text cannot be screened: Morris steps along one ordered scale per option.",
+        ),
+    ] = None,
+    range_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--range",
+            help="NAME=LO:HI, repeatable: the range screened for a number option, inside its "
+            "declared bounds. Default: half to double the value in force (0: up to a tenth of "
+            "the bounds), integers rounded, shown in the report.",
+        ),
+    ] = None,
+    n: Annotated[
+        int,
+        typer.Option("-n", "--games", help="Games at each point of the design (same seeds)."),
+    ] = 200,
+    trajectories: Annotated[
+        int | None,
+        typer.Option(
+            "--trajectories",
+            "-r",
+            help="Morris: trajectories r, the design has r(k + 1) points for k options "
+            "(default 10). Sobol: Saltelli's base sample N, a power of 2, N(k + 2) points "
+            "(default 16).",
+        ),
+    ] = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="morris (elementary effects: a ranking, cheap) or sobol (variance shares with "
+            "interactions; needs many more points).",
+        ),
+    ] = "morris",
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    policy_file: PolicyFileOpt = None,
+    set_: SetOpt = None,
+    variant: VariantOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    wait: WaitOpt = False,
+    fmt: FormatOpt = "html",
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Which rules matter: screen rule options for how much each moves the game's figures.
+
+    Plays a Morris design (or Sobol with --method sobol) over the options' ranges, every point
+    an ordinary run of -n games on the same seeds, then ranks the options for each figure:
+    first-seat, balance, draw (or success), length, end:<reason> and mean:<column> (the
+    --target names). Cost: r(k + 1) points x n games for k options (Morris). An option "moves"
+    a figure only where its effects stand above the games' luck; otherwise the report says it
+    cannot be told from noise at this budget. Writes OUT/point-NNNN/ run folders,
+    OUT/explore.json (what --json prints; `balance design --explore OUT` reads it) and
+    OUT/report.html; a killed explore resumes. See docs/explore.md.
+    """
+    from simulator.explore import explore as run_explore
+
+    _report_options(fmt, None)
+    started, refused = time.monotonic(), False
+    try:
+        study = run_explore(
+            game,
+            n,
+            out,
+            options=None
+            if options is None
+            else [o.strip() for o in options.split(",") if o.strip()],
+            ranges=range_,
+            sets=set_,
+            variant=variant,
+            players=players,
+            policies=policy,
+            method=method,
+            trajectories=trajectories,
+            seed=seed,
+            policy_file=policy_file,
+            jobs=jobs,
+            progress=not quiet and not as_json,
+            cluster=cluster,
+            wait=wait,
+        )
+    except BalanceError:
+        refused = True  # bad input is refused before anything is written
+        raise
+    finally:  # an interrupted explore's seconds count too (its finished points are kept)
+        if not refused:
+            _add_explore_seconds(out, time.monotonic() - started)
+    from reports.build import write_report
+
+    data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
+    keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
+            "skipped", "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories",
+            "players", "policies", "wall_seconds", "first_seat_edge", "headline",
+            "report")  # fmt: skip
+    result = {k: data[k] for k in keys}
+    (study.path / "explore.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
+    _show_report(result, as_json, quiet)
+
+
+def _add_explore_seconds(out: Path, seconds: float) -> None:
+    """Add one invocation's wall time to OUT/explore-time.json."""
+    from analyses.explore import TIME_FILE
+
+    if not (out / "study.json").is_file():
+        return  # interrupted while planning: nothing was written
+    f = out / TIME_FILE
+    try:
+        spent = json.loads(f.read_text())["seconds"] if f.is_file() else []
+    except (OSError, ValueError, KeyError, TypeError):
+        spent = []
+    f.write_text(json.dumps({"seconds": [*spent, round(seconds, 1)]}) + "\n")
 
 
 # -- verify ----------------------------------------------------------------------------------

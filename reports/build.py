@@ -51,7 +51,7 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     kind, runs = open_runs(paths)
     # A ladder's runs are read by its own analysis; the figures of each of its dozens of runs
     # would bury it.
-    ladders = kind in ("skill", "ladder")
+    ladders = kind in ("skill", "ladder", "explore")
     summaries = [] if ladders else [run_summary(r) for r in runs]
     spec = get_game(runs[0].game) if known(runs[0].game) else None
     title = spec.title if spec else runs[0].game
@@ -62,7 +62,8 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         "runs": summaries,
     }
     headline: list[str] = []
-    sections: list[Section] = [what_was_run(runs, kind, title)]
+    # An explore's design section names its settings; a table of hundreds of points would not.
+    sections: list[Section] = [] if kind == "explore" else [what_was_run(runs, kind, title)]
     if kind == "compare":
         rows = compare_runs(runs[0], runs[1:])
         data["comparison"] = rows
@@ -92,6 +93,15 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         data.update(ladder, out=str(paths[0]))
         headline += ladder_headline(ladder, runs[0].length_unit)
         sections.append(ladder_section(ladder, runs[0].length_unit))
+    elif kind == "explore":
+        from analyses.explore import explore_summary
+
+        from .explore_sections import explore_headline, explore_sections
+
+        explore = explore_summary(paths[0], runs)
+        data.update(explore, out=str(paths[0]))
+        headline += explore_headline(explore)
+        sections += explore_sections(explore)
     elif kind == "tournament":
         pol = policy_summary(runs)
         pooled = pooled_seats(runs)
@@ -114,6 +124,10 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
             sections.append(watch)
         sections += extra_sections(runs)
     sections.append(_how_to_read(kind))
+    if kind == "explore":
+        from .explore_sections import how_to_read_explore
+
+        sections[-1].paragraphs[:0] = how_to_read_explore()
     data["headline"] = headline
     subtitle = (
         f"{title} ({runs[0].game}), {kind_words(kind, len(runs))}; balance {runs[0].version}; "

@@ -95,5 +95,6 @@ def kind_words(kind: str, n: int) -> str:
         "tournament": f"a tournament of {n} seat rotations",
         "skill": f"a skill ladder of {n} runs",
         "ladder": f"a comparison under every rung of a skill ladder ({n} runs)",
+        "explore": f"a screening of rule options ({n} settings)",
         "runs": f"{n} runs",
     }[kind]

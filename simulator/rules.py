@@ -36,15 +36,18 @@ def option(
     lo: float | None = None,
     hi: float | None = None,
     choices: tuple[str, ...] | None = None,
+    screen: bool = True,
 ) -> Any:
     """Declare one rule option.
 
     ``seed`` names the rulebook passage (or reference note) the option comes from; ``lo``/``hi``
     bound numbers (and every element of a tuple); ``choices`` lists the allowed strings.
+    ``screen=False`` marks a run limit rather than a design choice (a safety cap on turns, a
+    mission number): ``balance explore`` leaves it out unless it is named.
     """
     if choices is not None and default not in choices:
         raise ValueError(f"default {default!r} not among choices {choices}")
-    meta = {"doc": doc, "seed": seed, "lo": lo, "hi": hi, "choices": choices}
+    meta = {"doc": doc, "seed": seed, "lo": lo, "hi": hi, "choices": choices, "screen": screen}
     if isinstance(default, list | tuple):
         return field(default=tuple(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -62,6 +65,7 @@ class OptionInfo:
     lo: float | None
     hi: float | None
     choices: tuple[str, ...] | None
+    screen: bool = True  # a design choice `balance explore` screens by default (not a run limit)
 
     def allowed(self) -> str:
         if self.choices:
@@ -89,6 +93,9 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
+_OPTIONS: dict[type, tuple[OptionInfo, ...]] = {}
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Base class of every game's rules. Subclasses are ``@dataclass(frozen=True)``."""
@@ -105,6 +112,12 @@ class RuleSet:
     # -- introspection -------------------------------------------------------------------------
     @classmethod
     def options(cls) -> list[OptionInfo]:
+        if cls not in _OPTIONS:  # type hints are evaluated once per class, not per lookup
+            _OPTIONS[cls] = cls._read_options()
+        return list(_OPTIONS[cls])
+
+    @classmethod
+    def _read_options(cls) -> tuple[OptionInfo, ...]:
         hints = typing.get_type_hints(cls)
         out = []
         for f in dataclasses.fields(cls):
@@ -120,9 +133,10 @@ class RuleSet:
                     lo=f.metadata.get("lo"),
                     hi=f.metadata.get("hi"),
                     choices=f.metadata.get("choices"),
+                    screen=f.metadata.get("screen", True),
                 )
             )
-        return out
+        return tuple(out)
 
     @classmethod
     def option_info(cls, key: str, source: str = "") -> OptionInfo:

@@ -4,7 +4,8 @@
 - sweep: every point of a grid of rule values (``players`` may be swept too);
 - tournament: policies rotated through every seat;
 - skill: a ladder of policies played against each other (:mod:`simulator.skill`);
-- ladder: a comparison played once under every rung of a skill ladder (``compare --ladder``).
+- ladder: a comparison played once under every rung of a skill ladder (``compare --ladder``);
+- explore: the points of a screening design over rule options (:mod:`simulator.explore`).
 
 A study folder holds ``study.json`` (kind, game, and each run's folder, label and parameters) and
 one ordinary, resumable run folder per run. Every run uses the same run seed and game count, so
@@ -34,7 +35,7 @@ from .runner import RunConfig, plan_run, resolve_jobs, run
 
 STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
-KINDS = ("compare", "sweep", "tournament", "skill", "ladder")
+KINDS = ("compare", "sweep", "tournament", "skill", "ladder", "explore")
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,12 @@ def _prepare(
     plans: list[tuple[StudyRun, RunConfig]],
     jobs: int | None,
     check_runs: bool = True,
+    max_runs: int = MAX_STUDY_RUNS,
 ):
     resolve_jobs(jobs)  # refused before anything is written
-    if len(plans) > MAX_STUDY_RUNS:
+    if len(plans) > max_runs:
         raise BalanceError(
-            f"this {kind} needs {len(plans)} runs; at most {MAX_STUDY_RUNS} are allowed, "
+            f"this {kind} needs {len(plans)} runs; at most {max_runs} are allowed, "
             "so use fewer values"
         )
     study = Study(kind, game, tuple(s for s, _ in plans), Path(out))

@@ -190,6 +190,7 @@ class Rules(RuleSet):
         "not in the seed (simulation guard)",
         lo=1,
         hi=10_000,
+        screen=False,
     )
 
     def data_defaults(self) -> dict:

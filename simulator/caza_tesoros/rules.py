@@ -82,6 +82,7 @@ class Rules(RuleSet):
         "not in the seed (simulation guard)",
         lo=1,
         hi=100_000,
+        screen=False,
     )
     weather_faces: tuple[int, ...] = option(
         (0, 1, 2, 3, 4, 5),

@@ -23,6 +23,7 @@ class Rules(RuleSet):
         "seed: Misiones; missions.csv",
         lo=1,
         hi=EPILOGUE,
+        screen=False,
     )
     epilogue_difficulty: int = option(
         18,
@@ -30,6 +31,7 @@ class Rules(RuleSet):
         f"{NOTES} §3 epilogue",
         lo=1,
         hi=40,
+        screen=False,
     )
     mission3_target: int = option(
         3, "difficulty of mission 3 (one transcription says 4)", f"{NOTES} §3 †", lo=3, hi=4
@@ -168,9 +170,15 @@ class Rules(RuleSet):
         "play the logbook as one game: missions from 'mission' to 'campaign_last' in order, "
         "each attempted until it succeeds; length in attempts",
         f"seed: Misiones ('debe volver a jugarse para poder continuar'); {NOTES} §1",
+        screen=False,
     )
     campaign_last: int = option(
-        32, "campaign: the last logbook mission played", "missions.csv", lo=1, hi=32
+        32,
+        "campaign: the last logbook mission played",
+        "missions.csv",
+        lo=1,
+        hi=32,
+        screen=False,
     )
     campaign_attempt_cap: int = option(
         500,
@@ -179,6 +187,7 @@ class Rules(RuleSet):
         "ours: a run must end",
         lo=1,
         hi=100_000,
+        screen=False,
     )
     campaign_distress_again: str = option(
         "may",

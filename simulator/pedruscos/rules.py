@@ -47,6 +47,7 @@ class Rules(RuleSet):
         "not in the seed (simulation guard)",
         lo=1,
         hi=100_000,
+        screen=False,
     )
     # -- the board (a reconstruction: its free numbers) -------------------------------------------
     spoke_length: int = option(

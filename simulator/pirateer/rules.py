@@ -59,6 +59,7 @@ class Rules(RuleSet):
         "juega primero'",
         lo=1,
         hi=4,
+        screen=False,
     )
     # -- movement ---------------------------------------------------------------------------------
     must_use_larger: bool = option(
@@ -133,6 +134,7 @@ class Rules(RuleSet):
         "not in the seed (simulation guard)",
         lo=1,
         hi=1_000_000,
+        screen=False,
     )
 
 
