@@ -178,7 +178,7 @@ def _range_knob(info: OptionInfo, spec: str, where: str) -> RuleKnob:
 def knobs_from_explore(
     path: str | Path, spec: GameSpec, figures: list[str], fixed: set[str], top: int
 ) -> list[RuleKnob]:
-    """The options an explore ranked highest for these figures (those told from noise), with
+    """The options an explore ranked highest for these figures (those it told from luck), with
     the ranges it screened."""
     f = Path(path) / EXPLORE_FILE
     if not f.is_file():
@@ -198,7 +198,7 @@ def knobs_from_explore(
         for r in rows
         if r.get("figure") in figures
         and r.get("option") not in fixed
-        and (r.get("ci") or [0, 0])[0] > 0
+        and r.get("moves")  # told from luck (mu* alone never falls to zero under noise)
     ]
     # Effects of different figures are in different units (points, days): take each figure's
     # options in its own order, a figure at a time, so every target gets its strongest levers.

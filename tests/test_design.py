@@ -295,3 +295,41 @@ def test_a_search_that_proposes_only_the_starting_rules_says_so(tmp_path):
     assert verdict_sentences(data)[0].startswith("The search proposed no setting other than")
     assert "draw<=10%: meets" in verdict_sentences(data)[1]
     design_document(tmp_path / "d")  # the report still builds
+
+
+def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path, capsys):
+    code, _, err = call(
+        [
+            "explore",
+            "fake",
+            "--players",
+            "2",
+            "-n",
+            "300",
+            "-r",
+            "6",
+            "--range",
+            "bias=0:2",
+            "--jobs",
+            "1",
+            "--quiet",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+        capsys,
+    )
+    assert code == 0, err
+    plan = plan_design(
+        "fake", ["first-seat>=55%", "length<=15"], 400, explore=tmp_path / "x", players=2
+    )
+    names = [k.name for k in plan.knobs]
+    # bias moves the first seat and extra_length the length; cap changes no game
+    assert names[:2] == ["bias", "extra_length"] and "cap" not in names
+    bias = plan.knobs[0]
+    assert (bias.lo, bias.hi) == (0, 2)  # the range the explore screened
+    assert plan.describe()["explore"] == str(tmp_path / "x")
+    with pytest.raises(BalanceError, match="explored fake"):
+        from simulator.design import knobs_from_explore
+        from simulator.games import get_game
+
+        knobs_from_explore(tmp_path / "x", get_game("pirateer"), ["first-seat"], set(), 4)
