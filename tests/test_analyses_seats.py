@@ -94,7 +94,16 @@ def test_cooperative_success_by_mission_and_players(tmp_path):
     assert s["by_players"] == [{"n_players": 4, **{k: s["success"][k] for k in s["success"]}}]
     summary = run_summary(run)
     assert "seats" not in summary and summary["drama"] is None
-    assert set(estimates(summary)) == {"success", "length"}
+    est = estimates(summary)
+    assert set(est) == {
+        "success",
+        "length",
+        "end:mission done",
+        "end:mission failed",
+        "mean:fake_coop_mission",
+    }
+    assert est["end:mission done"] == est["success"]  # the mission ends done exactly on success
+    assert est["mean:fake_coop_mission"].lo < 2.0 < est["mean:fake_coop_mission"].hi
     assert set(headline_rate_widths(run)) == {"success"}
 
 

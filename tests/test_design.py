@@ -329,7 +329,7 @@ def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path
     assert (bias.lo, bias.hi) == (0, 2)  # the range the explore screened
     assert plan.describe()["explore"] == str(tmp_path / "x")
     with pytest.raises(BalanceError, match="explored fake"):
-        from simulator.design import knobs_from_explore
+        from simulator.design.knobs import knobs_from_explore
         from simulator.games import get_game
 
         knobs_from_explore(tmp_path / "x", get_game("pirateer"), ["first-seat"], set(), 4)

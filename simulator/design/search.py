@@ -1,0 +1,217 @@
+"""The search, the check on fresh seeds and the files of a design folder."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..dataset import now
+from ..errors import BalanceError
+from ..rules import RuleSet
+from ..tuning import BATCH, Player, games_on_disk, prepare_search_folder, search_sampler, write_json
+from ..tuning import tune as run_tune
+from .knobs import value_text
+from .plan import DesignPlan, rule_changes
+
+DESIGN_FILE = "design.json"
+
+
+def read_design(path: str | Path) -> dict[str, Any] | None:
+    """``design.json`` of a design folder (None when there is none; a damaged one is refused)."""
+    f = Path(path) / DESIGN_FILE
+    if not f.is_file():
+        return None
+    try:
+        data = json.loads(f.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
+    if not isinstance(data, dict) or "plan" not in data:
+        raise BalanceError(f"{str(f)!r} is damaged (no plan); start the design in a new folder")
+    return data
+
+
+def variant_text(name: str, description: str, rules: RuleSet) -> str:
+    """A variant file (``name``, ``description``, ``[rules]``, and ``[data]`` with the path of
+    every replaced data file) that ``--variant`` reads back."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, list | tuple):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, str):
+            return json.dumps(v)
+        return repr(v)
+
+    lines = [
+        f"name = {json.dumps(name)}",
+        f"description = {json.dumps(description)}",
+        "",
+        "[rules]",
+    ]
+    lines += [f"{k} = {value(v)}" for k, v in rule_changes(rules).items()]
+    if rules.data:
+        lines += ["", "[data]"]
+        lines += [f"{s.name} = {json.dumps(str(Path(s.path).resolve()))}" for s in rules.data]
+    return "\n".join(lines) + "\n"
+
+
+# -- the search ------------------------------------------------------------------------------
+def _trial_dir(path: Path, number: int) -> Path:
+    return path / "trials" / f"{number:03d}"
+
+
+def _suggest(plan: DesignPlan, trial: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for k in plan.knobs:
+        if k.categorical:
+            values[k.name] = trial.suggest_categorical(k.name, list(k.values))
+        elif k.type == "int":
+            values[k.name] = trial.suggest_int(k.name, int(k.lo), int(k.hi))
+        else:
+            v = trial.suggest_float(k.name, float(k.lo), float(k.hi))
+            values[k.name] = min(max(float(f"{v:.4g}"), float(k.lo)), float(k.hi))
+    return values
+
+
+def _start_in_range(plan: DesignPlan) -> dict[str, Any]:
+    """The starting values, each clipped into its knob's range (the first candidate)."""
+    out = {}
+    for k, v in plan.start_values.items():
+        knob = next(x for x in plan.knobs if x.name == k)
+        if knob.categorical:
+            out[k] = v if v in knob.values else knob.values[0]
+        else:
+            out[k] = min(max(v, knob.lo), knob.hi)
+    return out
+
+
+def design(
+    plan: DesignPlan,
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Run (or resume) the search and the check on fresh seeds; return the results."""
+    import optuna
+
+    from analyses.design import candidate, choose, settings_to_check
+
+    from ..cluster import check_address, cluster_session, connect
+
+    if cluster is not None:
+        check_address(cluster)
+    path = prepare_search_folder(out, DESIGN_FILE, plan.describe(), "design")
+    started = time.perf_counter()
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        direction="minimize", sampler=search_sampler(plan.seed, plan.trials)
+    )
+    study.enqueue_trial(_start_in_range(plan))
+    played_before = games_on_disk(path)
+    results: list[dict[str, Any]] = []
+    say = _Say(progress)
+    with cluster_session(cluster):
+        if cluster is not None:
+            connect(cluster)
+        player = Player(jobs, cluster, notice=progress)
+        while len(results) < plan.trials:
+            asked = [study.ask() for _ in range(min(BATCH, plan.trials - len(results)))]
+            batch = []
+            for trial in asked:
+                values = _suggest(plan, trial)
+                d = _trial_dir(path, trial.number)
+                try:
+                    tuned = None
+                    if plan.tune is not None:
+                        tplan = plan.tune_plan(values)
+                        result = run_tune(tplan, d / "tune", jobs=jobs, cluster=cluster)
+                        tuned = tplan.policy_text(result["summary"]["best_params"])
+                    runs = plan.configs(values, tuned=tuned)
+                except BalanceError as exc:  # the rules' cross-checks refuse this combination
+                    batch.append((trial, values, None, None, str(exc)))
+                    continue
+                batch.append((trial, values, runs, tuned, None))
+            player.play(
+                [
+                    (config, _trial_dir(path, t.number) / folder, None)
+                    for t, _, runs, _, _ in batch
+                    for folder, config in runs or []
+                ]
+            )
+            for trial, values, runs, tuned, refused in batch:
+                if runs is None:
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                    row = {"number": trial.number, "values": values, "refused": refused}
+                else:
+                    d = _trial_dir(path, trial.number)
+                    row = candidate(plan, [d / f for f in plan.folders()], values)
+                    row["number"], row["tuned"] = trial.number, tuned
+                    row["lineups"] = [[s.label for s in c.seats] for _, c in runs]
+                    for t, short in zip(plan.targets, row["shortfalls"], strict=True):
+                        trial.set_constraint(t.text, short)  # feasible at 0 (target met)
+                    study.tell(trial, row["change"])
+                results.append(row)
+                say.trial(row, plan)
+        chosen = settings_to_check(plan, results)
+        say.line(
+            f"checking {len(chosen)} setting(s) and the starting rules on {plan.check_games:,} "
+            "fresh games each"
+        )
+        runs = [
+            (config, path / "check" / "start" / folder, None)
+            for folder, config in plan.configs(plan.start_values, check=True)
+        ]
+        for i, row in enumerate(chosen, 1):
+            for folder, config in plan.configs(row["values"], check=True, tuned=row["tuned"]):
+                runs.append((config, path / "check" / f"setting-{i}" / folder, None))
+        player.play(runs)
+    verdict = choose(plan, path, chosen)
+    for i, s in enumerate(verdict["settings"], 1):
+        f = path / "variants" / f"setting-{i}.toml"
+        f.parent.mkdir(exist_ok=True)
+        f.write_text(variant_text(f"design-{i}", s["label"], plan.rules(s["values"])))
+        s["variant_file"] = str(f)
+    elapsed = time.perf_counter() - started
+    data = read_design(path) or {}
+    total = games_on_disk(path)
+    data |= {
+        "plan": plan.describe(),
+        "finished": now(),
+        "trials": results,
+        **verdict,
+        "games_total": total,
+        "games_played_now": total - played_before,
+        "wall_seconds": round(elapsed, 1),
+        "backend": cluster or "local processes",
+        "out": str(path),
+    }
+    write_json(path / DESIGN_FILE, data)
+    return data
+
+
+class _Say:
+    """One line per candidate on stderr (a terminal only), so a long design shows it is alive."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def line(self, text: str) -> None:
+        if self.enabled:
+            print(text, file=sys.stderr, flush=True)
+
+    def trial(self, row: dict[str, Any], plan: DesignPlan) -> None:
+        setting = ", ".join(f"{k}={value_text(v)}" for k, v in row["values"].items())
+        if row.get("refused"):
+            self.line(
+                f"candidate {row['number'] + 1}/{plan.trials}: {setting}: refused by the rules"
+            )
+            return
+        short = sum(row["shortfalls"])
+        state = "meets every target" if short == 0 else f"short by {short:.2f}"
+        self.line(f"candidate {row['number'] + 1}/{plan.trials}: {setting}: {state}")
