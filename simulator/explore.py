@@ -30,6 +30,7 @@ from typing import Any
 
 from .dataset import atomic_write
 from .errors import BalanceError
+from .game_data import read_data
 from .games import get_game
 from .plan import RunConfig, plan_run
 from .rules import OptionInfo, RuleSet, build_rules, parse_sets
@@ -384,6 +385,7 @@ def plan_explore(
     trajectories: int | None = None,
     seed: int = 0,
     policy_file: str | Path | None = None,
+    data: list[str] | None = None,
 ) -> ExplorePlan:
     """Every point of the design, validated (nothing is written here)."""
     if method not in METHODS:
@@ -403,12 +405,13 @@ def plan_explore(
         )
     spec = get_game(game)
     base_sets = parse_sets(sets or [])
-    base, _ = build_rules(spec.rules_class, variant, base_sets)
+    files = read_data(spec.rules_class, data)  # read and checked once for every point
+    base, _ = build_rules(spec.rules_class, variant, base_sets, files)
     factors, skipped = plan_factors(spec.rules_class, base, options, ranges, set(base_sets))
     pfile = _read(policy_file)
 
     first = plan_run(game, games, players=players, policies=policies, seed=seed, variant=variant,
-                     sets=base_sets, policy_file=pfile)  # fmt: skip
+                     sets=base_sets, policy_file=pfile, data=files)  # fmt: skip
 
     def refused(values: dict[str, Any]) -> str | None:
         """Why the rules in force with ``values`` cannot be played here (as a run says it)."""
@@ -447,6 +450,7 @@ def plan_explore(
                     sets=point,
                     variant=variant,
                     policy_file=pfile,
+                    data=files,
                 )
             except BalanceError as exc:
                 where = ", ".join(f"{n}={_set_text(v)}" for n, v in values.items())

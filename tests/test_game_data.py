@@ -143,9 +143,17 @@ def test_a_deck_too_small_to_deal_is_refused(tmp_path):
     path = tmp_path / "small.csv"
     path.write_text("card,count,moves\nF3,5,0:3\nstart_F1,0,0:1\nF2,0,0:2\nstart_F1D1,0,0:1\n")
     line = _refused(
-        "simulate", "cape-horn", "-n", "10", "--players", "2", "--data", f"cards={path}",
-        "--out", tmp_path / "run",
-    )  # fmt: skip
+        "simulate",
+        "cape-horn",
+        "-n",
+        "10",
+        "--players",
+        "2",
+        "--data",
+        f"cards={path}",
+        "--out",
+        tmp_path / "run",
+    )
     assert "small.csv" in line and "too small to deal 2 players 3 cards each" in line
     assert not (tmp_path / "run").exists()
 
@@ -188,7 +196,7 @@ def test_json_syntax_board_options_and_names(tmp_path):
     good = _board(tmp_path, lambda c: None, "good.json")
     line = _refused("board", "pedruscos", "--data", f"board={good}", "--set", "ring_length=5",
                     "--json")  # fmt: skip
-    assert "ring_length shape the generated board" in line
+    assert "ring_length shapes the generated board" in line
     line = _refused("simulate", "cape-horn", "--data", f"deck={good}", "--out", tmp_path / "r")
     assert "unknown data name 'deck'" in line and "known: board, stations, starts, cards" in line
     line = _refused("simulate", "pedruscos", "--data", f"board={tmp_path / 'nope.json'}",
@@ -317,9 +325,24 @@ def test_variant_data_table_and_compare_labels(tmp_path):
     assert name == "deck20" and rules.card_counts[0] == 20 and rules.start_hand == 2
     out = tmp_path / "cmp"
     code, output = _cli(
-        "compare", "cape-horn", "--variant", toml, "--data", f"cards={cards}", "-n", "40",
-        "--players", "2", "-p", "planner", "--out", out, "-j", "1", "--json",
-    )  # fmt: skip
+        "compare",
+        "cape-horn",
+        "--variant",
+        toml,
+        "--data",
+        f"cards={cards}",
+        "-n",
+        "40",
+        "--players",
+        "2",
+        "-p",
+        "planner",
+        "--out",
+        out,
+        "-j",
+        "1",
+        "--json",
+    )
     assert code == 0, output
     study = json.loads((out / "study.json").read_text())
     assert [r["label"] for r in study["runs"]] == ["default", "deck20", "cards=deck20.csv"]
@@ -355,10 +378,30 @@ def test_a_design_plays_the_designer_deck_and_its_variant_files_carry_it(tmp_pat
     cards = _edit_cards(tmp_path, "F3,14,", "F3,20,", "deck20.csv")
     out = tmp_path / "design"
     code, output = _cli(
-        "design", "cape-horn", "--data", f"cards={cards}", "--param", "start_hand=1:6",
-        "--target", "draw<=50%", "--trials", "4", "-n", "40", "--check-settings", "1",
-        "--players", "2", "-p", "racer", "--out", out, "-j", "1", "--json",
-    )  # fmt: skip
+        "design",
+        "cape-horn",
+        "--data",
+        f"cards={cards}",
+        "--param",
+        "start_hand=1:6",
+        "--target",
+        "draw<=50%",
+        "--trials",
+        "4",
+        "-n",
+        "40",
+        "--check-settings",
+        "1",
+        "--players",
+        "2",
+        "-p",
+        "racer",
+        "--out",
+        out,
+        "-j",
+        "1",
+        "--json",
+    )
     assert code == 0, output
     data = json.loads(output)
     assert data["default"]["rules"]["cards"] == "deck20.csv"
@@ -369,7 +412,47 @@ def test_a_design_plays_the_designer_deck_and_its_variant_files_carry_it(tmp_pat
     assert rules.card_counts[0] == 20 and rules.source("cards").path == str(cards.resolve())
     assert rules.start_hand == data["best"]["values"]["start_hand"]
     line = _refused(
-        "design", "cape-horn", "--data", "deck=x.csv", "--param", "start_hand=2:4",
-        "--target", "draw<=50%", "--out", tmp_path / "bad",
-    )  # fmt: skip
+        "design",
+        "cape-horn",
+        "--data",
+        "deck=x.csv",
+        "--param",
+        "start_hand=2:4",
+        "--target",
+        "draw<=50%",
+        "--out",
+        tmp_path / "bad",
+    )
     assert "unknown data name 'deck'" in line and not (tmp_path / "bad").exists()
+
+
+def test_an_explore_screens_around_the_designer_deck(tmp_path):
+    cards = _edit_cards(tmp_path, "F3,14,", "F3,20,", "deck20.csv")
+    out = tmp_path / "explore"
+    code, output = _cli(
+        "explore",
+        "cape-horn",
+        "--data",
+        f"cards={cards}",
+        "--options",
+        "start_hand,twice_cost",
+        "-r",
+        "2",
+        "-n",
+        "20",
+        "--players",
+        "2",
+        "-p",
+        "racer",
+        "--out",
+        out,
+        "-j",
+        "1",
+        "--quiet",
+    )
+    assert code == 0, output
+    sha = DataSource("cards", cards.read_text()).sha256
+    points = sorted(out.glob("point-*/manifest.json"))
+    assert points and all(
+        json.loads(p.read_text())["config"]["data"] == {"cards": sha} for p in points
+    )

@@ -241,9 +241,10 @@ class Rules(RuleSet):
         if not self.source("board").shipped:
             shaped = [o for o in SHAPE_OPTIONS if getattr(self, o) != getattr(Rules(), o)]
             if shaped:
+                which = f"{shaped[0]} shapes" if len(shaped) == 1 else f"{', '.join(shaped)} shape"
                 return (
-                    f"{', '.join(shaped)} shape the generated board and cannot be set with a "
-                    "board file (--data board=FILE); edit the file's cells and links instead"
+                    f"{which} the generated board and cannot be set with a board file "
+                    "(--data board=FILE); edit the file's cells and links instead"
                 )
         return None
 
