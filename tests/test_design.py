@@ -148,6 +148,9 @@ def test_adapted_play_tunes_the_policy_under_every_candidate(tmp_path):
         best = tune["summary"]["best_params"]["skill"]
         assert t["tuned"] == f"strong:skill={best!r}"
         assert t["lineups"] == [[t["tuned"], "random"]]
+    # the starting rules are checked with the play tuned to them (the first candidate's)
+    check = json.loads((tmp_path / "d" / "check" / "start" / "run" / "manifest.json").read_text())
+    assert check["config"]["policies"][0] == data["trials"][0]["tuned"]
 
 
 @pytest.mark.parametrize(

@@ -163,9 +163,19 @@ def design(
             f"checking {len(chosen)} setting(s) and the starting rules on {plan.check_games:,} "
             "fresh games each"
         )
+        # The starting rules are checked with the play fitted to them (the first candidate's
+        # tune) when a policy is re-tuned, as every setting is with its own.
+        start_tuned = next(
+            (
+                r.get("tuned")
+                for r in results
+                if r["number"] == 0 and r["values"] == plan.start_values
+            ),
+            None,
+        )
         runs = [
             (config, path / "check" / "start" / folder, None)
-            for folder, config in plan.configs(plan.start_values, check=True)
+            for folder, config in plan.configs(plan.start_values, check=True, tuned=start_tuned)
         ]
         for i, row in enumerate(chosen, 1):
             for folder, config in plan.configs(row["values"], check=True, tuned=row["tuned"]):
