@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import click
 import typer
@@ -24,6 +24,9 @@ from simulator.cli_types import (
     print_json,
 )
 from simulator.errors import BalanceError
+
+if TYPE_CHECKING:
+    from simulator.games import GameSpec
 
 
 class _App(typer.Typer):
@@ -234,6 +237,22 @@ def rules(
         default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
         table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)
     Console(width=200).print(table)
+    typer.echo(_measures_text(get_game(game)))
+
+
+def _measures_text(spec: GameSpec) -> str:
+    """What a --target can name for this game beyond the fixed measures."""
+    from analyses.targets import measurable_columns
+
+    columns = measurable_columns(spec)
+    lines = [
+        "Targets (--target) can also name: "
+        + ", ".join(f"end:{r}" for r in spec.end_reasons)
+        + (", " + ", ".join(f"mean:{c}" for c in columns) if columns else "")
+    ]
+    if not spec.cooperative:
+        lines.append("and policy:NAME for " + ", ".join(spec.policies))
+    return "\n".join(lines)
 
 
 # -- board ---------------------------------------------------------------------------------------
@@ -483,8 +502,9 @@ REPORT_FORMATS = ("html", "md")
 TARGET_HELP = (
     "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
     "may end in %). NAME is first-seat, last-seat, seat-N, draw, balance, success, length, "
-    "lead-changes, comeback, end:REASON (share of games ended that way) or mean:COLUMN (mean "
-    "per game of one of the game's own columns; `balance rules GAME` and the report name them). "
+    "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean per "
+    "game of one of the game's own columns) or policy:NAME (share of games won by the seats "
+    "playing NAME); `balance rules GAME` lists the names of a game. "
     "The report says whether each run meets it, misses it or cannot tell yet. Example: "
     "--target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%"
 )

@@ -276,3 +276,11 @@ def test_a_policy_target_counts_the_wins_of_every_seat_playing_it(tmp_path, caps
     assert row["lo"] < 0.8 < row["hi"] and row["verdict"] == "meets"
     code, _, err = call([*args, "--target", "policy:strongest>=75%"], capsys)
     assert code == 2 and "fake has no policy 'strongest'; its policies: random, strong" in err
+
+
+def test_rules_lists_what_a_target_can_name(capsys):
+    code, out, err = call(["rules", "fake"], capsys)
+    assert code == 0, err
+    assert "Targets (--target) can also name: end:won, end:drawn, mean:fake_total" in out
+    assert "policy:NAME for random, strong" in out
+    assert "fake_win_cells" not in out.split("Targets")[1]  # a cell list is not a number
