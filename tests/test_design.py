@@ -210,7 +210,7 @@ def test_a_folder_holding_another_design_is_refused(tmp_path, capsys):
     assert (tmp_path / "d" / DESIGN_FILE).read_text() == before
 
 
-def test_cli_json_has_the_issue_keys_and_a_report(tmp_path, capsys):
+def test_cli_json_has_the_documented_keys_and_a_report(tmp_path, capsys):
     args = ["design", "fake", "--players", "2", "--param", "bias=0:4", "--param", "draw=0:0.5"]
     args += [f"--target={t}" for t in TARGETS]
     args += ["--trials", "8", "-n", "400", "--jobs", "1", "--json", "--out", str(tmp_path / "d")]

@@ -52,7 +52,7 @@ def _tune_fake(out, trials=8, games=320, seed=5):
     return plan, tune(plan, out, jobs=1)
 
 
-def test_cli_json_has_the_issue_keys_and_finds_more_skill(capsys, tmp_path):
+def test_cli_json_has_the_documented_keys_and_finds_more_skill(capsys, tmp_path):
     out = tmp_path / "t"
     code, text, _ = call(
         capsys, "tune", "fake", "--policy", "strong", "--against", "random", "--players", 2,
