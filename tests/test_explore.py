@@ -234,3 +234,12 @@ def test_a_killed_explore_resumes_without_replaying(tmp_path):
     a = json.loads((killed / "explore.json").read_text())
     b = json.loads((tmp_path / "warm" / "explore.json").read_text())
     assert a["options"] == b["options"] and a["games"] == b["games"]
+
+
+@pytest.mark.slow
+def test_cluster_local_gives_the_same_screen(capsys, tmp_path):
+    here = _explore(capsys, tmp_path / "a", "-n", "200", "-r", "4", "--range", "bias=0:2")
+    there = _explore(
+        capsys, tmp_path / "b", "-n", "200", "-r", "4", "--range", "bias=0:2", "--cluster", "local"
+    )
+    assert there["options"] == here["options"] and there["points"] == here["points"]
