@@ -17,33 +17,23 @@ from simulator.errors import BalanceError
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _png, plt
-from .text import num, pct, rules_text
-
-
-def value_text(measure: str, v: float | None) -> str:
-    """A target's measure in its own unit: shares as percentages, means and lengths as numbers."""
-    if v is None or not math.isfinite(v):
-        return "n/a"
-    if parse_target(f"{measure}>=0").is_share:
-        return pct(v)
-    return num(v, 3 if measure == "balance" else 2)
+from .study_sections import target_range, target_value_text
+from .text import rules_text
 
 
 def _range_text(target: str) -> str:
     t = parse_target(target)
-    fmt = lambda v: value_text(t.name, v)  # noqa: E731
-    if not math.isfinite(t.low):
-        return f"at most {fmt(t.high)}"
-    if not math.isfinite(t.high):
-        return f"at least {fmt(t.low)}"
-    return f"{fmt(t.low)} to {fmt(t.high)}"
+    finite = {"low": t.low, "high": t.high}
+    return target_range(
+        {"measure": t.name, **{k: v if math.isfinite(v) else None for k, v in finite.items()}}
+    )
 
 
 def _estimate_text(target: str, est: dict[str, Any] | None) -> str:
     if est is None:
         return "not measured"
     name = parse_target(target).name
-    fmt = lambda v: value_text(name, v)  # noqa: E731
+    fmt = lambda v: target_value_text(name, v)  # noqa: E731
     return f"{fmt(est['value'])} [{fmt(est['lo'])}, {fmt(est['hi'])}]"
 
 

@@ -556,7 +556,8 @@ def target_rows(targets: list[Target], runs: list[Run], summaries: list[dict]) -
     return rows
 
 
-def _fmt_target_value(measure: str, v: float | None) -> str:
+def target_value_text(measure: str, v: float | None) -> str:
+    """A target measure's value in its own unit: shares as percentages, means as numbers."""
     if measure in ("length", "lead-changes") or measure.startswith("mean:"):
         return num(v, 2)
     if measure == "balance":
@@ -566,7 +567,7 @@ def _fmt_target_value(measure: str, v: float | None) -> str:
 
 def target_range(r: dict[str, Any]) -> str:
     """A target's range in words: "40 to 60", "at least 30.0%", "at most 0.55"."""
-    fmt = lambda v: _fmt_target_value(r["measure"], v)  # noqa: E731
+    fmt = lambda v: target_value_text(r["measure"], v)  # noqa: E731
     if r["low"] is None:
         return f"at most {fmt(r['high'])}"
     if r["high"] is None:
@@ -577,7 +578,7 @@ def target_range(r: dict[str, Any]) -> str:
 def targets_headline(rows: list[dict[str, Any]]) -> list[str]:
     out = []
     for r in rows:
-        fmt = lambda v, m=r["measure"]: _fmt_target_value(m, v)  # noqa: E731
+        fmt = lambda v, m=r["measure"]: target_value_text(m, v)  # noqa: E731
         est = (
             f"{fmt(r['value'])} (95% interval {fmt(r['lo'])} to {fmt(r['hi'])})"
             if r["value"] is not None
@@ -603,9 +604,9 @@ def targets_section(rows: list[dict[str, Any]]) -> Section:
                         r["run"],
                         r["target"],
                         target_range(r),
-                        _fmt_target_value(r["measure"], r["value"]),
-                        f"[{_fmt_target_value(r['measure'], r['lo'])}, "
-                        f"{_fmt_target_value(r['measure'], r['hi'])}]",
+                        target_value_text(r["measure"], r["value"]),
+                        f"[{target_value_text(r['measure'], r['lo'])}, "
+                        f"{target_value_text(r['measure'], r['hi'])}]",
                         r["verdict"],
                     ]
                     for r in rows

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import BalanceError
 from ..games import GameSpec, get_game
-from ..plan import RunConfig, plan_run
+from ..plan import RunConfig, default_chunk_size, plan_run
 from ..policy_file import PolicyFile, read_policy_file
 from ..rules import RuleSet
 from ..tuning import BATCH, plan_tune
@@ -247,7 +247,6 @@ def plan_design(
         raise BalanceError("--rotate needs seats playing different policies (repeat --policy)")
     lineups = rotations(seats) if rotate else [seats]
     per_lineup = -(-games // len(lineups))  # a candidate's games, shared among its seatings
-    chunk_size = plan_run(game, per_lineup, players=base.n_players, policies=seats).chunk_size
     if tune is not None:
         name = tune.partition(":")[0].strip()
         if name not in spec.policies and all(s.policy.name != name for s in base.seats):
@@ -269,7 +268,7 @@ def plan_design(
         check_games=-(-(check_games or 2 * games) // len(lineups)),
         check_settings=check_settings,
         seed=seed,
-        chunk_size=chunk_size,
+        chunk_size=default_chunk_size(per_lineup),
         tune=tune,
         tune_trials=tune_trials,
         tune_games=tune_games or games,
