@@ -115,8 +115,9 @@ def verdict_sentences(data: dict[str, Any]) -> list[str]:
     else:
         held = ", ".join(data["held_back_by"])
         out.append(
-            f"No setting in the ranges searched met every target on {games:,} fresh games. The "
-            f"closest: {words} ({verdicts}); held back by {held}."
+            f"No setting in the ranges searched met every target on {games:,} fresh games (the "
+            f"{len(data['settings'])} closest of {len(data['trials'])} candidates were played "
+            f"again). The closest: {words} ({verdicts}); held back by {held}."
         )
     out.append(f"For comparison, {start_name} on the same fresh games: {start_verdicts}.")
     if best.get("variant_file"):
