@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.explore import read_plan
+from simulator.folders import read_plan
 
 from .runs import Run
 

@@ -30,14 +30,14 @@ from typing import Any
 
 from .dataset import atomic_write
 from .errors import BalanceError
+from .folders import EXPLORE_PLAN_FILE, Study, StudyRun, read_plan
 from .game_data import read_data
 from .games import get_game
 from .plan import RunConfig, plan_run
 from .rules import OptionInfo, RuleSet, build_rules, parse_sets
-from .studies import Study, StudyRun, _execute, _prepare, _read
+from .studies import _execute, _prepare, _read
 
 KIND = "explore"
-PLAN_FILE = "explore-plan.json"
 METHODS = ("morris", "sobol")
 LEVELS = (
     4  # Morris grid levels: steps of 2/3 of a range, so a yes/no or 0..1 step never rounds away
@@ -471,14 +471,6 @@ def plan_explore(
     return ExplorePlan(game, method, factors, skipped, r, games, seed, unit, run_of_row, plans)
 
 
-def read_plan(path: str | Path) -> dict[str, Any]:
-    f = Path(path) / PLAN_FILE
-    try:
-        return json.loads(f.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-
-
 def explore(
     game: str,
     games: int,
@@ -494,14 +486,14 @@ def explore(
     ordinary runs, resumable."""
     plan = plan_explore(game, games, **design)
     p = Path(out)
-    old = p / PLAN_FILE
+    old = p / EXPLORE_PLAN_FILE
     if old.is_file() and read_plan(p) != json.loads(json.dumps(plan.to_json())):
         raise BalanceError(
             f"--out {str(p)!r} holds another explore; use a new folder, or repeat the original "
             "command to resume it"
         )
     study = _prepare(out, KIND, game, plan.plans, jobs, max_runs=MAX_POINTS)
-    atomic_write(study.path / PLAN_FILE, (json.dumps(plan.to_json()) + "\n").encode())
+    atomic_write(study.path / EXPLORE_PLAN_FILE, (json.dumps(plan.to_json()) + "\n").encode())
     return _play(study, plan.plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
 
 

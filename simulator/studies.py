@@ -20,12 +20,12 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
+from .folders import STUDY_FILE, Study, StudyRun, read_study
 from .game_data import read_data
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
@@ -33,45 +33,8 @@ from .rules import coerce, parse_sets
 from .rungs import ladder_chunk_size, rung_labels
 from .runner import RunConfig, plan_run, resolve_jobs, run
 
-STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
 KINDS = ("compare", "sweep", "tournament", "skill", "ladder", "explore")
-
-
-@dataclass(frozen=True)
-class StudyRun:
-    folder: str  # relative to the study folder
-    label: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Study:
-    kind: str
-    game: str
-    runs: tuple[StudyRun, ...]
-    path: Path
-
-    def run_paths(self) -> list[Path]:
-        return [self.path / r.folder for r in self.runs]
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "game": self.game, "runs": [asdict(r) for r in self.runs]}
-        return json.loads(json.dumps(data, default=str))  # as read back from study.json
-
-
-def read_study(path: str | Path) -> Study | None:
-    """The study in folder ``path``, or None when it is not a study folder."""
-    p = Path(path)
-    f = p / STUDY_FILE
-    if not f.is_file():
-        return None
-    try:
-        data = json.loads(f.read_text())
-        runs = tuple(StudyRun(r["folder"], r["label"], r.get("params", {})) for r in data["runs"])
-        return Study(data["kind"], data["game"], runs, p)
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
 
 
 def _slug(text: str) -> str:

@@ -45,6 +45,7 @@ import polars as pl
 
 from .dataset import RunFolder, now
 from .errors import BalanceError
+from .folders import TUNE_FILE, Seating
 from .game_data import DataSource, read_data
 from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
@@ -52,7 +53,6 @@ from .policy import PolicyDef, SeatPolicy, parse_policy
 from .policy_file import PolicyFile, load_policies, read_policy_file
 from .runner import UNTIL_BATCH, run
 
-TUNE_FILE = "tune.json"
 RUNGS = 4  # a candidate plays in quarters; pruning is decided between them
 BATCH = 4  # candidates proposed together (fixed: the search must not depend on the backend)
 MAX_TRIALS = 1000
@@ -77,33 +77,6 @@ class Knob:
             "integer": self.integer,
             "log": self.log,
         }
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Where the tuned policy sits and who fills the other seats.
-
-    ``seat`` is None when every seat plays the tuned policy (a cooperative game)."""
-
-    seat: int | None
-    opponent: str | None
-
-    @property
-    def folder(self) -> str:
-        if self.seat is None:
-            return "all-seats"
-        return f"seat{self.seat + 1}-vs-{_slug(self.opponent or '')}"
-
-    @property
-    def label(self) -> str:
-        if self.seat is None:
-            return "every seat"
-        return f"seat {self.seat + 1} vs {self.opponent}"
-
-    def policies(self, tuned: str, n_players: int) -> list[str]:
-        if self.seat is None:
-            return [tuned] * n_players
-        return [tuned if s == self.seat else str(self.opponent) for s in range(n_players)]
 
 
 @dataclass(frozen=True)
@@ -192,12 +165,6 @@ class TunePlan:
 
 def _number(v: float, integer: bool) -> float:
     return int(round(v)) if integer else float(v)
-
-
-def _slug(text: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "policy"
 
 
 def parse_knob(text: str, pdef: PolicyDef) -> Knob:

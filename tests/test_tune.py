@@ -11,10 +11,11 @@ import polars as pl
 import pytest
 
 import cli
-from analyses.tuning import dominance, read_tune
+from analyses.tuning import dominance
 from simulator import studies
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
+from simulator.folders import read_tune
 from simulator.games import register
 from simulator.policy import PolicyDef, PolicyParam, parse_policy
 from simulator.tuning import plan_tune, tune

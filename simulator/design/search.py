@@ -10,27 +10,12 @@ from typing import Any
 
 from ..dataset import now
 from ..errors import BalanceError
+from ..folders import DESIGN_FILE, read_design
 from ..rules import RuleSet
 from ..tuning import BATCH, Player, games_on_disk, prepare_search_folder, search_sampler, write_json
 from ..tuning import tune as run_tune
 from .knobs import value_text
 from .plan import DesignPlan, rule_changes
-
-DESIGN_FILE = "design.json"
-
-
-def read_design(path: str | Path) -> dict[str, Any] | None:
-    """``design.json`` of a design folder (None when there is none; a damaged one is refused)."""
-    f = Path(path) / DESIGN_FILE
-    if not f.is_file():
-        return None
-    try:
-        data = json.loads(f.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-    if not isinstance(data, dict) or "plan" not in data:
-        raise BalanceError(f"{str(f)!r} is damaged (no plan); start the design in a new folder")
-    return data
 
 
 def variant_text(name: str, description: str, rules: RuleSet) -> str:
