@@ -33,6 +33,7 @@ class _App(typer.Typer):
     """A Typer app whose every usage error is one line and exit code 2."""
 
     def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003
+        _add_game_commands(args[0] if args else None)
         command = typer.main.get_command(self)
         try:
             code = command.main(*args, standalone_mode=False, **kwargs)
@@ -1477,17 +1478,22 @@ def _check_page_path(out: Path) -> None:
         raise BalanceError(f"--out {out} is a folder; name an .html file")
 
 
-# -- the games' own commands (each game's optional `commands` module) ---------------------------
-def _add_game_commands() -> None:
-    import importlib
+# -- the games' own commands (GameSpec.commands) -------------------------------------------------
+def _add_game_commands(argv: list[str] | None) -> None:
+    """Add the commands the games declare. That imports every game, so a built-in command,
+    which needs none of them, is run without."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    names = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
+    if (argv and argv[0] in names) or _GAME_COMMANDS:
+        return
+    from simulator.games import game_commands
 
-    from simulator.games import game_commands_modules
+    _GAME_COMMANDS.extend(game_commands())
+    for function in _GAME_COMMANDS:
+        app.command()(function)
 
-    for module in game_commands_modules():
-        importlib.import_module(module).register(app)
 
-
-_add_game_commands()
+_GAME_COMMANDS: list = []  # added once
 
 
 if __name__ == "__main__":
