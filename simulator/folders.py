@@ -17,6 +17,8 @@ from .errors import BalanceError
 
 STUDY_FILE = "study.json"
 EXPLORE_PLAN_FILE = "explore-plan.json"
+EXPLORE_FILE = "explore.json"  # the summary `balance design --explore` reads
+EXPLORE_TIME_FILE = "explore-time.json"  # the seconds of every invocation of one explore
 DESIGN_FILE = "design.json"
 TUNE_FILE = "tune.json"
 

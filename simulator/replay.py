@@ -24,6 +24,7 @@ from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
+from .requests import PlayRequest
 from .rules import RuleSet
 
 MAX_SEED = 2**32 - 1  # game seeds are uint32 (simulator.plan.chunk_seeds)
@@ -153,26 +154,14 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     return Replay(config, rows, events, row, game_index, run)
 
 
-def replay_seed(
-    game: str,
-    seed: int,
-    *,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    sets: dict[str, Any] | list[str] | None = None,
-    variant: str | Path | None = None,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
-) -> Replay:
-    """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column);
-    ``policy_file``: a designer's policies usable by name in ``policies``; ``data``: replaced
-    data files (``--data NAME=FILE``)."""
-    _replayable(get_game(game))
+def replay_seed(request: PlayRequest) -> Replay:
+    """The game a run's engine plays from game seed ``request.seed`` (the run's ``seed``
+    column), with the request's players, seats and rules."""
+    _replayable(get_game(request.game))
+    seed = request.seed
     if not 0 <= seed <= MAX_SEED:
         raise BalanceError(f"--seed {seed}: a game seed is between 0 and {MAX_SEED}")
-    config = plan_run(game, 1, players=players, policies=policies, seed=seed, sets=sets,
-                      variant=variant, policy_file=policy_file, data=data)  # fmt: skip
-    return play(config)
+    return play(plan_run(request.but(games=1)))
 
 
 def run_row(folder: RunFolder, game_index: int) -> pl.DataFrame:

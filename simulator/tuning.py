@@ -51,6 +51,7 @@ from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
 from .policy_file import PolicyFile, load_policies, read_policy_file
+from .requests import Execution, PlayRequest
 from .runner import UNTIL_BATCH, run
 
 RUNGS = 4  # a candidate plays in quarters; pruning is decided between them
@@ -199,23 +200,19 @@ def parse_knob(text: str, pdef: PolicyDef) -> Knob:
 
 
 def plan_tune(
-    game: str,
+    request: PlayRequest,
     policy: str,
-    games: int,
     *,
     against: list[str] | None = None,
     params: list[str] | None = None,
-    players: int | None = None,
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
     trials: int = 40,
     check_games: int | None = None,
-    seed: int = 0,
-    policy_file: str | Path | PolicyFile | None = None,
-    data: list[str] | None = None,
 ) -> TunePlan:
-    """Validate a tune request (BalanceError naming the problem; nothing is written)."""
-    spec = get_game(game)
+    """Validate a tune of ``policy`` (``request.games`` games per candidate, its seats left to
+    the tune; BalanceError naming the problem; nothing is written)."""
+    games, players, sets, variant = request.games, request.players, request.sets, request.variant
+    seed, policy_file, data = request.seed, request.policy_file, request.data
+    spec = get_game(request.game)
     files = read_data(spec.rules_class, data)
     if trials < 1:
         raise BalanceError(f"--trials must be at least 1 candidate, not {trials}")
@@ -362,19 +359,13 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
-def tune(
-    plan: TunePlan,
-    out: str | Path,
-    *,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    progress: bool = False,
-) -> dict[str, Any]:
+def tune(plan: TunePlan, out: str | Path, how: Execution = Execution()) -> dict[str, Any]:
     """Run (or resume) the search and the check on fresh seeds; return the results."""
     import optuna
 
     from .cluster import check_address, cluster_session, connect
 
+    jobs, cluster, progress = how.jobs, how.cluster, how.progress
     if cluster is not None:
         check_address(cluster)  # a bad address is refused before anything is written
     path = prepare_out(plan, out)

@@ -27,6 +27,7 @@ from simulator.games import available, get_game
 from simulator.plan import chunk_seeds, plan_run
 from simulator.policy import engine_arrays
 from simulator.replay import replay_run, replay_seed, run_row
+from simulator.requests import PlayRequest
 from simulator.runner import run
 
 GAMES = sorted(available())
@@ -274,7 +275,7 @@ def test_replay_from_a_seed_is_the_game_of_that_seed(played):
     if get_game(game).replay is None:
         pytest.skip(f"{game} does not record yet")
     seed = int(table["seed"][1])
-    replay = replay_seed(game, seed)
+    replay = replay_seed(PlayRequest(game, seed=seed))
     assert replay.row.drop("game_index").equals(table[1].drop("game_index"))
 
 

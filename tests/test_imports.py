@@ -144,12 +144,13 @@ CONTRACT = {
 RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
     "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
+    "simulator.requests",
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
     "simulator.rungs", "simulator.design",
 }  # fmt: skip
-CLI = {"cli", "simulator.cli_types", "simulator.commands"}
+CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.
 PLAYS_GAMES = {"simulator.runner", "simulator.cluster", "simulator.warmup"}
 

@@ -21,6 +21,7 @@ from analyses.skill import ELO, fit_ratings, skill_summary
 from reports.grouping import open_runs
 from simulator import studies
 from simulator.errors import BalanceError
+from simulator.requests import Execution, PlayRequest
 from simulator.rungs import split_rungs
 from simulator.skill import pair_tables, plan_skill, skill
 from tests.test_cli import call
@@ -49,14 +50,16 @@ def test_pair_tables_give_each_rung_every_seat_equally_often(players):
 
 
 def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
-    plans = plan_skill("fake", 10, rungs=[WEAK, MID, TOP], players=2)
+    plans = plan_skill(PlayRequest("fake", 10, players=2), rungs=[WEAK, MID, TOP])
     selves = [e for e, _ in plans if len(e.params["rungs"]) == 1]
     pairs = [e for e, c in plans if len(e.params["rungs"]) == 2]
     assert [e.params["rungs"] for e in selves] == [[WEAK], [MID], [TOP]]
     assert len(pairs) == 3 * 2  # three pairs, both seat orders
     # A run of 10 searching games still spreads over the cores: one game a chunk.
     assert {c.chunk_size for _, c in plans} == {1}
-    assert {c.chunk_size for _, c in plan_skill("fake", 300, rungs=[WEAK, MID])} == {10}
+    assert {c.chunk_size for _, c in plan_skill(PlayRequest("fake", 300), rungs=[WEAK, MID])} == {
+        10
+    }
     assert {tuple(c.policy_labels) for _, c in plans if len(_.params["rungs"]) == 2} >= {
         (WEAK, TOP),
         (TOP, WEAK),
@@ -74,7 +77,7 @@ def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
 )
 def test_bad_ladders_are_refused_before_anything_is_written(tmp_path, rungs, words):
     with pytest.raises(BalanceError, match=words):
-        skill("fake", 10, tmp_path / "s", rungs=rungs)
+        skill(PlayRequest("fake", 10), tmp_path / "s", rungs=rungs)
     assert not (tmp_path / "s").exists()
 
 
@@ -96,7 +99,7 @@ def test_skill_command_bad_input_is_one_line(capsys, tmp_path, args, words):
 @pytest.fixture(scope="module")
 def ladder(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill") / "ladder"
-    skill("fake", 3000, out, rungs=[WEAK, MID, TOP], players=2, jobs=1)
+    skill(PlayRequest("fake", 3000, players=2), out, Execution(jobs=1), rungs=[WEAK, MID, TOP])
     return out
 
 
@@ -134,7 +137,12 @@ def test_ratings_of_an_exact_win_matrix():
 
 def test_games_nobody_wins_count_half_to_each_rung(tmp_path):
     out = tmp_path / "draws"
-    skill("fake", 2000, out, rungs=[WEAK, TOP], players=2, sets=["draw=0.5"], jobs=1)
+    skill(
+        PlayRequest("fake", 2000, players=2, sets=["draw=0.5"]),
+        out,
+        Execution(jobs=1),
+        rungs=[WEAK, TOP],
+    )
     s = skill_summary(open_runs([out])[1])
     pair = s["pairs"][0]
     assert pair["no_winner"] > 0 and pair["decided"] + pair["no_winner"] == 4000
@@ -147,7 +155,12 @@ def test_a_ladder_where_nobody_wins_claims_nothing(tmp_path):
     from reports.skill_sections import skill_headline
 
     out = tmp_path / "draws"
-    skill("fake", 50, out, rungs=[WEAK, TOP], players=2, sets=["draw=1"], jobs=1)
+    skill(
+        PlayRequest("fake", 50, players=2, sets=["draw=1"]),
+        out,
+        Execution(jobs=1),
+        rungs=[WEAK, TOP],
+    )
     s = skill_summary(open_runs([out])[1])
     assert [r["rating"] for r in s["rungs"]] == [0.0, 0.0] and math.isnan(s["upset_rate"])
     text = " ".join(skill_headline(s))
@@ -186,7 +199,13 @@ def test_skill_command_json_report_and_resume(capsys, ladder):
 
 def test_a_cooperative_ladder_compares_rungs_deal_by_deal(tmp_path):
     out = tmp_path / "coop"
-    skill("fake-coop", 600, out, rungs=["random", "sloppy"], params=["difficulty=0,0.1"], jobs=1)
+    skill(
+        PlayRequest("fake-coop", 600),
+        out,
+        Execution(jobs=1),
+        rungs=["random", "sloppy"],
+        params=["difficulty=0,0.1"],
+    )
     s = skill_summary(open_runs([out])[1])
     assert [r["name"] for r in s["rungs"]] == ["sloppy", "random"]
     # sloppy only ever fails where random would succeed: every discordant deal goes to random.
@@ -296,7 +315,10 @@ def test_compare_ladder_bad_input_is_one_line(capsys, tmp_path, extra, words):
 
 def test_ladder_study_is_an_ordinary_resumable_study(tmp_path):
     study = studies.compare(
-        "fake", 200, tmp_path / "c", sets=["bias=1"], ladder=[WEAK, MID], jobs=1
+        PlayRequest("fake", 200, sets=["bias=1"]),
+        tmp_path / "c",
+        Execution(jobs=1),
+        ladder=[WEAK, MID],
     )
     assert study.kind == "ladder"
     assert [r.folder for r in study.runs] == [

@@ -11,6 +11,7 @@ from typing import Any
 from ..dataset import now
 from ..errors import BalanceError
 from ..folders import DESIGN_FILE, read_design
+from ..requests import Execution
 from ..rules import RuleSet
 from ..tuning import BATCH, Player, games_on_disk, prepare_search_folder, search_sampler, write_json
 from ..tuning import tune as run_tune
@@ -74,14 +75,7 @@ def _start_in_range(plan: DesignPlan) -> dict[str, Any]:
     return out
 
 
-def design(
-    plan: DesignPlan,
-    out: str | Path,
-    *,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    progress: bool = False,
-) -> dict[str, Any]:
+def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> dict[str, Any]:
     """Run (or resume) the search and the check on fresh seeds; return the results."""
     import optuna
 
@@ -89,6 +83,7 @@ def design(
 
     from ..cluster import check_address, cluster_session, connect
 
+    jobs, cluster, progress = how.jobs, how.cluster, how.progress
     if cluster is not None:
         check_address(cluster)
     path = prepare_search_folder(out, DESIGN_FILE, plan.describe(), "design")
@@ -115,7 +110,7 @@ def design(
                     tuned = None
                     if plan.tune is not None:
                         tplan = plan.tune_plan(values)
-                        result = run_tune(tplan, d / "tune", jobs=jobs, cluster=cluster)
+                        result = run_tune(tplan, d / "tune", Execution(jobs, cluster))
                         tuned = tplan.policy_text(result["summary"]["best_params"])
                     runs = plan.configs(values, tuned=tuned)
                 except BalanceError as exc:  # the rules' cross-checks refuse this combination
