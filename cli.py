@@ -249,26 +249,9 @@ def policies(
     --policy-file the file's policies are checked and listed after the built-in ones.
     """
     from simulator.games import get_game
-    from simulator.policy_file import describe_policies, read_policy_file
+    from simulator.policy_file import policy_rows
 
-    spec = get_game(game)
-    defs = dict(spec.policies)
-    if policy_file is not None:
-        defs.update(describe_policies(spec, read_policy_file(policy_file)))
-    rows = [
-        {
-            "policy": d.name,
-            "default_policy": d.name == spec.default_policy,
-            "source": d.source or "built-in",
-            "doc": d.doc,
-            "params": [
-                {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
-                | ({"choices": list(p.choices)} if p.choices else {})
-                for p in d.params
-            ],
-        }
-        for d in defs.values()
-    ]
+    rows = policy_rows(get_game(game), policy_file)
     if as_json:
         print_json(rows)
         return
@@ -746,12 +729,7 @@ def tune(
         return
     from reports.tune_report import verdict
 
-    typer.echo(f"- {verdict(data)}")
-    typer.echo(
-        f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
-        f"{data['wall_seconds']:,.0f} s"
-    )
-    typer.echo(f"report: {report}")
+    _print_search(data, [verdict(data)], report)
 
 
 # -- design ----------------------------------------------------------------------------------
@@ -801,7 +779,7 @@ def design(
     """
     from reports.design_report import verdict_sentences, write_design_report
     from simulator.design import design as run_design
-    from simulator.design import plan_design
+    from simulator.design import design_summary, plan_design
 
     if fmt not in REPORT_FORMATS:
         raise BalanceError(f"--format must be html or md, not {fmt!r}")
@@ -821,33 +799,19 @@ def design(
     result = run_design(plan, out, _how(ctx))
     report = write_design_report(out, fmt)
     if as_json:
-        best = result["best"]
-        print_json(
-            {
-                "game": plan.spec.id,
-                "targets": [t.text for t in plan.targets],
-                "trials": plan.trials,
-                "default": result["default"],
-                "best": best,
-                "settings": result["settings"],
-                "met_every_target": result["met_every_target"],
-                "held_back_by": result["held_back_by"],
-                "variant_file": best.get("variant_file") if best else None,
-                "games_total": result["games_total"],
-                "wall_seconds": result["wall_seconds"],
-                "out": str(out),
-                "report": str(report),
-            }
-        )
+        print_json(design_summary(plan, result, out, report))
         return
     if quiet:
         return
-    for line in verdict_sentences(result):
+    _print_search(result, verdict_sentences(result), report)
+
+
+def _print_search(result: dict, sentences: list[str], report: Path) -> None:
+    """A tune's or a design's verdict, its games and wall time, and its report."""
+    for line in sentences:
         typer.echo(f"- {line}")
-    typer.echo(
-        f"- {result['games_total']:,} games ({result['games_played_now']:,} played now) in "
-        f"{result['wall_seconds']:,.0f} s"
-    )
+    played = f"{result['games_total']:,} games ({result['games_played_now']:,} played now)"
+    typer.echo(f"- {played} in {result['wall_seconds']:,.0f} s")
     typer.echo(f"report: {report}")
 
 
@@ -911,44 +875,13 @@ def replay(
     Example: balance replay runs/base --game-index 12 --out game12.html
     """
     from reports.replay_page import check_page_path, write_page
-    from simulator.replay import replay_run, replay_seed
+    from simulator.replay import check_replay_options, replay_run, replay_seed
 
-    is_run = Path(target).is_dir()
-    if is_run:
-        if game_index is None:
-            raise BalanceError(f"{target} is a run folder: say which game with --game-index I")
-        given = [
-            name
-            for name, value in (
-                ("--seed", seed),
-                ("--players", players),
-                ("--policy", policy),
-                ("--set", set_),
-                ("--variant", variant),
-                ("--policy-file", policy_file),
-                ("--data", data),
-            )  # fmt: skip
-            if value is not None
-        ]
-        if given:
-            raise BalanceError(
-                f"{given[0]} does not apply to a run's game (it is replayed with the run's own "
-                "seed, rules and seats); use `balance replay GAME --seed S` to choose them"
-            )
-    else:
-        if game_index is not None:
-            raise BalanceError(f"--game-index needs a run folder; {target!r} is not one")
-        if seed is None:
-            raise BalanceError(
-                f"say which game of {target} to play with --seed S (a run's `seed` column), or "
-                "give a run folder and --game-index I"
-            )
+    request = _what(ctx, game=target)
+    is_run = check_replay_options(game_index, request)
     if out is not None:
         check_page_path(out)
-    if is_run:
-        game = replay_run(target, game_index)  # type: ignore[arg-type]
-    else:
-        game = replay_seed(_what(ctx, game=target))
+    game = replay_run(target, game_index) if is_run else replay_seed(request)  # type: ignore[arg-type]
     if out is not None:
         write_page(game, out)
     if as_json:

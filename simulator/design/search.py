@@ -19,6 +19,28 @@ from .knobs import value_text
 from .plan import DesignPlan, rule_changes
 
 
+def design_summary(
+    plan: DesignPlan, result: dict[str, Any], out: str | Path, report: str | Path
+) -> dict[str, Any]:
+    """What ``balance design --json`` prints: the plan, the results and where they are."""
+    best = result["best"]
+    return {
+        "game": plan.spec.id,
+        "targets": [t.text for t in plan.targets],
+        "trials": plan.trials,
+        "default": result["default"],
+        "best": best,
+        "settings": result["settings"],
+        "met_every_target": result["met_every_target"],
+        "held_back_by": result["held_back_by"],
+        "variant_file": best.get("variant_file") if best else None,
+        "games_total": result["games_total"],
+        "wall_seconds": result["wall_seconds"],
+        "out": str(out),
+        "report": str(report),
+    }
+
+
 def variant_text(name: str, description: str, rules: RuleSet) -> str:
     """A variant file (``name``, ``description``, ``[rules]``, and ``[data]`` with the path of
     every replaced data file) that ``--variant`` reads back."""
