@@ -220,7 +220,7 @@ def ladder_plans(
     return out
 
 
-def reseated(config: RunConfig, policies: list[str], policy_file: Any) -> PlayRequest:
+def reseated(config: RunConfig, policies: list[str], policy_file: PolicyFile | None) -> PlayRequest:
     """A planned run's game, games, players and seed with other seats (its rules are passed on
     as they are: ``plan_run(request, rules=config.rules)``)."""
     return PlayRequest(config.spec.id, config.games, players=config.n_players,

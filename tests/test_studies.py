@@ -19,6 +19,15 @@ from simulator.requests import Execution, PlayRequest
 from simulator.runner import UNTIL_BATCH, run
 
 
+def test_a_request_is_planned_as_the_same_fields_given_as_keywords():
+    request = PlayRequest("fake", 300, players=3, policies=["strong"], seed=4, sets=["bias=1"])
+    assert plan_run(request) == plan_run("fake", 300, players=3, policies=["strong"], seed=4,
+                                         sets=["bias=1"])  # fmt: skip
+    assert plan_run(request.but(seed=5)).seed == 5
+    with pytest.raises(TypeError):
+        plan_run(request, 300)
+
+
 def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):
     variant = tmp_path / "rigged.toml"
     variant.write_text('name = "rigged"\n[rules]\nbias = 1.0\n')
