@@ -28,23 +28,29 @@ def _modules() -> dict[str, Path]:
     return out
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    tree = ast.parse(path.read_text())
+def _statements(name: str, path: Path) -> list[tuple[str, list[str]]]:
+    """Every import statement of a module as (the module imported from, the names imported),
+    relative imports resolved: ``import a.b`` is ``("a.b", [])``."""
     is_package = path.name == "__init__.py"
     here = name if is_package else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        targets: list[str] = []
+    out: list[tuple[str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
+            out += [(a.name, []) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = here.split(".")
                 anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
-            targets = [base] + [f"{base}.{a.name}" for a in node.names]
-        for target in targets:
+            out.append((base, [a.name for a in node.names]))
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    found: set[str] = set()
+    for base, names in _statements(name, path):
+        for target in [base] + [f"{base}.{n}" for n in names]:
             parts = target.split(".")
             for i in range(1, len(parts) + 1):
                 prefix = ".".join(parts[:i])
@@ -180,21 +186,9 @@ def layer(name: str) -> str:
 def _named_imports(name: str, path: Path, known: set[str]) -> set[str]:
     """The modules the import statements name (the longest known prefix of each name): a
     package run only because a module under it is imported is Python's doing, not a choice."""
-    is_package = path.name == "__init__.py"
-    here = name if is_package else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = here.split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join([*anchor, base] if base else anchor)
-            targets = [f"{base}.{a.name}" for a in node.names]
-        for target in targets:
+    for base, names in _statements(name, path):
+        for target in [f"{base}.{n}" for n in names] or [base]:
             parts = target.split(".")
             prefixes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
             hit = next((p for p in prefixes if p in known), None)
