@@ -203,6 +203,7 @@ PRIOR = (
 INTERVALS = "profile likelihood (the same penalised likelihood)"
 _CRITICAL = float(chi2.ppf(CONFIDENCE, 1)) / 2  # a drop of this much in log-likelihood
 _FARTHEST = 30.0  # log-odds: beyond this an interval's end is unbounded (about 5,200 points)
+_TOLERANCE = 0.005  # log-odds: an interval's ends to within a point of rating
 
 
 class _BradleyTerry:
@@ -276,24 +277,34 @@ class _BradleyTerry:
         return full(res.x), float(res.fun)
 
     def interval(self, beta: np.ndarray, best: float, column: int) -> tuple[float, float]:
-        """Where the profile of one strength falls ``_CRITICAL`` below the maximum."""
+        """Where the profile of one strength falls ``_CRITICAL`` below the maximum: a secant
+        search from the quadratic guess, a bracketed one when that strays."""
 
         def drop(value: float) -> float:
             return self.fit((column, value), beta)[1] - best - _CRITICAL
 
-        ends = []
         se = math.sqrt(max(np.linalg.inv(self.information(beta))[column, column], 1e-12))
+        z = math.sqrt(2 * _CRITICAL)
+        ends = []
         for sign in (-1.0, 1.0):
+            guess = optimize.root_scalar(
+                drop, x0=beta[column] + sign * z * se, x1=beta[column] + sign * 1.2 * z * se,
+                method="secant", xtol=_TOLERANCE, maxiter=8,
+            )  # fmt: skip
+            if guess.converged and sign * (guess.root - beta[column]) > 0:
+                ends.append(guess.root)
+                continue
             step = 2.0 * se
-            while drop(beta[column] + sign * step) < 0:
+            while drop(beta[column] + sign * step) < 0 and step <= _FARTHEST:
                 step *= 2
-                if step > _FARTHEST:
-                    break
-            far = beta[column] + sign * step
             if step > _FARTHEST:
                 ends.append(sign * math.inf)
-            else:
-                ends.append(optimize.brentq(drop, *sorted((beta[column], far)), xtol=1e-3))
+                continue
+            ends.append(
+                optimize.brentq(
+                    drop, *sorted((beta[column], beta[column] + sign * step)), xtol=_TOLERANCE
+                )
+            )
         return ends[0], ends[1]
 
 
