@@ -59,7 +59,7 @@ def skill_summary(runs: list[Run], seed: int = 0) -> dict[str, Any]:
     for row in out["rungs"]:
         own = [r for r in selves if r.params["rungs"][0] == row["name"]]
         row.update(_own_figures(own))
-    _mark_degenerate(out["rungs"], first.cooperative, first.length_unit)
+    _mark_degenerate(out["rungs"], first.cooperative, first.length_unit, first.game)
     return {
         "game": first.game,
         "players": first.n_players,
@@ -79,6 +79,7 @@ def ladder_figures(wins: np.ndarray, rungs: list[str], seed: int = 0) -> dict[st
         key=lambda k: (not ratings[k]["rated"], _finite(ratings[k]["rating"]["value"]), k),
     )
     rated = [k for k in order if ratings[k]["rated"]]
+    anchor = next(k for k in order if ratings[k]["anchor"])
     rung_rows = [{"name": rungs[k], **ratings[k], **_ladder_games(wins, k)} for k in order]
     adjacent = [_pair_row(wins, rungs, rated[i + 1], rated[i]) for i in range(len(rated) - 1)]
     top = rated[-1] if len(rated) > 1 else None
@@ -93,7 +94,11 @@ def ladder_figures(wins: np.ndarray, rungs: list[str], seed: int = 0) -> dict[st
             if top is not None and hand and hand[-1] != top
             else None
         ),
-        "span": _span(ratings[top]["rating"]) if top is not None else None,
+        "span": (
+            _span(ratings[top]["rating"], rungs[anchor], rungs[top])
+            if top is not None and top != anchor
+            else None
+        ),
         "upset_rate": _pooled_upset(adjacent),
         "upset_rungs": len(rated),
         "anchor_swept_by": [r["name"] for r in rung_rows if r["sweeps_anchor"]],
@@ -115,10 +120,12 @@ def win_share(points: float) -> float:
     return float(expit(points / ELO))
 
 
-def _span(rating: dict[str, float]) -> dict[str, Any]:
+def _span(rating: dict[str, float], bottom: str, top: str) -> dict[str, Any]:
     """The top's rating over the anchor, and the share of decided games the anchor would win
     at that gap (the interval carried through: the share falls as the gap grows)."""
     return {
+        "from": bottom,
+        "to": top,
         "points": rating,
         "bottom_wins": {
             "value": 1 - win_share(rating["value"]),
@@ -471,7 +478,7 @@ def _common_columns(run: Run) -> list[str]:
     return [c for c in ("winner", "success", "length", "end_reason") if c in schema]
 
 
-def _mark_degenerate(rows: list[dict[str, Any]], cooperative: bool, unit: str) -> None:
+def _mark_degenerate(rows: list[dict[str, Any]], cooperative: bool, unit: str, game: str) -> None:
     """``degenerate``: what a rung's games against itself never vary in, in words (nobody
     wins, every game ends the same way, one of the game's own counts never above zero while
     another rung's is)."""
@@ -489,11 +496,14 @@ def _mark_degenerate(rows: list[dict[str, Any]], cooperative: bool, unit: str) -
             words.append(
                 f"every game ended the same way ({reasons[0]} after {lengths[0]:,.0f} {unit})"
             )
-        words += [
-            f"no game had any {c.replace('_', ' ')}"
+        never = [
+            c.removeprefix(game.replace("-", "_") + "_").replace("_", " ")
             for c, est in row.get("columns", {}).items()
             if c in counted and est["value"] == 0 and est["lo"] == est["hi"]
         ]
+        if never:
+            listed = ", ".join(never[:-1]) + " or " + never[-1] if len(never) > 1 else never[0]
+            words.append(f"no game had any {listed}")
         row["degenerate"] = words
 
 

@@ -137,7 +137,8 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
             )
         elif hand is not None:
             loses += (
-                f"; against {hand['weaker']} none of its {hand['no_winner']:,} games had a winner"
+                f"; against the best hand-written policy, {hand['weaker']}, none of their "
+                f"{hand['no_winner']:,} games had a winner"
             )
         out.append(loses + ".")
     else:
@@ -148,8 +149,8 @@ def _luck_sentences(s: dict[str, Any]) -> list[str]:
         )
     if span is not None and math.isfinite(span["points"]["value"]):
         out.append(
-            f"The ratings span {_est(span['points'], _elo)} points from {ext['weaker']} to "
-            f"{ext['stronger']}: at that gap the weaker would win "
+            f"The ratings span {_est(span['points'], _elo)} points from {span['from']} to "
+            f"{span['to']}: at that gap {span['from']} would win "
             f"{_est(span['bottom_wins'])} of the {what}."
         )
     up = s["upset_rate"]
