@@ -46,7 +46,12 @@ def _and(words: list[str]) -> str:
 
 
 # -- balance skill ----------------------------------------------------------------------------
-def _pair_words(p: dict[str, Any]) -> str:
+def _pair_words(p: dict[str, Any], cooperative: bool) -> str:
+    if cooperative:
+        return (
+            f"{p['stronger']} and {p['weaker']} ({_est(p['stronger_win_rate'])} of the "
+            f"{p['decided']:,} deals only one of them completes to the higher rated)"
+        )
     if not p["decided"]:
         none = f"none of their {p['no_winner']:,} games had a winner"
         return f"{p['stronger']} and {p['weaker']} ({none})"
@@ -86,7 +91,7 @@ def skill_headline(s: dict[str, Any]) -> list[str]:
     if unsure:
         out.append(
             "Cannot be told apart yet, head to head: "
-            + "; ".join(_pair_words(p) for p in unsure)
+            + "; ".join(_pair_words(p, s["cooperative"]) for p in unsure)
             + "."
         )
     for p in pairs:
