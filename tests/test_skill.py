@@ -293,6 +293,10 @@ def test_compare_ladder_finds_an_effect_that_shrinks_with_skill(capsys, tmp_path
     assert effects["random"]["lo"] < 0.3 < effects["random"]["hi"]
     assert effects["strong:skill=9"]["lo"] < 3 / 46 < effects["strong:skill=9"]["hi"]
     assert "changes with skill" in (out / "report.html").read_text()
+    figure = data["figures"]["bias=3: seat 1 win rate"]
+    assert {"value", "lo", "hi"} == set(figure["rungs"][0]["effect"])
+    change = next(d for d in figure["differences"] if d["significant"])
+    assert change["change"]["hi"] < 0 and "common seeds" in change["test"]
     groups = rung_groups(_runs(out))
     assert [len(g) for _, g in groups] == [2, 2]
     assert ladder_summary(_runs(out))["ladder_verdicts"] == data["ladder_verdicts"]
