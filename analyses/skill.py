@@ -274,7 +274,7 @@ class _BradleyTerry:
         x0 = np.zeros(len(keep)) if start is None else start[keep]
         if not keep:
             return full(x0), loss(x0)[0]
-        res = optimize.minimize(
+        res = optimize.minimize(  # the information stands for the curvature (Fisher scoring)
             loss,
             x0,
             jac=True,
