@@ -399,5 +399,5 @@ def test_a_policy_from_a_file_is_a_rung_of_a_skill_ladder(tmp_path):
     s = skill_summary(open_runs([out])[1])
     # fixed has weight 3 against random's 1: it wins three games in four, 191 Elo points.
     assert [r["name"] for r in s["rungs"]] == ["random", "fixed"]
-    lo, hi = s["pairs"][0]["ci"]
-    assert lo < 0.75 < hi and s["rungs"][1]["rating_ci"][0] < 191 < s["rungs"][1]["rating_ci"][1]
+    share, rating = s["pairs"][0]["stronger_win_rate"], s["rungs"][1]["rating"]
+    assert share["lo"] < 0.75 < share["hi"] and rating["lo"] < 191 < rating["hi"]
