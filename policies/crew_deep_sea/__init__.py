@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from simulator.crew_deep_sea.state import NC, S_NTRICKS
-from simulator.crew_deep_sea.turn import comm_claims, may_pass_card
+from simulator.crew_deep_sea.turn import comm_claims, passable_cards
 
 from .declarations import (
     EXPERT,
@@ -156,12 +156,8 @@ def decide_direction(s, p, pid, prm, ttype, tparams):
 @njit(cache=True)
 def _random_pass(s, p):
     """A random card of those ``p`` may pass, -1 when it has none."""
-    n = 0
     cards = np.empty(NC, np.int64)
-    for c in range(36):
-        if may_pass_card(s, p, c):
-            cards[n] = c
-            n += 1
+    n = passable_cards(s, p, cards)
     if n == 0:
         return -1
     return cards[np.random.randint(n)]

@@ -74,7 +74,7 @@ from simulator.crew_deep_sea.turn import (
     evaluate,
     finish_trick_as,
     forbidden_lead,
-    may_pass_card,
+    passable_cards,
     play_card,
     single_trick_task,
     streaks,
@@ -188,12 +188,8 @@ def heuristic_direction(s, p, ttype, tparams):
 @njit(cache=True)
 def heuristic_pass(s, p, to, ttype, tparams):
     """A card the receiver's task needs, else the lowest card of its shortest suit (-1: none)."""
-    n = 0
     cards = np.empty(NC, np.int64)
-    for c in range(36):
-        if may_pass_card(s, p, c):
-            cards[n] = c
-            n += 1
+    n = passable_cards(s, p, cards)
     if n == 0:
         return -1
     for k in range(s[S_NTASKS]):  # hand over a card the receiver must win

@@ -326,6 +326,17 @@ def may_pass_card(s, p, c):
 
 
 @njit(cache=True)
+def passable_cards(s, p, out):
+    """Write the cards ``p`` may pass under the distress signal into ``out``; return how many."""
+    n = 0
+    for c in range(36):
+        if may_pass_card(s, p, c):
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def pass_target(s, p, d):
     """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right); the 2-player dummy
     passes and receives like any member."""
