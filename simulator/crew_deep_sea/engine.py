@@ -4,6 +4,8 @@ An attempt: choose the communication mode (unknown terrain draws a colour card),
 to the mission's difficulty (redeal or redraw when the notes call the set impossible), allocate
 them by the mission's rule, predictions, optional distress signal, then tricks with a
 communication phase before each, until a task or mission rule fails or everything is done.
+Every rule it applies is called from :mod:`.turn`; the mission travels as a :class:`Mission`
+(configuration and task table) and the game in progress as a :class:`~.state.State`.
 """
 
 from __future__ import annotations
