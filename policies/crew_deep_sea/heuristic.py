@@ -78,9 +78,8 @@ from simulator.crew_deep_sea.turn import (
     play_card,
     single_trick_task,
     streaks,
-    trick_winner_player,
     wanted_trick,
-    winning_card,
+    winning_now,
 )
 
 from .declarations import HEURISTIC_P
@@ -484,8 +483,7 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
         else:
             later[nl] = q
             nl += 1
-    best = winning_card(s2)
-    w0 = trick_winner_player(s2)
+    w0, best = winning_now(s2)
     _trick_values(s2, ttype, tparams, base, aim, w_done, nl > 0, vals, s3)
     if nl > 0 and led != SUB:
         # a later holder of a task card in the led suit plays it when its owner is winning

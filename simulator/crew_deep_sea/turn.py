@@ -233,15 +233,16 @@ def _winning_position(s):
 
 
 @njit(cache=True)
-def trick_winner_player(s):
-    """The seat winning the current trick as it stands."""
-    return (s[S_LEADER] + _winning_position(s)) % s[S_NP]
+def winning_now(s):
+    """(seat, card) winning the current trick as it stands."""
+    i = _winning_position(s)
+    return (s[S_LEADER] + i) % s[S_NP], s[O_TCARDS + s[S_DONE] * MAXP + i]
 
 
 @njit(cache=True)
-def winning_card(s):
-    """The card winning the current trick as it stands."""
-    return s[O_TCARDS + s[S_DONE] * MAXP + _winning_position(s)]
+def trick_winner_player(s):
+    """The seat winning the current trick as it stands."""
+    return winning_now(s)[0]
 
 
 @njit(cache=True)
@@ -278,18 +279,23 @@ def comm_claims(s, p, c):
     if s[O_OWNER + c] != p or c >= 36:
         return 0
     su = suit_of(c)
-    bits = 0
-    alone = True
-    for claim in (HIGHEST, ONLY, LOWEST):
-        true = True
-        for x in range(su * 9, su * 9 + 9):
-            if s[O_OWNER + x] == p and x != c:
-                alone = False
-                true = true and not claim_excludes(claim, c, x)
-        if true:
-            bits |= 1 << claim
-    if alone and s[S_SINGLE_ANY] != 1:
+    above = -1  # the nearest other cards of the suit in the hand: any other card a claim rules
+    below = -1  # out, one of these two is ruled out too
+    for x in range(su * 9, su * 9 + 9):
+        if x != c and s[O_OWNER + x] == p:
+            if x > c and above < 0:
+                above = x
+            elif x < c:
+                below = x
+    if above < 0 and below < 0 and s[S_SINGLE_ANY] != 1:
         return 1 << ONLY
+    bits = 0
+    for claim in (HIGHEST, ONLY, LOWEST):
+        if not (
+            (above >= 0 and claim_excludes(claim, c, above))
+            or (below >= 0 and claim_excludes(claim, c, below))
+        ):
+            bits |= 1 << claim
     return bits
 
 
