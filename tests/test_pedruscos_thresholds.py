@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from simulator.pedruscos import state as S
-from simulator.pedruscos.turn import EV_HAULER, EV_PIRATES, end_round, reach_target
+from simulator.pedruscos.turn import EV_HAULER, EV_PIRATES, end_round, landing_choice, reach_target
 from tests.test_pedruscos_rules import MOON_CELL, RED, B, Table
 
 ALWAYS_SHIPS = "hauler:ship_at=0"  # ships whenever the rules let it
@@ -139,3 +139,14 @@ def test_pirates_take_half_the_cards_rounded_down(held, left):
 def test_ore_values_change_at_faces_four_and_six():
     t = Table()
     assert tuple(t.r.value_faces) == (1, 1, 1, 2, 2, 3)
+
+
+# The searched option "land and ship" or "land and open a branch" exists at the same thresholds
+@pytest.mark.parametrize("points, value, offered", [(3, 2, False), (4, 3, True), (5, 4, True)])
+def test_the_landing_choice_is_offered_at_the_same_thresholds(points, value, offered):
+    t = Table()
+    t.values(1, 1, 1)
+    t.cards(red=value)
+    t.pl[0, S.P_POINTS] = points
+    assert landing_choice(t.r, t.b, t.st, 0, 1) == offered  # a branch for 4 points
+    assert landing_choice(t.r, t.b, t.st, 0, MOON_CELL) == offered  # a cargo worth more than 2
