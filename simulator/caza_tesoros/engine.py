@@ -56,6 +56,8 @@ from .turn import (  # noqa: F401 (re-exported: tests and the replay read the ru
     EVENT_NAMES,
     EVENT_WIDTH,
     GAME_OVER,
+    PURCHASES_DUE,
+    WEEK_STARTS,
     act,
     check_end,
     decide_winner,
@@ -71,7 +73,9 @@ from .turn import (  # noqa: F401 (re-exported: tests and the replay read the ru
     seed_rng,
     setup_game,
     ship_turn,
+    trading,
     vp_leader,
+    walk_days,
     weekly_draw,
 )
 
@@ -100,7 +104,10 @@ def play_game(r, t: S.Tables, pids, prm, seed, st: S.State, log, lead, checking,
     last_leader = lead[0]
     changes = 0
     while True:
-        p = next_turn(r, t, dpids, dprm, st, log, checking, True, ext)
+        p = walk_days(r, t, st, log, True)
+        if p == WEEK_STARTS or p == PURCHASES_DUE:
+            trading(r, t, dpids, dprm, st, log, checking, p, ext)
+            continue
         if p == DAY_OVER or p == GAME_OVER:  # the day's leader (the last day's at the end)
             leader = vp_leader(r, pl)
             lead[g[S.G_DAY]] = leader

@@ -43,7 +43,16 @@ from simulator.rng import STATE_WORDS, next_at, seed_words
 from . import state as S
 from .board import CELLS, hex_distance
 from .state import State, Tables
-from .turn import EVENT_WIDTH, act, decide_winner, end_turn, next_turn
+from .turn import (
+    EVENT_WIDTH,
+    PURCHASES_DUE,
+    WEEK_STARTS,
+    act,
+    decide_winner,
+    end_turn,
+    trading,
+    walk_days,
+)
 
 MAX_OPTIONS = 4  # search, wait, own cross, Archive cross
 
@@ -216,7 +225,10 @@ def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) 
                 action = decide_ship(rollout, rprm, q, at[1], r, odds, tmean, pl, sh, cr, g)
             act(r, t, sim, log, q, at[1], action, dirs)
             end_turn(r, sim, log, False)
-            q = next_turn(r, t, rpids, rprms, sim, log, False, False)
+            q = walk_days(r, t, sim, log, False)
+            while q == WEEK_STARTS or q == PURCHASES_DUE:
+                trading(r, t, rpids, rprms, sim, log, False, q)
+                q = walk_days(r, t, sim, log, False)
         winner = decide_winner(r, pl, sh, g[S.G_DAY])
         T.backup(tree, rewards_of(r, pl, g, winner, rewards))
         if tally is not None:

@@ -776,6 +776,8 @@ def ship_turn(r, t: S.Tables, pids, prm, st: S.State, log, p, s, dirs, ext=None)
 # started); at[0] = -1: a new day begins; at[0] = n: the day's turns are over ------------------
 DAY_OVER = -2  # next_turn's answer at the end of a day's turns (when asked to stop there)
 GAME_OVER = -1
+WEEK_STARTS = -3  # walk_days's answers: the trading day is due (week_start) ...
+PURCHASES_DUE = -4  # ... or the purchases of colour st.order[st.at[0]] (purchases)
 
 
 @njit(cache=True)
@@ -785,7 +787,35 @@ def next_turn(r, t: S.Tables, pids, prm, st: S.State, log, checking, stop_at_day
     colour whose ship ``at[1]`` acts next (its turn begun: :func:`before_action`), ``GAME_OVER``,
     or, with ``stop_at_day_end``, ``DAY_OVER`` once after the day's last turn (the engine takes
     the day's leader then; the next call ends the day)."""
-    pl, sh, cr, g, order, at = st.pl, st.sh, st.cr, st.g, st.order, st.at
+    while True:
+        q = walk_days(r, t, st, log, stop_at_day_end)
+        if q != WEEK_STARTS and q != PURCHASES_DUE:
+            return q
+        trading(r, t, pids, prm, st, log, checking, q, ext)
+
+
+@njit(cache=True)
+def trading(r, t: S.Tables, pids, prm, st: S.State, log, checking, q, ext=None) -> None:
+    """Play the trading :func:`walk_days` asked for with ``q`` (``WEEK_STARTS`` or
+    ``PURCHASES_DUE``)."""
+    if q == WEEK_STARTS:
+        week_start(r, t, pids, prm, st, log, ext)
+        if checking:
+            st.g[S.G_PROBLEMS] |= state_problems(r, st.pl, st.sh, st.cr, st.g)
+    else:
+        purchases(r, t, pids, prm, st, log, st.order[st.at[0]], ext)
+
+
+# Called once a ship's turn: compiled without reference counting (it allocates nothing; counting
+# every array of the state and the tables at each call took a fifth of a game's time). The
+# trading it stops for (:func:`trading`) allocates, so its callers play it.
+@njit(cache=True, _nrt=False)
+def walk_days(r, t: S.Tables, st: S.State, log, stop_at_day_end) -> int:
+    """:func:`next_turn` without the trading: walks the days from the cursor and returns the
+    next ship's colour, ``GAME_OVER``, ``DAY_OVER``, or ``WEEK_STARTS`` / ``PURCHASES_DUE`` when
+    the trading of a week's first day or a colour's purchases is due (played by
+    :func:`trading`; the next call goes on from there)."""
+    pl, sh, g, order, at = st.pl, st.sh, st.g, st.order, st.at
     n = pl.shape[0]
     while g[S.G_ENDED] == 0:
         i = at[0]
@@ -797,9 +827,7 @@ def next_turn(r, t: S.Tables, pids, prm, st: S.State, log, checking, stop_at_day
             at[1] = 0
             at[2] = 0
             if g[S.G_WEEKDAY] == 1:
-                week_start(r, t, pids, prm, st, log, ext)
-                if checking:
-                    g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
+                return WEEK_STARTS
             continue
         if i >= n:  # the day's turns are over
             if stop_at_day_end and at[2] == 0:
@@ -818,7 +846,7 @@ def next_turn(r, t: S.Tables, pids, prm, st: S.State, log, checking, stop_at_day
         if at[2] == 0:
             at[2] = 1
             if g[S.G_WEEKDAY] != 1 and r[S.R.purchase_days] == 1:
-                purchases(r, t, pids, prm, st, log, p, ext)
+                return PURCHASES_DUE
         s = at[1]
         while s < sh.shape[1] and sh[p, s, S.S_CELL] < 0:
             s += 1

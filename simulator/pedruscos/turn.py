@@ -175,7 +175,7 @@ def harvest(r, b, pids, prm, st: S.State, p, s, ext=None) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_branch(r, st: S.State, p, s):
     pl = st.pl
     pl[p, S.P_POINTS] -= r.branch_cost
@@ -298,7 +298,9 @@ def land(r, b, pids, prm, st: S.State, p, cell, ext=None, act=-1):
 
 
 # -- the end --------------------------------------------------------------------------------------
-@njit(cache=True)
+# Once or more a turn, allocating nothing: compiled without reference counting (counting every
+# array of the state at each call is most of what these small steps cost).
+@njit(cache=True, _nrt=False)
 def reach_target(r, st: S.State, p) -> bool:
     """The goal, checked whenever ``p`` scores: the first miner to reach the target wins at once
     (nothing later in the turn, a branch paid for, can take it back). True once the game is
@@ -311,14 +313,14 @@ def reach_target(r, st: S.State, p) -> bool:
     return g[S.G_ENDED] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(r, st: S.State, p) -> None:
     """``p`` has played its turn: count it (the target was checked when it scored)."""
     st.g[S.G_TURN] += 1
     reach_target(r, st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_round(r, st: S.State) -> None:
     """Every seat has played the round: stop at the round cap."""
     g = st.g
@@ -328,7 +330,7 @@ def end_round(r, st: S.State) -> None:
         g[S.G_WINNER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_seat(r, st: S.State, p) -> int:
     """The seat to play after ``p``'s ended turn (a new round after the last seat), -1 once the
     game is over."""
