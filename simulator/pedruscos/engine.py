@@ -31,19 +31,11 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=No
     """One miner's turn: the station table if it starts on a station, then the die and the move
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py). ``searching``:
     None unless a seat plays ``mcts`` (compiled without the search then), else the search's
-    tally; a searching seat's other decisions are its guide policy's."""
+    tally; a searching seat's other decisions are its guide policy's. (One function: every call
+    counts the references of every array it is passed, a cost a turn pays once.)"""
     pl, br, g = st.pl, st.br, st.g
     if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
         R.before_turn(rec, snap, pl, br, g, p)
-    _play_turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext, searching)
-    st.turn_ends[pl[p, S.P_POS]] += 1
-    if rec.shape[0] > 0:
-        R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
-
-
-@njit(cache=True)
-def _play_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=None):
-    pl, br, g = st.pl, st.br, st.g
     searches = False
     if searching is not None:
         searches = pids[p] == MCTS
@@ -51,29 +43,30 @@ def _play_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, search
         if searches:  # the seat's other decisions are its guide policy's
             pids, prm = guided(pids, prm, p)
     die = start_turn(r, b, pids, prm, st, p, ext)
-    if die == 0:
-        return
-    pos = pl[p, S.P_POS]
-    lo = b.reach_ptr[pos * 7 + die]
-    hi = b.reach_ptr[pos * 7 + die + 1]
+    if die > 0:
+        pos = pl[p, S.P_POS]
+        lo = b.reach_ptr[pos * 7 + die]
+        hi = b.reach_ptr[pos * 7 + die + 1]
+        if rec.shape[0] > 0:
+            R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
+        if hi > lo:
+            act = -1
+            if searching is not None and searches:
+                key = search_landing(r, b, search_prm, st, p, die, None, searching)
+                end = key // 2
+                act = key % 2
+            else:
+                end = X.move(ext, pids[p], prm[p], p, r, b, st, die)
+                ok = False
+                for j in range(lo, hi):
+                    if b.reach[j] == end:
+                        ok = True
+                if not ok:
+                    end = b.reach[lo]
+            land(r, b, pids, prm, st, p, end, ext, act)
+    st.turn_ends[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
-        R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
-    if hi == lo:
-        return
-    act = -1
-    if searching is not None and searches:
-        key = search_landing(r, b, search_prm, st, p, die, None, searching)
-        end = key // 2
-        act = key % 2
-    else:
-        end = X.move(ext, pids[p], prm[p], p, r, b, st, die)
-        ok = False
-        for j in range(lo, hi):
-            if b.reach[j] == end:
-                ok = True
-        if not ok:
-            end = b.reach[lo]
-    land(r, b, pids, prm, st, p, end, ext, act)
+        R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
 
 
 # -- one game -------------------------------------------------------------------------------------
