@@ -43,7 +43,7 @@ from .state import State
 from .turn import end_turn, land, landing_choice, next_seat, start_turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forget_bookkeeping(st: State) -> None:
     """Which cards aboard came from harvests is the branch-payback statistic, not a rule (the
     cards are alike); it steers how a discard draws its random numbers, so a simulation starts
@@ -68,26 +68,22 @@ def guided(pids, prm, p):
 
 # -- simulations ----------------------------------------------------------------------------------
 @njit(cache=True)
-def sim_turn(r, b, pids, prm, st: State, p) -> None:
-    """The engine's turn with built-in policies and nothing recorded (a playout's turn)."""
-    die = start_turn(r, b, pids, prm, st, p)
-    if die > 0:
-        pl = st.pl
-        pos = pl[p, S.P_POS]
-        if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
-            end = decide_move(pids[p], prm[p], p, r, b, pl, st.br, st.g, die)
-            land(r, b, pids, prm, st, p, end)
-
-
-@njit(cache=True)
 def playout(r, b, pids, prm, st: State, p: int) -> int:
     """Play the game to its end from seat ``p``'s turn (-1: it is over), every seat with the
-    policies ``pids``/``prm``; returns the winner (-1: the round cap)."""
+    policies ``pids``/``prm`` and nothing recorded (the engine's turn, in this one function: each
+    call counts the references of every array it is passed); returns the winner (-1: the round
+    cap)."""
+    pl, br, g = st.pl, st.br, st.g
     while p >= 0:
-        sim_turn(r, b, pids, prm, st, p)
+        die = start_turn(r, b, pids, prm, st, p)
+        if die > 0:
+            pos = pl[p, S.P_POS]
+            if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
+                end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
+                land(r, b, pids, prm, st, p, end)
         end_turn(r, st, p)
         p = next_seat(r, st, p)
-    return st.g[S.G_WINNER]
+    return g[S.G_WINNER]
 
 
 @njit(cache=True)
@@ -106,7 +102,7 @@ def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def landing_options(r, b, st: State, p, die, keys) -> int:
     """``p``'s options for the rolled ``die`` into ``keys``: ``2 * cell`` for every square it
     may end on, and ``2 * cell + 1`` too where landing offers a choice (ship, build). Returns

@@ -254,7 +254,7 @@ def start_turn(r, b, pids, prm, st: S.State, p, ext=None) -> int:
     return np.random.randint(1, 7)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def landing_choice(r, b, st: S.State, p, cell) -> bool:
     """Does ending the move on ``cell`` offer ``p`` a yes or no (ship at a moon, open a branch at
     a station)? The same conditions as :func:`land`'s."""
