@@ -43,6 +43,7 @@ import numpy as np
 import polars as pl
 
 from simulator.explore import read_plan
+from simulator.games import COUNT, MEASURE
 
 from .runs import Run
 
@@ -63,7 +64,8 @@ def is_rate(figure: str) -> bool:
 def _own_columns(run: Run) -> list[str]:
     spec = run.spec
     schema = run.scan().collect_schema()
-    names = list(spec.columns) if spec else []
+    # Only amounts, and only those that apply in every game (a "none" value would be averaged).
+    names = [c for c in spec.columns if spec.kind_of(c) in (COUNT, MEASURE)] if spec else []
     return [c for c in names if c in schema and schema[c] in _NUMERIC]
 
 

@@ -27,17 +27,19 @@ def run_summary(run: Run) -> dict[str, Any]:
 
 
 def column_means(run: Run) -> dict[str, dict[str, float]]:
-    """Mean per game of each of the game's own numeric columns, with its 95% interval."""
+    """Mean per game of each of the game's own counts and measures, with its 95% interval (over
+    the games where the column applies)."""
     own = run.own_figures()
     if not own:
         return {}
     frame = run.scan().select(*(e.alias(c) for c, e in own.items())).collect()
-    return {
-        c: mean_from_moments(
-            float(frame[c].mean() or 0.0), float(frame[c].std() or 0.0), frame.height
-        ).as_dict()
-        for c in own
-    }
+    out = {}
+    for c in own:
+        values = frame[c].drop_nulls()  # games where the column does not apply have none
+        if values.len():
+            mean, std = float(values.mean() or 0.0), float(values.std() or 0.0)
+            out[c] = mean_from_moments(mean, std, values.len()).as_dict()
+    return out
 
 
 def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:

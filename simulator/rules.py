@@ -368,13 +368,19 @@ def _number(info: OptionInfo, kind: str, raw: Any, bad) -> int | float:
 
 
 def parse_sets(pairs: list[str]) -> dict[str, str]:
-    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a pair without ``=`` is an error."""
+    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a pair without ``=``, or a key given twice
+    with different values (only one could be played), is an error."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise BalanceError(f"--set expects key=value, got {pair!r}")
-        out[key.strip()] = value
+        key = key.strip()
+        if key in out and out[key].strip() != value.strip():
+            raise BalanceError(
+                f"--set {key} is given twice ({key}={out[key]} and {key}={value}); keep one"
+            )
+        out[key] = value
     return out
 
 
