@@ -992,7 +992,7 @@ def explore(
     data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
     keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
             "skipped", "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories",
-            "players", "policies", "wall_seconds", "first_seat_edge", "headline",
+            "players", "policies", "wall_seconds", "first_seat_edge", "sobol_budget", "headline",
             "report")  # fmt: skip
     result = {k: data[k] for k in keys}
     (study.path / "explore.json").write_text(json.dumps(result, indent=2, default=str) + "\n")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -169,6 +170,8 @@ def morris_rows(
         sigma = float(e.std(ddof=1)) if len(e) > 1 else math.nan
         # Mean squared true effect: a resampled effect carries the games' luck twice over.
         signal = _interval((draws**2 - 2 * s2[idx]).mean(axis=1))
+        mu_ci = _interval(draws.mean(axis=1))
+        steady = not _holds(0.0, mu_ci)
         rows.append(
             {
                 "option": f["option"],
@@ -177,16 +180,30 @@ def morris_rows(
                 "ci": _interval(np.abs(draws).mean(axis=1)),
                 "interaction": sigma,
                 "mu": mu,
-                "mu_ci": _interval(draws.mean(axis=1)),
+                "mu_ci": mu_ci,
                 "sigma": sigma,
                 "noise": float(math.sqrt(2 / math.pi) * np.sqrt(s2).mean()),
-                "moves": bool(signal[0] > 0 or not _holds(0.0, _interval(draws.mean(axis=1)))),
+                "moves": bool(steady or signal[0] > 0),
+                "tested": _morris_test(mu, mu_ci, float(np.mean(e**2 - s2)), signal, steady),
                 "unchanged": bool(np.all(e == 0) and np.all(s2 == 0)),
                 "elementary_effects": len(e),
                 "range": f["range"],
             }
         )
     return rows
+
+
+def _morris_test(
+    mu: float, mu_ci: list[float], signal: float, signal_ci: list[float], steady: bool
+) -> dict[str, Any]:
+    """The figure a Morris verdict reads, with the interval it tests: the mean change (moves
+    when its interval excludes 0), else the size of the change beyond luck, the root of the
+    mean squared true effect (moves when its interval starts above 0: an effect that changes
+    sign). An option that moves neither way is shown by its mean change."""
+    if steady or signal_ci[0] <= 0:
+        return {"reads": "mean change", "value": mu, "lo": mu_ci[0], "hi": mu_ci[1]}
+    root = [math.sqrt(max(x, 0.0)) for x in (signal, *signal_ci)]
+    return {"reads": "size beyond luck", "value": root[0], "lo": root[1], "hi": root[2]}
 
 
 # -- Sobol -------------------------------------------------------------------------------------
@@ -197,7 +214,10 @@ def sobol_rows(
 
     k = len(factors)
     problem = {"num_vars": k, "names": [f["option"] for f in factors], "bounds": [[0, 1]] * k}
-    si = analyze(problem, y, calc_second_order=False, conf_level=0.95, seed=SEED)
+    with warnings.catch_warnings(record=True) as caught:  # said once, in our words (notes)
+        warnings.simplefilter("always")
+        si = analyze(problem, y, calc_second_order=False, conf_level=0.95, seed=SEED)
+    rough = bool(caught)  # SALib: some resample saw the same value at every point
     rows = []
     for j, f in enumerate(factors):
         # Saltelli's blocks: A, AB_1 .. AB_k, B; AB_j differs from A in option j only.
@@ -212,19 +232,56 @@ def sobol_rows(
             {
                 "option": f["option"],
                 "figure": figure,
-                "effect": st,
-                "ci": [st - st_conf, st + st_conf],
-                "interaction": st - s1,
-                "s1": s1,
-                "s1_ci": [s1 - s1_conf, s1 + s1_conf],
+                "effect": _share(st),
+                "ci": [_share(st - st_conf), _share(st + st_conf)],
+                "raw": {"value": st, "lo": st - st_conf, "hi": st + st_conf},
+                "interaction": _share(st) - _share(s1),
+                "s1": _share(s1),
+                "s1_ci": [_share(s1 - s1_conf), _share(s1 + s1_conf)],
+                "rough": rough,
                 "mu": float(e.mean()) if len(e) else math.nan,
                 "mu_ci": _interval(e[idx].mean(axis=1)) if len(e) else [math.nan, math.nan],
                 "moves": bool(st - st_conf > 0),
+                "tested": {
+                    "reads": "ST",
+                    "value": _share(st),
+                    "lo": _share(st - st_conf),
+                    "hi": _share(st + st_conf),
+                },  # fmt: skip
                 "unchanged": bool(len(e) and np.all(e == 0)),
                 "range": f["range"],
             }
         )
     return rows
+
+
+def _share(x: float) -> float:
+    """A variance share, which lies in 0..1: Saltelli's estimates stray outside it when the
+    design is small (the budget note says how large a design would pin them down)."""
+    return min(max(float(x), 0.0), 1.0)
+
+
+SOBOL_HALF_WIDTH = 0.10  # a share known to +-10 points is a share a designer can quote
+
+
+def sobol_budget(rows: list[dict[str, Any]], base: int) -> dict[str, Any] | None:
+    """When Sobol shares are too rough to quote (an estimate outside 0-100%, or an interval
+    wider than +-10 points), the base sample N that would narrow the widest interval to +-10
+    points (intervals narrow as 1/sqrt(N); N a power of 2); None when the shares hold."""
+    raws = [r["raw"] for r in rows if "raw" in r]
+    if not raws:
+        return None
+    half = max((r["hi"] - r["lo"]) / 2 for r in raws)
+    beyond = [r for r in rows if "raw" in r and not 0 <= r["raw"]["value"] <= 1]
+    if half <= SOBOL_HALF_WIDTH and not beyond and not any(r["rough"] for r in rows):
+        return None
+    need = base * (half / SOBOL_HALF_WIDTH) ** 2
+    return {
+        "trajectories": base,
+        "half_width": half,
+        "beyond": [{"option": r["option"], "figure": r["figure"], **r["raw"]} for r in beyond],
+        "needed": max(2 * base, 2 ** math.ceil(math.log2(max(need, 1.0)))),
+    }
 
 
 def _holds(x: float, ci: list[float]) -> bool:
@@ -319,6 +376,9 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         "seed": first.seed,
         "wall_seconds": seconds,
         "first_seat_edge": edge,
+        "sobol_budget": sobol_budget(rows, plan["trajectories"])
+        if plan["method"] == "sobol"
+        else None,
     }
 
 

@@ -6,29 +6,37 @@ import math
 from typing import Any
 
 
+def unsigned_zero(x: float, digits: int, scale: float = 1.0) -> float:
+    """``x``, or 0.0 when it rounds to zero at ``digits`` (so a tiny negative never prints as
+    "-0.0")."""
+    return 0.0 if round(x * scale, digits) == 0 else x
+
+
 def pct(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:.{digits}%}"
+    return f"{unsigned_zero(x, digits, 100):.{digits}%}"
 
 
 def num(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:,.{digits}f}"
+    return f"{unsigned_zero(x, digits):,.{digits}f}"
 
 
 def points(x: float | None) -> str:
-    """A change of a rate, in percentage points with its sign."""
+    """A change of a rate, in percentage points with its sign (0.0 without one)."""
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x * 100:+.1f} points"
+    x = unsigned_zero(x, 1, 100)
+    return f"{x * 100:{'+' if x else ''}.1f} points"
 
 
 def signed(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:+,.{digits}f}"
+    x = unsigned_zero(x, digits)
+    return f"{x:{'+' if x else ''},.{digits}f}"
 
 
 def interval(est: dict[str, Any], fmt=pct) -> str:

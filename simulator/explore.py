@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ LEVELS = (
 MIN_STEPS = 2  # whole steps an integer range spans at least, where the bounds allow
 MAX_POINTS = 2000
 DEFAULT_TRAJECTORIES = {"morris": 10, "sobol": 16}
+MIN_SOBOL_BASE = 8  # below it the shares' bootstrap intervals mean nothing (N = 2: 186% [172, 200])
 
 
 @dataclass(frozen=True)
@@ -363,7 +365,9 @@ def sample(method: str, k: int, trajectories: int, seed: int) -> list[list[float
     else:
         from SALib.sample.sobol import sample as sobol_sample
 
-        x = sobol_sample(problem, trajectories, calc_second_order=False, seed=seed)
+        with warnings.catch_warnings():  # N is checked here (a power of 2); no second word
+            warnings.simplefilter("ignore")
+            x = sobol_sample(problem, trajectories, calc_second_order=False, seed=seed)
     return [[round(float(v), 12) for v in row] for row in x]
 
 
@@ -397,6 +401,12 @@ def plan_explore(
         raise BalanceError(
             f"--trajectories must be at least 2, not {r}: the spread of the effects and their "
             "intervals need two or more"
+        )
+    if method == "sobol" and r < MIN_SOBOL_BASE:
+        raise BalanceError(
+            f"--method sobol: --trajectories {r} is too small a base sample; shares of variance "
+            f"from {2 * r} points fall outside 0-100% by luck alone: use --trajectories "
+            f"{MIN_SOBOL_BASE} or more (the report says when a larger one would pin them down)"
         )
     if method == "sobol" and r & (r - 1):
         raise BalanceError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -146,6 +147,29 @@ def test_sobol_path(capsys, tmp_path):
     assert length[0]["option"] == "extra_length" and length[0]["moves"]
     assert length[0]["effect"] > 0.9  # ST: nearly all of the variance
     assert _row(data, "cap", "length")["effect"] == 0
+    for row in data["options"]:  # shares are shares, and the verdict reads the share shown
+        assert 0 <= row["ci"][0] <= row["effect"] <= row["ci"][1] <= 1
+        assert 0 <= row["s1"] <= 1 and row["moves"] == (row["raw"]["lo"] > 0)
+    budget = data["sobol_budget"]  # N = 8 is rough: the note names the N that would do
+    assert budget["trajectories"] == 8 and budget["needed"] > 8
+    assert budget["needed"] & (budget["needed"] - 1) == 0
+    assert any(f"-r {budget['needed']} would narrow" in h for h in data["headline"])
+
+
+def test_every_morris_verdict_reads_the_interval_it_shows(capsys, tmp_path):
+    data = _explore(capsys, tmp_path / "m", "-n", "100", "-r", "4", "--range", "bias=0:2")
+    for row in data["options"]:
+        t = row["tested"]
+        if t["reads"] == "mean change":
+            assert row["moves"] == (t["lo"] > 0 or t["hi"] < 0)
+            assert (t["value"], [t["lo"], t["hi"]]) == (row["mu"], row["mu_ci"])
+        else:  # an effect whose sign changes: its size beyond luck, starting above 0
+            assert row["moves"] and t["lo"] > 0
+    moving = [r for r in data["options"] if r["moves"] and r["figure"] == "first-seat"]
+    head = next(h for h in data["headline"] if "first seat's win rate" in h)
+    t = moving[0]["tested"]
+    assert f"[{t['lo'] * 100:+.1f}, {t['hi'] * 100:+.1f}]" in head
+    assert not re.search(r"-0\.0+(?![0-9])", (tmp_path / "m" / "report.html").read_text())
 
 
 @pytest.mark.parametrize(
@@ -163,6 +187,7 @@ def test_sobol_path(capsys, tmp_path):
         (["-n", "0"], "at least 1 game"),
         (["--trajectories", "1"], "at least 2"),
         (["--method", "sobol", "-r", "10"], "power of 2"),
+        (["--method", "sobol", "-r", "4"], "use --trajectories 8 or more"),
         (["--method", "fast"], "morris or sobol"),
         (["--trajectories", "500"], "at most"),
     ],
