@@ -16,8 +16,15 @@ from .text import signed as signed_number
 TOP = 3  # options named per figure in the headline
 
 
+def _mixed(s: dict[str, Any]) -> bool:
+    """Whether the seats play different policies (seat 1's figure is then its policy's too)."""
+    return len(set(s["policies"])) > 1
+
+
 def _figure_words(name: str, s: dict[str, Any]) -> str:
     unit = s["length_unit"]
+    if name == "first-seat" and _mixed(s):
+        return f"the first seat's win rate (seat 1 plays {s['policies'][0]}: its seat and policy)"
     if name == "first-seat":
         return "the first seat's win rate"
     if name == "balance":
@@ -37,6 +44,9 @@ def size(name: str, x: float, signed: bool = False) -> str:
     """An effect in the figure's own unit: points for rates, plain numbers otherwise."""
     if x is None or not math.isfinite(x):
         return "n/a"
+    if name == "balance":  # on its own 0-1 scale, as every other command prints it
+        x = unsigned_zero(x, 3)
+        return f"{x:{'+' if signed and x else ''}.3f}"
     if is_rate(name):
         return points(x) if signed else f"{unsigned_zero(x, 1, 100) * 100:.1f} points"
     digits = 2 if abs(x) < 10 else 1
@@ -117,6 +127,12 @@ def explore_headline(s: dict[str, Any]) -> list[str]:
         f"points, {s['games_per_point']:,} games each on the same seeds: {s['games']:,} games, "
         f"{_duration(s['wall_seconds'])} of wall time)."
     ]
+    if _mixed(s):
+        seats = ", ".join(f"seat {i} {p}" for i, p in enumerate(s["policies"], 1))
+        out.append(
+            f"The seats play different policies ({seats}): a seat's figures are its seat and its "
+            "policy together, and balance compares policies as much as seats."
+        )
     by_figure = _by_figure(s)
     ends = [f for f in s["figures"] if f.startswith("end:") and f not in s["same_as"]]
     for name in [m for m in MAIN if m in by_figure] + ends[:2]:
@@ -325,12 +341,18 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
             for r in rows
         ]
         # The chart draws what each verdict reads: an interval clear of 0 moves the figure.
-        scale = 100 if is_rate(name) else 1
+        scale = 100 if is_rate(name) and name != "balance" else 1
         values = [r["tested"]["value"] * scale for r in rows]
         lo = [r["tested"]["lo"] * scale for r in rows]
         hi = [r["tested"]["hi"] * scale for r in rows]
         unit = (
-            "percentage points" if is_rate(name) else s["length_unit"] if name == "length" else ""
+            "balance, 0-1"
+            if name == "balance"
+            else "percentage points"
+            if is_rate(name)
+            else s["length_unit"]
+            if name == "length"
+            else ""
         )
         xlabel = (
             f"mean change over the option's range (size beyond luck where marked)"

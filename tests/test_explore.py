@@ -268,3 +268,13 @@ def test_cluster_local_gives_the_same_screen(capsys, tmp_path):
         capsys, tmp_path / "b", "-n", "200", "-r", "4", "--range", "bias=0:2", "--cluster", "local"
     )
     assert there["options"] == here["options"] and there["points"] == here["points"]
+
+
+def test_the_terminal_says_what_the_report_says_of_mixed_seats_and_balance(capsys, tmp_path):
+    data = _explore(capsys, tmp_path / "p", "-n", "100", "-r", "3", "--range", "bias=0:2",
+                    "--policy", "strong", "--policy", "random")  # fmt: skip
+    head = "\n".join(data["headline"])
+    assert "The seats play different policies (seat 1 strong, seat 2 random)" in head
+    assert "the first seat's win rate (seat 1 plays strong: its seat and policy)" in head
+    balance = [h for h in data["headline"] if h.startswith("What moves balance")]
+    assert "points" not in balance[0] and re.search(r"[+-]0\.\d{3} \[", balance[0])
