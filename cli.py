@@ -213,7 +213,7 @@ def rules(
     game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Print every rule option of GAME: default, allowed values, meaning and seed passage.
+    """Print every rule option of GAME: default, allowed values, meaning and rulebook quote.
 
     Change any of them with `--set key=value` or a variant file (TOML):
 
@@ -232,7 +232,7 @@ def rules(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("option", "default", "allowed", "meaning", "seed", show_lines=False)
+    table = Table("option", "default", "allowed", "meaning", "rulebook says", show_lines=False)
     for o in options:
         default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
         table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)

@@ -112,7 +112,7 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
     png = base64.b64encode(search_odds_figure(rows)).decode("ascii")
     caption = (
         f"Exact chance that one search succeeds (bars) and the simulated rate of the engine's "
-        f"search with its 95% Wilson interval ({trials:,} searches each); marking: level 1 "
+        f"search with its 95% interval ({trials:,} searches each); marking: level 1 "
         f"'{rules.level1_marking}', level 2 '{rules.level2_marking}' (one value: "
         f"{rules.marking_choice} choice); level 2 pairs "
         f"'{rules.level2_combinations}'."

@@ -182,7 +182,8 @@ def explore_sections(s: dict[str, Any]) -> list[Section]:
 def _design_section(s: dict[str, Any]) -> Section:
     if _sobol(s):
         budget = (
-            f"Sobol (Saltelli's sample, N = {s['trajectories']}): N(k + 2) = {s['points']:,} points"
+            f"Variance shares (N = {s['trajectories']} base points): N(k + 2) = {s['points']:,} "
+            "points"
         )
     else:
         budget = (

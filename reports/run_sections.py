@@ -127,9 +127,8 @@ def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
         return [
             f"{prefix}Seats play different policies, so each seat's figure is the seat and its "
             f"policy together, not an advantage of the seat: {rates}.",
-            f"{prefix}These seat-and-policy pairs {test} (chi-square, "
-            f"{p_value(s['seat_test_p'])}); to tell seat from policy, rotate the policies "
-            "through the seats (balance tournament).",
+            f"{prefix}These seat-and-policy pairs {test} ({p_value(s['seat_test_p'])}); to tell "
+            "seat from policy, rotate the policies through the seats (balance tournament).",
         ]
     top, lead = by_rate[0], s["most_wins"]
     if lead["separated"]:
@@ -140,22 +139,20 @@ def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
     else:
         low = by_rate[-1]
         first = (
-            f"{prefix}Seat win rates run from {with_interval(low)} (seat {low['seat']}) to "
-            f"{with_interval(top)} (seat {top['seat']}); {fair}. No seat is shown to win most: "
+            f"{prefix}Seat win rates run from seat {low['seat']}'s {with_interval(low)} to "
+            f"seat {top['seat']}'s {with_interval(top)}; {fair}. No seat is shown to win most: "
             f"seat {top['seat']} {lead_text(lead, 'seat')}."
         )
     out = [first]
     if s["seat_effect"]:
         out.append(
-            f"{prefix}The seat test finds a real seat effect (chi-square, "
-            f"{p_value(s['seat_test_p'])}): the differences between seats are larger than "
-            "luck explains."
+            f"{prefix}The seat test finds a real seat effect ({p_value(s['seat_test_p'])}): the "
+            "differences between seats are larger than luck explains."
         )
     else:
         out.append(
-            f"{prefix}The seat test finds no clear seat effect (chi-square, "
-            f"{p_value(s['seat_test_p'])}): the differences between seats are within what "
-            "luck produces at this number of games."
+            f"{prefix}The seat test finds no clear seat effect ({p_value(s['seat_test_p'])}): the "
+            "differences between seats are within what luck produces at this number of games."
         )
     out.append(
         f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
@@ -226,7 +223,7 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
     section.add(Table(["run", "seat", "policy", "wins", "win rate", "95% interval"], rows))
     section.add(
         Table(
-            ["run", "fair share", "no winner", "seat test (chi-square)", "balance", "95% interval"],
+            ["run", "fair share", "no winner", "seat test", "balance", "95% interval"],
             [
                 [
                     label_of[id(s)],

@@ -83,11 +83,11 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
             "Each variant's change from the default rules, with its 95% interval and p-value. "
             + (
                 "Every run played the same game seeds, so each game is compared with its twin "
-                "under the default rules (exact McNemar test for win and success rates, paired t "
-                "test for length). "
+                "under the default rules: a change counts the games it turned from a loss into a "
+                "win and back (for length, the mean of each game's change). "
                 if paired
                 else "The runs used different seeds, so they are compared as independent "
-                "samples (chi-square for rates, Mann-Whitney for length). "
+                "samples (see Methods). "
             )
             + f"p-values are raised to allow for the {len(rows)} comparisons made, so that "
             "luck alone rarely marks one of them 'yes'; the corrected interval is the 95% "

@@ -96,3 +96,11 @@ def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str
 def rough(count: int) -> str:
     """A count to two significant figures (an estimate of games needed is no more precise)."""
     return f"{float(f'{count:.2g}'):,.0f}"
+
+
+# The Methods note of a search's report (design, tune): the names behind its plain sentences.
+SEARCH_METHODS = (
+    "The search: Optuna's TPE sampler (Tree-structured Parzen Estimator), seeded; win and "
+    "success rates with Wilson score intervals; paired differences on common game seeds with "
+    "t intervals."
+)

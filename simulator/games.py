@@ -131,6 +131,9 @@ class GameSpec:
     end_notes: dict[str, str] = field(default_factory=dict)
     # Why game lengths bunch where they do (a weekly upkeep), for the report's length section.
     length_note: str = ""
+    # What the ``scores`` column counts, in a designer's words ("victory points"), so a replay's
+    # "scores 3.75, 2.611" says what those numbers are.
+    score_note: str = ""
 
     @property
     def best_heuristic(self) -> str:

@@ -110,6 +110,8 @@ SPEC = GameSpec(
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
+    score_note="station tokens held plus the share of the route sailed, 0 at the start row to 1 "
+    "at the finish",
     board=board,
     heatmaps=HEATMAPS,
     check=check,

@@ -67,6 +67,7 @@ SPEC = GameSpec(
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
+    score_note="victory points",
     board=board_cells,
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",

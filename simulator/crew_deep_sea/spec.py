@@ -53,6 +53,7 @@ SPEC = GameSpec(
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
+    score_note="tasks each seat completed",
     check=check,
     success_subject="the crew",
     breakdown=("crew_mission", "mission"),

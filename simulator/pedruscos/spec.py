@@ -97,6 +97,7 @@ SPEC = GameSpec(
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
+    score_note="points",
     board=board,
     heatmaps=HEATMAPS,
     replay=REPLAY,

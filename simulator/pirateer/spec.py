@@ -84,6 +84,7 @@ SPEC = GameSpec(
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
+    score_note="ships on the board, plus 3 for the seat carrying the treasure",
     board=board,
     heatmaps=HEATMAPS,
     check=check,
