@@ -526,11 +526,13 @@ def _play(
 ) -> Study:
     """Points of one chunk each would play one after another on one core: spread whole points
     over the worker processes instead (the first played here, so it compiles once)."""
-    from .runner import resolve_jobs, run
+    from .runner import resolve_jobs, run, say_study_reused
 
     workers = resolve_jobs(jobs)
     if cluster is not None or workers == 1 or len(plans[0][1].chunks()) > 1 or len(plans) < 3:
         return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+    if progress:
+        say_study_reused(study.path, plans)
     from joblib import Parallel, delayed
 
     first, rest = plans[0], plans[1:]

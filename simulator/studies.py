@@ -31,7 +31,7 @@ from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
 from .rules import coerce, parse_sets
 from .rungs import ladder_chunk_size, rung_labels
-from .runner import RunConfig, plan_run, resolve_jobs, run
+from .runner import RunConfig, plan_run, resolve_jobs, run, say_study_reused
 
 STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
@@ -140,6 +140,8 @@ def _execute(
 ) -> Study:
     from .cluster import cluster_session
 
+    if progress and len(plans) > 1:  # one line for the study, not one per run
+        say_study_reused(study.path, plans)
     # One cluster connection (or one --cluster local) for the whole study, not one per run.
     with cluster_session(cluster):
         for k, (entry, config) in enumerate(plans):
@@ -155,6 +157,7 @@ def _execute(
                 cluster=cluster,
                 until=until,
                 wait=wait,
+                say_reused=len(plans) == 1,
             )
     return study
 
