@@ -416,6 +416,15 @@ def simulate(
     ] = None,
     wait: WaitOpt = False,
     target: TargetOpt = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            "--rotate",
+            help="Play every rotation of the lineup (--policy per seat) on the same seeds into "
+            "OUT/rot-K/ and pool them, as `design --rotate` judges a setting (a variant file a "
+            "design wrote carries its lineup and rotation).",
+        ),
+    ] = False,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -428,6 +437,16 @@ def simulate(
     from simulator.runner import run
 
     targets = _report_options("html", target, game)
+    from simulator.rotation import as_judged, simulate_rotated
+
+    players, policy, rotate = as_judged(variant, players, policy, rotate)
+    if rotate:
+        show = "json" if as_json else "nothing" if quiet else "lines"
+        simulate_rotated(game, n, out, targets=targets, jobs=jobs, cluster=cluster, wait=wait,
+                         show=show, players=players, policies=policy, seed=seed, sets=set_,
+                         variant=variant, chunk_size=chunk_size, policy_file=policy_file,
+                         data=data)  # fmt: skip
+        return
     config = plan_run(
         game,
         n,
