@@ -59,9 +59,7 @@ JSON_KEYS = (
     "exact",
     "exact_optimal",
     "exact_greedy",
-    "monte_carlo",
-    "ci_low",
-    "ci_high",
+    "simulated",
     "trials",
 )
 FLOAT_TOLERANCE = 1e-12
@@ -260,6 +258,11 @@ class SearchRow:
         return self.successes / self.trials
 
     @property
+    def simulated(self) -> dict[str, float]:
+        """The simulated chance as every estimate is written: value and 95% interval."""
+        return {"value": self.monte_carlo, "lo": self.ci_low, "hi": self.ci_high}
+
+    @property
     def exact(self) -> Fraction:
         """The exact chance of the rule in force: what the simulation plays."""
         return self.exact_optimal if self.choice == "optimal" else self.exact_greedy
@@ -280,9 +283,7 @@ class SearchRow:
             "exact": float(self.exact),
             "exact_optimal": float(self.exact_optimal),
             "exact_greedy": float(self.exact_greedy),
-            "monte_carlo": self.monte_carlo,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
+            "simulated": self.simulated,
             "trials": self.trials,
         }
 

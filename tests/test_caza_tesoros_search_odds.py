@@ -346,7 +346,8 @@ def test_cli_json_has_exactly_the_keys(capsys):
     for row in rows:
         assert tuple(row) == JSON_KEYS
         assert row["level"] == 2 and row["dice"] == 3 and row["trials"] == 2000
-        assert row["ci_low"] <= row["monte_carlo"] <= row["ci_high"]
+        sim = row["simulated"]
+        assert sim["lo"] <= sim["value"] <= sim["hi"]
 
 
 def test_cli_table_and_economics(capsys):
@@ -403,6 +404,8 @@ def test_report_section_has_table_figure_and_economics():
         ("divers+robot+scanner", 1, 3),
         ("divers+robot+scanner", 2, 4),
     ]
-    assert all(r["ci_low"] <= r["monte_carlo"] <= r["ci_high"] for r in rows)
+    assert all(
+        r["simulated"]["lo"] <= r["simulated"]["value"] <= r["simulated"]["hi"] for r in rows
+    )
     assert {(r["level"], r["marking"]) for r in rows} == {(1, "all"), (2, "one")}
     assert "level 1 'all', level 2 'one'" in section.markdown
