@@ -58,7 +58,13 @@ def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
     level = 1 - max(sum(r["significant"] for r in rows), 1) * ALPHA / max(tested, 1)
     for row in rows:
         lo, hi = widened(row["diff"], row["lo"], row["hi"], level)
-        row["corrected"] = {"confidence": level, "comparisons": tested, "lo": lo, "hi": hi}
+        row["corrected"] = {
+            "value": row["diff"],
+            "lo": lo,
+            "hi": hi,
+            "confidence": level,
+            "comparisons": tested,
+        }
     return rows
 
 

@@ -181,6 +181,10 @@ class GameSpec:
             "end_reasons": list(self.end_reasons),
             "replay": self.replay is not None,
             "strongest": self.best_heuristic,
+            "columns": {
+                name: {"meaning": meaning, "kind": self.kind_of(name).describe()}
+                for name, meaning in self.columns.items()
+            },
         }
 
 
