@@ -73,7 +73,9 @@ def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str
     difference with its interval, and roughly how many games would tell."""
     level = f"{lead['confidence']:.1%}".replace(".0%", "%")
     corrected = (
-        f", corrected for {lead['comparisons']} comparisons" if lead["comparisons"] > 1 else ""
+        f", widened from 95% because {lead['comparisons']} comparisons were made"
+        if lead["comparisons"] > 1
+        else ""
     )
     c = lead["closest"]
     gap = (
