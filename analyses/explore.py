@@ -265,15 +265,18 @@ SOBOL_HALF_WIDTH = 0.10  # a share known to +-10 points is a share a designer ca
 
 
 def sobol_budget(rows: list[dict[str, Any]], base: int) -> dict[str, Any] | None:
-    """When Sobol shares are too rough to quote (an estimate outside 0-100%, or an interval
-    wider than +-10 points), the base sample N that would narrow the widest interval to +-10
-    points (intervals narrow as 1/sqrt(N); N a power of 2); None when the shares hold."""
-    raws = [r["raw"] for r in rows if "raw" in r]
-    if not raws:
+    """When the Sobol shares of options that move a figure are too rough to quote (an estimate
+    outside 0-100%, or an interval wider than +-10 points), the base sample N that would narrow
+    the widest to +-10 points (intervals narrow as 1/sqrt(N); N a power of 2); None when they
+    hold."""
+    # The shares quoted are those of options that move a figure; where nothing does, the
+    # figure's spread is the games' luck and its shares mean nothing at any budget.
+    quoted = [r for r in rows if "raw" in r and r["moves"]]
+    if not quoted:
         return None
-    half = max((r["hi"] - r["lo"]) / 2 for r in raws)
-    beyond = [r for r in rows if "raw" in r and not 0 <= r["raw"]["value"] <= 1]
-    if half <= SOBOL_HALF_WIDTH and not beyond and not any(r["rough"] for r in rows):
+    half = max((r["raw"]["hi"] - r["raw"]["lo"]) / 2 for r in quoted)
+    beyond = [r for r in quoted if not 0 <= r["raw"]["value"] <= 1]
+    if half <= SOBOL_HALF_WIDTH and not beyond and not any(r["rough"] for r in quoted):
         return None
     need = base * (half / SOBOL_HALF_WIDTH) ** 2
     return {

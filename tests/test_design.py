@@ -184,7 +184,7 @@ def test_choice_and_yes_no_options_search_every_value():
         (["--target", "draw<=5%", "--param", "bias=0:20"], "out of bounds"),
         (["--target", "draw<=5%", "--param", "bias=0:2", "--trials", "0"], "--trials must be"),
         (["--param", "bias=0:2"], "Missing option '--target'"),
-        (["--target", "mean:fake_nothing>=1", "--param", "bias=0:2"], "no numeric column"),
+        (["--target", "mean:fake_nothing>=1", "--param", "bias=0:2"], "no count or measure"),
         (["--target", "end:lost<=5%", "--param", "bias=0:2"], "no end condition 'lost'"),
         (["--target", "draw<=5%"], "name the rule options to search"),
         (["--target", "draw<=5%", "--explore", "{tmp}/nowhere"], "no explore.json there"),
