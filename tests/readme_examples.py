@@ -1,9 +1,10 @@
 """The README's printed examples and the commands that print them.
 
 Every ```text block of the README is one or more ``$ balance ...`` lines, each followed by what
-the command prints. A block shown whole is the command's output exactly; a line ``...`` stands
-for lines left out, and the lines shown must then appear in that order. Commands run in order in
-one folder (a later example may read an earlier one's run folder).
+the command prints; a ```toml block whose first line is ``# NAME`` is a file they read. A block
+shown whole is the command's output exactly; a line ``...`` stands for lines left out, and the
+lines shown must then appear in that order. Commands run in order in one folder (a later example
+may read an earlier one's run folder).
 
 ``python -m tests.readme_examples`` rewrites every block shown whole from its command's output
 (``--fast``: only those that play no game); the tests in ``test_readme.py`` fail when a block and
@@ -24,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 BLOCK = re.compile(r"```text\n(.*?)```", re.S)
+# A file an example reads, shown in the README as a block whose first line names it.
+FILE = re.compile(r"```toml\n# (\S+)\n(.*?)```", re.S)
 SKIP = "..."
 # Commands that play no game (no engine compiles): checked in every test run.
 FAST = ("games", "rules", "board")
@@ -60,6 +63,12 @@ def examples(text: str) -> list[Example]:
         if command is not None:
             out.append(Example(command, tuple(shown), raw))
     return out
+
+
+def write_files(text: str) -> None:
+    """Write here the files the README's examples read (``# cheap-search.toml`` blocks)."""
+    for name, body in FILE.findall(text):
+        Path(name).write_text(body, encoding="utf-8")
 
 
 def output(command: str) -> list[str]:
@@ -115,6 +124,7 @@ def main() -> None:
     text = README.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as work:
         os.chdir(work)
+        write_files(text)
         new = rewrite(text, fast_only)
     README.write_text(new, encoding="utf-8")
 

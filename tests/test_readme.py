@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from simulator import games
-from tests.readme_examples import README, agrees, examples, output
+from tests.readme_examples import README, agrees, examples, output, write_files
 
 EXAMPLES = examples(README.read_text(encoding="utf-8"))
 
@@ -31,6 +31,7 @@ def test_examples_that_play_games(tmp_path, monkeypatch):
     """Every example in order, in one folder (a replay reads the run an earlier one wrote)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(games, "_EXTRA", {})
+    write_files(README.read_text(encoding="utf-8"))
     for example in EXAMPLES:
         printed = output(example.command)
         assert agrees(example.shown, printed), _drift(example, printed)
