@@ -511,6 +511,9 @@ def _print_headline(s: dict) -> None:
     if s["win_rate"] is not None:
         rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
         typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")
+        if len(set(s["policies"])) > 1:  # as the report says it
+            seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(s["policies"]))
+            typer.echo(f"seats play different policies ({seats}): a seat's rate is its policy's")
     else:
         typer.echo(f"success rate {s['success_rate']:.1%}")
     typer.echo(f"mean length {s['mean_length']:.1f} {s['length_unit']}")

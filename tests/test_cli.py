@@ -176,3 +176,11 @@ def test_board_json_and_picture(capsys, tmp_path):
 def test_board_bad_input_is_one_line(capsys, tmp_path, args, words):
     code, _, err = call(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_says_when_seats_play_different_policies(capsys, tmp_path):
+    """The report's caveat, in the terminal too: a seat's rate is its policy's as well."""
+    code, out, _ = call(capsys, "simulate", "fake", "--players", "2", "-p", "strong", "-p",
+                        "random", "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
+    assert code == 0
+    assert "seats play different policies (seat 1 strong, seat 2 random)" in out
