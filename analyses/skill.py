@@ -25,6 +25,7 @@ import polars as pl
 
 from .runs import Run
 from .stats import CONFIDENCE, mean_from_moments, proportion, unpaired_proportion
+from .summary import means_of
 
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 PRIOR = 0.5  # pseudo-games won each way by every pair: keeps a clean sweep's rating finite
@@ -279,10 +280,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         out["fair_share"] = decided / games / runs[0].n_players if games else math.nan
         out["first_seat_wins"], out["decided"] = first, decided
         out["no_winner_rate"] = proportion(games - decided, games).as_dict()
-    out["columns"] = {
-        c: mean_from_moments(float(frame[c].mean()), float(frame[c].std() or 0.0), games).as_dict()
-        for c in own
-    }
+    out["columns"] = means_of(frame, list(own))  # over the games where each column applies
     return out
 
 

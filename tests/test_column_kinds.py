@@ -81,3 +81,15 @@ def test_a_code_or_a_negative_count_is_not_a_target() -> None:
 def test_a_kind_must_be_known() -> None:
     with pytest.raises(ValueError, match="column kind 'sum'"):
         ColumnKind("sum")
+
+
+def test_a_column_that_never_applies_has_no_mean() -> None:
+    import polars as pl
+
+    from analyses.summary import means_of
+
+    frame = pl.DataFrame(
+        {"a": [None, None], "b": [1.0, None]}, schema={"a": pl.Float64, "b": pl.Float64}
+    )
+    means = means_of(frame, ["a", "b"])
+    assert "a" not in means and means["b"]["value"] == 1.0
