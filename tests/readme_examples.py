@@ -72,16 +72,18 @@ def write_files(text: str) -> None:
 
 
 def output(command: str) -> list[str]:
-    """What the command prints (stdout and stderr), line by line, run here in this process."""
+    """What the command prints, line by line, run here in this process: its standard output and
+    its error line, without the progress said on stderr (a compile, a reused folder)."""
     import cli
 
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             cli.app(shlex.split(command)[1:])
         except SystemExit:
             pass
-    return [line.rstrip() for line in buffer.getvalue().splitlines()]
+    errors = [x for x in err.getvalue().splitlines() if x.startswith("balance: error:")]
+    return [line.rstrip() for line in out.getvalue().splitlines() + errors]
 
 
 def agrees(shown: tuple[str, ...], printed: list[str]) -> bool:
