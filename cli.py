@@ -5,86 +5,24 @@ Bad input ends in one line on stderr naming the problem and exit code 2 (never a
 
 from __future__ import annotations
 
-import json
-import sys
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Any
 
-import click
 import typer
 
-from simulator.cli_types import (
-    CompareDataOpt,
-    DataOpt,
-    JobsOpt,
-    SetOpt,
-    VariantOpt,
-    WaitOpt,
-    print_json,
-)
+from simulator import cli_types as opt
+from simulator.cli_app import App
+from simulator.cli_types import REPORT_FORMATS, print_json
 from simulator.errors import BalanceError
+from simulator.games import game_commands
+from simulator.requests import Execution, PlayRequest
 
 if TYPE_CHECKING:
     from simulator.games import GameSpec
 
 
-class _App(typer.Typer):
-    """A Typer app whose every usage error is one line and exit code 2."""
-
-    def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003
-        command = typer.main.get_command(self)
-        try:
-            code = command.main(*args, standalone_mode=False, **kwargs)
-        except BalanceError as exc:
-            _fail(str(exc))
-        except KeyboardInterrupt:
-            _fail("interrupted; finished parts are kept: run the same command again to resume", 130)
-        except typer.Abort:
-            _fail("aborted", code=130)
-        except Exception as exc:
-            # Click's usage errors (vendored by newer Typer, so matched by shape, not by class).
-            if type(exc).__name__.startswith("NoArgsIsHelp"):
-                click.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else "")
-                sys.exit(0)
-            if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                _fail(_usage_message(exc, args[0] if args else None))
-            raise
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-# Typer checks option types with pydantic, whose words name no option and no value.
-_TYPE_WORDS = {
-    "Input should be a valid integer": "a whole number",
-    "Input should be a valid number": "a number",
-    "Input should be a valid boolean": "true or false",
-}
-
-
-def _usage_message(exc: Exception, argv: list[str] | None) -> str:
-    """A usage error in one line; a wrong type as '--seed expects a whole number, got 'abc''."""
-    message = " ".join(exc.format_message().split())  # type: ignore[attr-defined]
-    param = getattr(exc, "param", None)
-    kind = next((k for words, k in _TYPE_WORDS.items() if words in message), None)
-    if kind is None or param is None or not getattr(param, "opts", None):
-        return message
-    opts = list(param.opts)
-    argv = list(sys.argv[1:] if argv is None else argv)
-    given = None
-    for i, arg in enumerate(argv):
-        name, eq, value = arg.partition("=")
-        if name in opts:
-            given = value if eq else (argv[i + 1] if i + 1 < len(argv) else None)
-    name = max(opts, key=len)
-    return f"{name} expects {kind}" + (f", got {given!r}" if given is not None else "")
-
-
-def _fail(message: str, code: int = 2) -> None:
-    click.echo(f"balance: error: {message}", err=True)
-    sys.exit(code)
-
-
-app = _App(
+app = App(
+    late_commands=game_commands,
     help="Monte Carlo balance analysis for tabletop games.\n\n"
     "Typical session: `balance games` to see what is there, `balance rules GAME` for the options a "
     "variant can change, `balance simulate GAME -n 100000 --out runs/base` to play, then "
@@ -96,10 +34,33 @@ app = _App(
 )
 
 
+# -- the request, built once from a command's options ------------------------------------------
+# Every command names these options alike (the parameter names): option -> PlayRequest field.
+_REQUEST_FIELDS = {"game": "game", "n": "games", "players": "players", "policy": "policies",
+                   "seed": "seed", "set_": "sets", "variant": "variant",
+                   "policy_file": "policy_file", "data": "data"}  # fmt: skip
+
+
+def _what(ctx: typer.Context, **fixed: Any) -> PlayRequest:
+    """What to play, from the command's options (those of ``_REQUEST_FIELDS`` it has) and
+    ``fixed`` fields (an option of the same name meaning something else: ``None``)."""
+    given = {f: ctx.params[o] for o, f in _REQUEST_FIELDS.items() if o in ctx.params}
+    # A repeatable option given no time arrives as (): the command itself sees None.
+    given = {f: (list(v) or None) if isinstance(v, tuple | list) else v for f, v in given.items()}
+    return PlayRequest(**(given | fixed))
+
+
+def _how(ctx: typer.Context) -> Execution:
+    """How to play it: --jobs, --cluster, --wait, and a progress bar unless --quiet or --json."""
+    p = ctx.params
+    progress = not p.get("quiet", False) and not p.get("as_json", False)
+    return Execution(p.get("jobs"), p.get("cluster"), progress, p.get("wait", False))
+
+
 # -- games -----------------------------------------------------------------------------------
 @app.command()
 def games(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: opt.GamesJsonOpt = False,
 ) -> None:
     """List the games: player range, policies and the unit of game length."""
     from simulator.games import available, get_game
@@ -127,15 +88,10 @@ def games(
 # -- data ------------------------------------------------------------------------------------
 @app.command()
 def data(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    name: Annotated[
-        str | None, typer.Argument(help="A data file's name: show it, or --export it.")
-    ] = None,
-    export: Annotated[
-        Path | None,
-        typer.Option("--export", help="Write the shipped file here (an existing file is kept)."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+    game: opt.GameArg,
+    name: opt.DataNameArg = None,
+    export: opt.DataExportOpt = None,
+    as_json: opt.DataJsonOpt = False,
 ) -> None:
     """List GAME's data files (boards, decks): what each holds, its format, exact or a
     reconstruction, and where its fields are documented.
@@ -151,7 +107,7 @@ def data(
 
     Start from the shipped file: balance data GAME NAME --export my_file
     """
-    from simulator.game_data import declared
+    from simulator.game_data import declared, export_shipped
     from simulator.games import get_game
 
     spec = get_game(game)
@@ -181,21 +137,7 @@ def data(
         return
     file = declared(files, name, game, f"balance data {game}")
     if export is not None:
-        if export.exists():
-            raise BalanceError(
-                f"--export {str(export)!r} already exists; it is kept (give a new file name)"
-            )
-        if not export.parent.is_dir():
-            raise BalanceError(
-                f"--export {str(export)!r}: folder {str(export.parent)!r} does not exist"
-            )
-        try:
-            with export.open("x", encoding="utf-8", newline="") as fh:
-                fh.write(file.shipped.text)
-        except OSError as exc:
-            raise BalanceError(
-                f"--export {str(export)!r}: cannot write it ({exc.strerror})"
-            ) from None
+        export_shipped(file, export)
         typer.echo(
             f"{export}: the shipped {file.file} of {game}; edit it and play it with "
             f"--data {file.name}={export}"
@@ -210,8 +152,8 @@ def data(
 # -- rules -----------------------------------------------------------------------------------
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    game: opt.GameArg,
+    as_json: opt.GamesJsonOpt = False,
 ) -> None:
     """Print every rule option of GAME: default, allowed values, meaning and rulebook quote.
 
@@ -258,19 +200,13 @@ def _measures_text(spec: GameSpec) -> str:
 # -- board ---------------------------------------------------------------------------------------
 @app.command()
 def board(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Picture to write: .png, .svg or .pdf.")
-    ] = None,
-    ids: Annotated[
-        bool, typer.Option("--ids", help="Write each cell's name on the picture.")
-    ] = False,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the cells (id, kind, x, y, neighbours) as JSON.")
-    ] = False,
+    game: opt.GameArg,
+    out: opt.BoardOutOpt = None,
+    ids: opt.BoardIdsOpt = False,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    as_json: opt.BoardJsonOpt = False,
 ) -> None:
     """Draw GAME's board (cells coloured by kind) or print it as JSON.
 
@@ -298,32 +234,14 @@ def board(
 
 
 # -- simulate --------------------------------------------------------------------------------
-PolicyOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--policy",
-        "-p",
-        help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
-        "colon: greedy:risk=0.3. See `balance policies GAME` for names and parameters.",
-    ),
-]
-PolicyFileOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--policy-file",
-        help="Your own policies: a Python file listing them in POLICIES (see docs/policies.md "
-        "and docs/examples/). Use them by name with --policy beside the built-in ones; they are "
-        "compiled like the built-ins and travel with the work to a --cluster.",
-    ),
-]
 
 
 # -- policies --------------------------------------------------------------------------------
 @app.command()
 def policies(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    policy_file: PolicyFileOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    game: opt.GameArg,
+    policy_file: opt.PolicyFileOpt = None,
+    as_json: opt.GamesJsonOpt = False,
 ) -> None:
     """List GAME's policies: what each does and its parameters (default, range, meaning).
 
@@ -331,26 +249,9 @@ def policies(
     --policy-file the file's policies are checked and listed after the built-in ones.
     """
     from simulator.games import get_game
-    from simulator.policy_file import describe_policies, read_policy_file
+    from simulator.policy_file import policy_rows
 
-    spec = get_game(game)
-    defs = dict(spec.policies)
-    if policy_file is not None:
-        defs.update(describe_policies(spec, read_policy_file(policy_file)))
-    rows = [
-        {
-            "policy": d.name,
-            "default_policy": d.name == spec.default_policy,
-            "source": d.source or "built-in",
-            "doc": d.doc,
-            "params": [
-                {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
-                | ({"choices": list(p.choices)} if p.choices else {})
-                for p in d.params
-            ],
-        }
-        for d in defs.values()
-    ]
+    rows = policy_rows(get_game(game), policy_file)
     if as_json:
         print_json(rows)
         return
@@ -375,56 +276,26 @@ def policies(
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: Annotated[
-        Path, typer.Option("--out", "-o", help="Run folder to write (resumed if it exists).")
-    ],
-    n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 10_000,
-    players: Annotated[
-        int | None, typer.Option("--players", help="Players (default: the game's).")
-    ] = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    jobs: JobsOpt = None,
-    chunk_size: Annotated[
-        int | None,
-        typer.Option(
-            "--chunk-size", help="Games per part (default: about 1/32 of the run, 250-10,000)."
-        ),
-    ] = None,
-    cluster: Annotated[
-        str | None,
-        typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the headline figures as JSON.")
-    ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")
-    ] = False,
-    until_ci: Annotated[
-        float | None,
-        typer.Option(
-            "--until-ci",
-            help="Stop once every win-rate (or success-rate) interval is narrower than this "
-            "width, e.g. 0.02; -n is then the most games played.",
-        ),
-    ] = None,
-    wait: WaitOpt = False,
-    target: TargetOpt = None,
-    rotate: Annotated[
-        bool,
-        typer.Option(
-            "--rotate",
-            help="Play every rotation of the lineup (--policy per seat) on the same seeds into "
-            "OUT/rot-K/ and pool them, as `design --rotate` judges a setting (a variant file a "
-            "design wrote carries its lineup and rotation).",
-        ),
-    ] = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.SimulateOutOpt,
+    n: opt.SimulateNOpt = 10_000,
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    seed: opt.SimulateSeedOpt = 0,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    jobs: opt.JobsOpt = None,
+    chunk_size: opt.SimulateChunkSizeOpt = None,
+    cluster: opt.ClusterOpt = None,
+    as_json: opt.SimulateJsonOpt = False,
+    quiet: opt.QuietOpt = False,
+    until_ci: opt.SimulateUntilCiOpt = None,
+    wait: opt.WaitOpt = False,
+    target: opt.TargetOpt = None,
+    rotate: opt.RotateOpt = False,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -437,54 +308,34 @@ def simulate(
     from simulator.runner import run
 
     targets = _report_options("html", target, game)
-    from simulator.rotation import as_judged, simulate_rotated
+    from simulator.rotation import as_judged, rotated_lines, simulate_rotated
 
-    players, policy, rotate = as_judged(variant, players, policy, rotate)
+    request, rotate = as_judged(_what(ctx), rotate)
     if rotate:
-        show = "json" if as_json else "nothing" if quiet else "lines"
-        simulate_rotated(game, n, out, targets=targets, jobs=jobs, cluster=cluster, wait=wait,
-                         show=show, players=players, policies=policy, seed=seed, sets=set_,
-                         variant=variant, chunk_size=chunk_size, policy_file=policy_file,
-                         data=data)  # fmt: skip
+        if until_ci is not None:
+            raise BalanceError("--until-ci cannot stop a --rotate run: give -n instead")
+        result = simulate_rotated(request, out, _how(ctx), chunk_size=chunk_size, targets=targets)
+        if as_json:
+            print_json(result)
+        elif not quiet:
+            typer.echo("\n".join(rotated_lines(result)))
         return
-    config = plan_run(
-        game,
-        n,
-        players=players,
-        policies=policy,
-        seed=seed,
-        sets=set_,
-        variant=variant,
-        chunk_size=chunk_size,
-        policy_file=policy_file,
-        data=data,
-    )
+    config = plan_run(request, chunk_size=chunk_size)
     until = None
     if until_ci is not None:
         from simulator.studies import until_ci_rule
 
         until = until_ci_rule(until_ci)
-    folder = run(
-        config,
-        out,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
-        until=until,
-        wait=wait,
-    )
+    folder = run(config, out, until=until, **_how(ctx).run_options())
     summary = headline(folder.path)
     if targets:
         summary["targets"] = _run_targets(folder.path, targets)
     if as_json:
         print_json(summary)
     elif not quiet:
-        _print_headline(summary)
-        if targets:
-            from reports.study_sections import targets_headline
+        from reports.terminal import run_lines
 
-            for line in targets_headline(summary["targets"]):
-                typer.echo(line)
+        typer.echo("\n".join(run_lines(summary)))
         if until is not None:
             games_played = f"{summary['games']:,} games"
             typer.echo(
@@ -505,48 +356,7 @@ def _run_targets(path: Path, targets: list) -> list[dict]:
     return [{"run": run_.label, **r} for r in rows]
 
 
-def _print_headline(s: dict) -> None:
-    where = f"seed {s['seed']} -> {s['out']}"
-    typer.echo(f"{s['game']}: {s['games']:,} games, {s['n_players']} players, {where}")
-    if s["win_rate"] is not None:
-        rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
-        typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")
-        if len(set(s["policies"])) > 1:  # as the report says it
-            seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(s["policies"]))
-            typer.echo(f"seats play different policies ({seats}): a seat's rate is its policy's")
-    else:
-        typer.echo(f"success rate {s['success_rate']:.1%}")
-    typer.echo(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
-
-
 # -- reports and studies ---------------------------------------------------------------------
-REPORT_FORMATS = ("html", "md")
-TARGET_HELP = (
-    "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
-    "may end in %). NAME is first-seat, last-seat, seat-N, draw, balance, success, length, "
-    "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean per "
-    "game of one of the game's own columns) or policy:NAME (share of games won by the seats "
-    "playing NAME); `balance rules GAME` lists the names of a game. "
-    "The report says whether each run meets it, misses it or cannot tell yet. Example: "
-    "--target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%"
-)
-TargetOpt = Annotated[list[str] | None, typer.Option("--target", "-t", help=TARGET_HELP)]
-FormatOpt = Annotated[
-    str, typer.Option("--format", "-f", help="Report format: html (one file) or md.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the report's figures as JSON.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")]
-StudyOutOpt = Annotated[
-    Path,
-    typer.Option("--out", "-o", help="Folder for the runs and report (resumed if it exists)."),
-]
-GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Games per run.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every run.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
-ClusterOpt = Annotated[
-    str | None,
-    typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
-]
 
 
 def _report_options(fmt: str, target: list[str] | None, game: str | None = None) -> list:
@@ -577,18 +387,12 @@ def _show_report(data: dict, as_json: bool, quiet: bool) -> None:
 
 @app.command()
 def report(
-    runs: Annotated[
-        list[Path],
-        typer.Argument(help="Run folders, or the folder of a compare, sweep or tournament."),
-    ],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Report file (default: report.html or report.md)."),
-    ] = None,
-    fmt: FormatOpt = "html",
-    target: TargetOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    runs: opt.ReportRunsArg,
+    out: opt.ReportOutOpt = None,
+    fmt: opt.FormatOpt = "html",
+    target: opt.TargetOpt = None,
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Write the designer's report: who wins by seat, game length, end conditions, drama.
 
@@ -597,7 +401,7 @@ def report(
     self-contained: send it to anyone, no network needed.
     """
     from reports.build import write_report
-    from simulator.design import read_design
+    from simulator.folders import read_design
 
     targets = _report_options(fmt, target)
     if len(runs) == 1 and read_design(runs[0]) is not None:  # a design folder
@@ -621,64 +425,29 @@ def _study_report(path: Path, fmt: str, targets: list, as_json: bool, quiet: boo
 
 @app.command()
 def compare(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    variant: Annotated[
-        list[Path] | None,
-        typer.Option("--variant", help="Variant file (TOML), repeatable; each is one variant."),
-    ] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            "-s",
-            help="Rule change key=value (repeatable); together they form one more variant.",
-        ),
-    ] = None,
-    data: CompareDataOpt = None,
-    n: GamesOpt = 10_000,
-    players: PlayersOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    wait: WaitOpt = False,
-    until_ci: Annotated[
-        float | None,
-        typer.Option(
-            "--until-ci",
-            help="Stop once every win-rate (or success-rate) interval of the default run is "
-            "narrower than this width; every variant then plays as many games.",
-        ),
-    ] = None,
-    tune: Annotated[
-        str | None,
-        typer.Option(
-            "--tune",
-            help="Adapted play: tune this seated policy under each rule set first (balance tune "
-            "against the other seats' policies) and compare with each run's best setting.",
-        ),
-    ] = None,
-    tune_trials: Annotated[
-        int, typer.Option("--tune-trials", help="Candidates per tune (with --tune).")
-    ] = 20,
-    tune_games: Annotated[
-        int, typer.Option("--tune-games", help="Games per candidate (with --tune).")
-    ] = 2_000,
-    ladder: Annotated[
-        str | None,
-        typer.Option(
-            "--ladder",
-            help="Rungs of skill, comma-separated (e.g. random,lookahead,mcts:playouts=100): the "
-            "whole comparison is played under each rung, every seat playing it, and each effect "
-            "is judged 'holds at every rung', 'changes with skill' or 'cannot tell yet'.",
-        ),
-    ] = None,
-    fmt: FormatOpt = "html",
-    target: TargetOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    variant: opt.CompareVariantOpt = None,
+    set_: opt.CompareSetOpt = None,
+    data: opt.CompareDataOpt = None,
+    n: opt.GamesOpt = 10_000,
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    wait: opt.WaitOpt = False,
+    until_ci: opt.CompareUntilCiOpt = None,
+    tune: opt.CompareTuneOpt = None,
+    tune_trials: opt.CompareTuneTrialsOpt = 20,
+    tune_games: opt.CompareTuneGamesOpt = 2_000,
+    ladder: opt.CompareLadderOpt = None,
+    fmt: opt.FormatOpt = "html",
+    target: opt.TargetOpt = None,
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Play the default rules and each variant on the same games, then report what changed.
 
@@ -696,24 +465,14 @@ def compare(
     if ladder is not None and targets:
         raise BalanceError("--target judges one run; leave it out with --ladder")
     study = run_compare(
-        game,
-        n,
+        _what(ctx, variant=None),
         out,
+        _how(ctx),
         variants=variant,
-        sets=set_,
-        seed=seed,
-        players=players,
-        policies=policy,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
         until_ci=until_ci,
-        wait=wait,
         tune=tune,
         tune_trials=tune_trials,
         tune_games=tune_games,
-        policy_file=policy_file,
-        data=data,
         ladder=None if ladder is None else split_rungs(ladder),
     )
     _study_report(study.path, fmt, targets, as_json, quiet)
@@ -721,32 +480,25 @@ def compare(
 
 @app.command()
 def sweep(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    param: Annotated[
-        list[str],
-        typer.Option(
-            "--param",
-            help="Rule to sweep: key=v1,v2,v3 (repeatable: the grid of all combinations). "
-            "Use ; between values that are lists themselves; key 'players' sweeps the player "
-            "count.",
-        ),
-    ],
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    n: GamesOpt = 10_000,
-    players: PlayersOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    wait: WaitOpt = False,
-    fmt: FormatOpt = "html",
-    target: TargetOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    param: opt.SweepParamOpt,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    n: opt.GamesOpt = 10_000,
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    wait: opt.WaitOpt = False,
+    fmt: opt.FormatOpt = "html",
+    target: opt.TargetOpt = None,
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Play every combination of rule values, then report win rates and length against them.
 
@@ -756,50 +508,30 @@ def sweep(
     from simulator.studies import sweep as run_sweep
 
     targets = _report_options(fmt, target, game)
-    study = run_sweep(
-        game,
-        n,
-        out,
-        params=param,
-        sets=set_,
-        variant=variant,
-        seed=seed,
-        players=players,
-        policies=policy,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
-        wait=wait,
-        policy_file=policy_file,
-        data=data,
-    )
+    study = run_sweep(_what(ctx), out, _how(ctx), params=param)
     _study_report(study.path, fmt, targets, as_json, quiet)
 
 
 @app.command()
 def tournament(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    policy: Annotated[
-        list[str],
-        typer.Option(
-            "--policy", "-p", help="A policy to enter (repeat, at least two); name:key=value."
-        ),
-    ],
-    policy_file: PolicyFileOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    n: GamesOpt = 10_000,
-    players: PlayersOpt = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    wait: WaitOpt = False,
-    fmt: FormatOpt = "html",
-    target: TargetOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    policy: opt.TournamentPolicyOpt,
+    policy_file: opt.PolicyFileOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    n: opt.GamesOpt = 10_000,
+    players: opt.PlayersOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    wait: opt.WaitOpt = False,
+    fmt: opt.FormatOpt = "html",
+    target: opt.TargetOpt = None,
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Rotate policies through every seat on the same games and report who beats whom.
 
@@ -810,67 +542,30 @@ def tournament(
     from simulator.studies import tournament as run_tournament
 
     targets = _report_options(fmt, target, game)
-    study = run_tournament(
-        game,
-        n,
-        out,
-        policies=policy,
-        sets=set_,
-        variant=variant,
-        seed=seed,
-        players=players,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
-        wait=wait,
-        policy_file=policy_file,
-        data=data,
-    )
+    study = run_tournament(_what(ctx), out, _how(ctx))
     _study_report(study.path, fmt, targets, as_json, quiet)
 
 
 @app.command()
 def skill(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    rungs: Annotated[
-        str | None,
-        typer.Option(
-            "--rungs",
-            help="The ladder, comma-separated policies (name:key=value allowed), e.g. "
-            "random,lookahead,mcts:playouts=100,mcts:playouts=400. Default: random, every "
-            "hand-written policy, then the search player (mcts) at a quarter of its default "
-            "budget and at its default.",
-        ),
-    ] = None,
-    n: Annotated[
-        int,
-        typer.Option(
-            "-n",
-            "--games",
-            help="Games per run: every rung against itself, and every seating of every pair.",
-        ),
-    ] = 200,
-    players: PlayersOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    param: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--param",
-            help="Cooperative games: play the ladder at each value, key=v1,v2,... (repeatable, "
-            "e.g. mission=1,10,20).",
-        ),
-    ] = None,
-    policy_file: PolicyFileOpt = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    wait: WaitOpt = False,
-    fmt: FormatOpt = "html",
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    rungs: opt.SkillRungsOpt = None,
+    n: opt.SkillNOpt = 200,
+    players: opt.PlayersOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    param: opt.SkillParamOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    wait: opt.WaitOpt = False,
+    fmt: opt.FormatOpt = "html",
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """How much skill matters: play a ladder of policies against each other and rate them.
 
@@ -886,84 +581,34 @@ def skill(
     from simulator.skill import skill as run_skill
 
     _report_options(fmt, None)
-    study = run_skill(
-        game,
-        n,
-        out,
-        rungs=None if rungs is None else split_rungs(rungs),
-        players=players,
-        sets=set_,
-        variant=variant,
-        params=param,
-        seed=seed,
-        jobs=jobs,
-        progress=not quiet and not as_json,
-        cluster=cluster,
-        wait=wait,
-        policy_file=policy_file,
-        data=data,
-    )
+    ladder = None if rungs is None else split_rungs(rungs)
+    study = run_skill(_what(ctx), out, _how(ctx), rungs=ladder, params=param)
     _study_report(study.path, fmt, [], as_json, quiet)
 
 
 @app.command()
 def explore(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    options: Annotated[
-        str | None,
-        typer.Option(
-            "--options",
-            help="Options to screen, comma-separated (default: every number and yes/no option "
-            "except run limits such as a turn cap). A choice option named here is screened as "
-            "its choices in the order `balance rules` lists them. List options (card counts) "
-            "and text cannot be screened: Morris steps along one ordered scale per option.",
-        ),
-    ] = None,
-    range_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--range",
-            help="NAME=LO:HI, repeatable: the range screened for a number option, inside its "
-            "declared bounds. Default: half to double the value in force (0: up to a tenth of "
-            "the bounds), integers rounded, shown in the report.",
-        ),
-    ] = None,
-    n: Annotated[
-        int,
-        typer.Option("-n", "--games", help="Games at each point of the design (same seeds)."),
-    ] = 200,
-    trajectories: Annotated[
-        int | None,
-        typer.Option(
-            "--trajectories",
-            "-r",
-            help="Morris: trajectories r, the design has r(k + 1) points for k options "
-            "(default 10). Sobol: Saltelli's base sample N, a power of 2, N(k + 2) points "
-            "(default 16).",
-        ),
-    ] = None,
-    method: Annotated[
-        str,
-        typer.Option(
-            "--method",
-            help="morris (elementary effects: a ranking, cheap) or sobol (variance shares with "
-            "interactions; needs many more points).",
-        ),
-    ] = "morris",
-    players: PlayersOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
-    data: DataOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    wait: WaitOpt = False,
-    fmt: FormatOpt = "html",
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    options: opt.ExploreOptionsOpt = None,
+    range_: opt.ExploreRangeOpt = None,
+    n: opt.ExploreNOpt = 200,
+    trajectories: opt.ExploreTrajectoriesOpt = None,
+    method: opt.ExploreMethodOpt = "morris",
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    data: opt.DataOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    wait: opt.WaitOpt = False,
+    fmt: opt.FormatOpt = "html",
+    as_json: opt.JsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Which rules matter: screen rule options for how much each moves the game's figures.
 
@@ -977,81 +622,29 @@ def explore(
     OUT/report.html; a killed explore resumes. See docs/explore.md.
     """
     from simulator.explore import explore as run_explore
+    from simulator.explore import write_summary
 
     _report_options(fmt, None)
-    started, refused = time.monotonic(), False
-    try:
-        study = run_explore(
-            game,
-            n,
-            out,
-            options=None
-            if options is None
-            else [o.strip() for o in options.split(",") if o.strip()],
-            ranges=range_,
-            sets=set_,
-            variant=variant,
-            players=players,
-            policies=policy,
-            method=method,
-            trajectories=trajectories,
-            seed=seed,
-            policy_file=policy_file,
-            data=data,
-            jobs=jobs,
-            progress=not quiet and not as_json,
-            cluster=cluster,
-            wait=wait,
-        )
-    except BalanceError:
-        refused = True  # bad input is refused before anything is written
-        raise
-    finally:  # an interrupted explore's seconds count too (its finished points are kept)
-        if not refused:
-            _add_explore_seconds(out, time.monotonic() - started)
-    from reports.build import write_report
-
-    data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
-    keys = ("game", "figures", "options", "method", "points", "games", "out", "ranges",
-            "skipped", "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories",
-            "players", "policies", "wall_seconds", "first_seat_edge", "sobol_budget", "headline",
-            "report")  # fmt: skip
-    result = {k: data[k] for k in keys}
-    (study.path / "explore.json").write_text(json.dumps(result, indent=2, default=str) + "\n")
-    _show_report(result, as_json, quiet)
-
-
-def _add_explore_seconds(out: Path, seconds: float) -> None:
-    """Add one invocation's wall time to OUT/explore-time.json."""
-    from analyses.explore import TIME_FILE
-
-    if not (out / "study.json").is_file():
-        return  # interrupted while planning: nothing was written
-    f = out / TIME_FILE
-    try:
-        spent = json.loads(f.read_text())["seconds"] if f.is_file() else []
-    except (OSError, ValueError, KeyError, TypeError):
-        spent = []
-    f.write_text(json.dumps({"seconds": [*spent, round(seconds, 1)]}) + "\n")
+    screened = None if options is None else [o.strip() for o in options.split(",") if o.strip()]
+    study = run_explore(
+        _what(ctx),
+        out,
+        _how(ctx),
+        options=screened,
+        ranges=range_,
+        method=method,
+        trajectories=trajectories,
+    )
+    _show_report(write_summary(study, fmt), as_json, quiet)
 
 
 # -- verify ----------------------------------------------------------------------------------
 @app.command()
 def verify(
-    runs: Annotated[
-        list[Path],
-        typer.Argument(help="Run folders, or the folder of a compare, sweep or tournament."),
-    ],
-    repair: Annotated[
-        bool,
-        typer.Option(
-            "--repair",
-            help="Replay every damaged or missing part (and finish an unfinished run) from the "
-            "folder's own manifest; bad files are moved to RUN/damaged/, never deleted.",
-        ),
-    ] = False,
-    jobs: JobsOpt = None,
-    wait: WaitOpt = False,
+    runs: opt.ReportRunsArg,
+    repair: opt.VerifyRepairOpt = False,
+    jobs: opt.JobsOpt = None,
+    wait: opt.WaitOpt = False,
 ) -> int:
     """Check run folders: the manifest, every part against the size, row count and SHA-256
     recorded when it was written, and the number of games.
@@ -1082,66 +675,29 @@ def verify(
 
 
 # -- tune ------------------------------------------------------------------------------------
-TrialsOpt = Annotated[
-    int,
-    typer.Option("--trials", "-t", help="Candidate settings to try (the first is the defaults)."),
-]
 
 
 @app.command()
 def tune(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    policy: Annotated[
-        str,
-        typer.Option(
-            "--policy",
-            "-p",
-            help="Policy to tune; name:key=value sets the starting values (and those of "
-            "parameters not searched).",
-        ),
-    ],
-    against: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--against",
-            "-a",
-            help="Opponent policy (repeatable; name:key=value). The tuned policy meets each one "
-            "in every seat. Default: every other policy of the game (a cooperative game: "
-            "every seat plays the tuned policy).",
-        ),
-    ] = None,
-    policy_file: PolicyFileOpt = None,
-    param: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--param",
-            help="Parameter to search (repeatable): NAME, or NAME=LO:HI for narrower bounds than "
-            "declared. Default: every parameter the policy declares.",
-        ),
-    ] = None,
-    players: PlayersOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    trials: TrialsOpt = 40,
-    n: Annotated[
-        int,
-        typer.Option("-n", "--games", help="Games per candidate, shared among its seatings."),
-    ] = 2_000,
-    check_games: Annotated[
-        int | None,
-        typer.Option(
-            "--check-games",
-            help="Fresh games on which the best setting and the defaults are measured again "
-            "(default: twice -n).",
-        ),
-    ] = None,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    policy: opt.TunePolicyOpt,
+    against: opt.TuneAgainstOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    param: opt.TuneParamOpt = None,
+    players: opt.PlayersOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    trials: opt.TrialsOpt = 40,
+    n: opt.TuneNOpt = 2_000,
+    check_games: opt.TuneCheckGamesOpt = None,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    as_json: opt.ResultJsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Fit a policy's parameters to the rules in force: the setting with the best win rate.
 
@@ -1160,22 +716,10 @@ def tune(
     from simulator.tuning import plan_tune
     from simulator.tuning import tune as run_tune
 
-    plan = plan_tune(
-        game,
-        policy,
-        n,
-        against=against,
-        params=param,
-        players=players,
-        sets=set_,
-        variant=variant,
-        trials=trials,
-        check_games=check_games,
-        seed=seed,
-        policy_file=policy_file,
-        data=data,
-    )
-    data = run_tune(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
+    request = _what(ctx, policies=None)
+    plan = plan_tune(request, policy, against=against, params=param, trials=trials,
+                     check_games=check_games)  # fmt: skip
+    data = run_tune(plan, out, _how(ctx))
     report = write_tune_report(out)
     if as_json:
         print_json(data["summary"])
@@ -1184,96 +728,38 @@ def tune(
         return
     from reports.tune_report import verdict
 
-    typer.echo(f"- {verdict(data)}")
-    typer.echo(
-        f"- {data['games_total']:,} games ({data['games_played_now']:,} played now) in "
-        f"{data['wall_seconds']:,.0f} s"
-    )
-    typer.echo(f"report: {report}")
+    _print_search(data, [verdict(data)], report)
 
 
 # -- design ----------------------------------------------------------------------------------
 @app.command()
 def design(
-    game: Annotated[str, typer.Argument(help="Game id (see `balance games`).")],
-    out: StudyOutOpt,
-    target: Annotated[
-        list[str],
-        typer.Option(
-            "--target",
-            "-t",
-            help="What the game should do (repeatable, at least one): "
-            + TARGET_HELP.removeprefix("Design target, repeatable: "),
-        ),
-    ],
-    param: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--param",
-            help="Rule option to search (repeatable): NAME=LO:HI for a number, NAME=a,b,c for "
-            "values to choose from, NAME alone for a yes/no or choice option (every value).",
-        ),
-    ] = None,
-    explore: Annotated[
-        Path | None,
-        typer.Option(
-            "--explore",
-            help="Without --param: search the options this `balance explore` folder ranked "
-            "highest for the targets' figures, over the ranges it screened.",
-        ),
-    ] = None,
-    players: PlayersOpt = None,
-    policy: PolicyOpt = None,
-    policy_file: PolicyFileOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    tune_policy: Annotated[
-        str | None,
-        typer.Option(
-            "--tune",
-            help="Adapted play: re-tune this seated policy under every candidate before judging "
-            "it (costs about --tune-trials times the games).",
-        ),
-    ] = None,
-    tune_trials: Annotated[
-        int, typer.Option("--tune-trials", help="Tune candidates per rule setting (with --tune).")
-    ] = 8,
-    tune_games: Annotated[
-        int | None,
-        typer.Option("--tune-games", help="Games per tune candidate (with --tune; default -n)."),
-    ] = None,
-    data: DataOpt = None,
-    rotate: Annotated[
-        bool,
-        typer.Option(
-            "--rotate",
-            help="Play every rotation of the --policy lineup (each policy in each seat equally "
-            "often), so first-seat targets measure the seat and policy:NAME targets the policy.",
-        ),
-    ] = False,
-    trials: Annotated[
-        int,
-        typer.Option("--trials", help="Rule settings to try (the first is the starting rules)."),
-    ] = 30,
-    n: Annotated[int, typer.Option("-n", "--games", help="Games per candidate.")] = 1_000,
-    check_games: Annotated[
-        int | None,
-        typer.Option(
-            "--check-games",
-            help="Fresh games on which the best settings and the starting rules are played "
-            "again to judge the targets (default: twice -n).",
-        ),
-    ] = None,
-    check_settings: Annotated[
-        int,
-        typer.Option("--check-settings", help="How many of the best settings to check."),
-    ] = 3,
-    seed: SeedOpt = 0,
-    jobs: JobsOpt = None,
-    cluster: ClusterOpt = None,
-    fmt: FormatOpt = "html",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-    quiet: QuietOpt = False,
+    ctx: typer.Context,
+    game: opt.GameArg,
+    out: opt.StudyOutOpt,
+    target: opt.DesignTargetOpt,
+    param: opt.DesignParamOpt = None,
+    explore: opt.DesignExploreOpt = None,
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    tune_policy: opt.DesignTunePolicyOpt = None,
+    tune_trials: opt.DesignTuneTrialsOpt = 8,
+    tune_games: opt.DesignTuneGamesOpt = None,
+    data: opt.DataOpt = None,
+    rotate: opt.DesignRotateOpt = False,
+    trials: opt.DesignTrialsOpt = 30,
+    n: opt.DesignNOpt = 1_000,
+    check_games: opt.DesignCheckGamesOpt = None,
+    check_settings: opt.DesignCheckSettingsOpt = 3,
+    seed: opt.SeedOpt = 0,
+    jobs: opt.JobsOpt = None,
+    cluster: opt.ClusterOpt = None,
+    fmt: opt.FormatOpt = "html",
+    as_json: opt.ResultJsonOpt = False,
+    quiet: opt.QuietOpt = False,
 ) -> None:
     """Search rule settings for ones that meet your targets, and prove them on fresh games.
 
@@ -1292,73 +778,49 @@ def design(
     """
     from reports.design_report import verdict_sentences, write_design_report
     from simulator.design import design as run_design
-    from simulator.design import plan_design
+    from simulator.design import design_summary, plan_design
 
     if fmt not in REPORT_FORMATS:
         raise BalanceError(f"--format must be html or md, not {fmt!r}")
     plan = plan_design(
-        game,
+        _what(ctx),
         target,
-        n,
         params=param,
         explore=explore,
-        players=players,
-        policies=policy,
-        sets=set_,
-        variant=variant,
         trials=trials,
         check_games=check_games,
         check_settings=check_settings,
-        seed=seed,
         tune=tune_policy,
         tune_trials=tune_trials,
         tune_games=tune_games,
         rotate=rotate,
-        policy_file=policy_file,
-        data=data,
     )
-    result = run_design(plan, out, jobs=jobs, cluster=cluster, progress=not quiet and not as_json)
+    result = run_design(plan, out, _how(ctx))
     report = write_design_report(out, fmt)
     if as_json:
-        best = result["best"]
-        print_json(
-            {
-                "game": plan.spec.id,
-                "targets": [t.text for t in plan.targets],
-                "trials": plan.trials,
-                "default": result["default"],
-                "best": best,
-                "settings": result["settings"],
-                "met_every_target": result["met_every_target"],
-                "held_back_by": result["held_back_by"],
-                "variant_file": best.get("variant_file") if best else None,
-                "games_total": result["games_total"],
-                "wall_seconds": result["wall_seconds"],
-                "out": str(out),
-                "report": str(report),
-            }
-        )
+        print_json(design_summary(plan, result, out, report))
         return
     if quiet:
         return
-    for line in verdict_sentences(result):
+    _print_search(result, verdict_sentences(result), report)
+
+
+def _print_search(result: dict, sentences: list[str], report: Path) -> None:
+    """A tune's or a design's verdict, its games and wall time, and its report."""
+    for line in sentences:
         typer.echo(f"- {line}")
-    typer.echo(
-        f"- {result['games_total']:,} games ({result['games_played_now']:,} played now) in "
-        f"{result['wall_seconds']:,.0f} s"
-    )
+    played = f"{result['games_total']:,} games ({result['games_played_now']:,} played now)"
+    typer.echo(f"- {played} in {result['wall_seconds']:,.0f} s")
     typer.echo(f"report: {report}")
 
 
 # -- demo ------------------------------------------------------------------------------------
 @app.command()
 def demo(
-    out: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder for the runs and reports.")
-    ] = Path("out"),
-    n: Annotated[int, typer.Option("-n", "--games", help="Games per game.")] = 3000,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 1,
-    jobs: JobsOpt = None,
+    out: opt.DemoOutOpt = Path("out"),
+    n: opt.DemoNOpt = 3000,
+    seed: opt.DemoSeedOpt = 1,
+    jobs: opt.JobsOpt = None,
 ) -> None:
     """Play every game with its default rules, players and policy, and write a report for each.
 
@@ -1389,37 +851,18 @@ def demo(
 # -- replay ----------------------------------------------------------------------------------
 @app.command()
 def replay(
-    target: Annotated[
-        str, typer.Argument(help="A run folder (with --game-index) or a game id (with --seed).")
-    ],
-    game_index: Annotated[
-        int | None,
-        typer.Option("--game-index", "-i", help="Game of the run to replay (its game_index)."),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", help="Game seed (a run's `seed` column) of the game to play."),
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", help="Players (default: the game's).")
-    ] = None,
-    policy: PolicyOpt = None,
-    set_: SetOpt = None,
-    variant: VariantOpt = None,
-    data: DataOpt = None,
-    policy_file: PolicyFileOpt = None,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json", help="Print {game, seed, rules_changed, players, policies, events, result}."
-        ),
-    ] = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", "-o", help="Write a replay page (.html): the board at every step, the log."
-        ),
-    ] = None,
+    ctx: typer.Context,
+    target: opt.ReplayTargetArg,
+    game_index: opt.ReplayGameIndexOpt = None,
+    seed: opt.ReplaySeedOpt = None,
+    players: opt.PlayersOpt = None,
+    policy: opt.PolicyOpt = None,
+    set_: opt.SetOpt = None,
+    variant: opt.VariantOpt = None,
+    data: opt.DataOpt = None,
+    policy_file: opt.PolicyFileOpt = None,
+    as_json: opt.ReplayJsonOpt = False,
+    out: opt.ReplayOutOpt = None,
 ) -> None:
     """Watch one game move by move: the engine plays it again from its seed and records it.
 
@@ -1430,86 +873,24 @@ def replay(
     a slider over the events and the log.
     Example: balance replay runs/base --game-index 12 --out game12.html
     """
-    from simulator.replay import replay_run, replay_seed
+    from reports.replay_page import check_page_path, write_page
+    from simulator.replay import check_replay_options, replay_run, replay_seed
 
-    is_run = Path(target).is_dir()
-    if is_run:
-        if game_index is None:
-            raise BalanceError(f"{target} is a run folder: say which game with --game-index I")
-        given = [
-            name
-            for name, value in (
-                ("--seed", seed),
-                ("--players", players),
-                ("--policy", policy),
-                ("--set", set_),
-                ("--variant", variant),
-                ("--policy-file", policy_file),
-                ("--data", data),
-            )  # fmt: skip
-            if value is not None
-        ]
-        if given:
-            raise BalanceError(
-                f"{given[0]} does not apply to a run's game (it is replayed with the run's own "
-                "seed, rules and seats); use `balance replay GAME --seed S` to choose them"
-            )
-    else:
-        if game_index is not None:
-            raise BalanceError(f"--game-index needs a run folder; {target!r} is not one")
-        if seed is None:
-            raise BalanceError(
-                f"say which game of {target} to play with --seed S (a run's `seed` column), or "
-                "give a run folder and --game-index I"
-            )
+    request = _what(ctx, game=target)
+    is_run = check_replay_options(game_index, request)
     if out is not None:
-        _check_page_path(out)
-    if is_run:
-        game = replay_run(target, game_index)  # type: ignore[arg-type]
-    else:
-        game = replay_seed(
-            target, seed, players=players, policies=policy, sets=set_, variant=variant,
-            policy_file=policy_file, data=data,
-        )  # type: ignore[arg-type]  # fmt: skip
-    page = None
+        check_page_path(out)
+    game = replay_run(target, game_index) if is_run else replay_seed(request)  # type: ignore[arg-type]
     if out is not None:
-        from reports.replay_page import render
-
-        page = render(game)
+        write_page(game, out)
     if as_json:
         print_json(game.as_json())
     elif out is None:
         typer.echo(game.text())
-    if page is not None and out is not None:
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(out)
-        if not as_json:
-            typer.echo(game.header())
-            typer.echo(game.result_line())
-            typer.echo(f"{out}: {len(game.events)} events")
-
-
-def _check_page_path(out: Path) -> None:
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise BalanceError(f"--out {out}: name an .html file")
-    if not out.parent.exists():
-        raise BalanceError(f"--out {out}: folder {out.parent} does not exist")
-    if out.is_dir():
-        raise BalanceError(f"--out {out} is a folder; name an .html file")
-
-
-# -- the games' own commands (each game's optional `commands` module) ---------------------------
-def _add_game_commands() -> None:
-    import importlib
-
-    from simulator.games import game_commands_modules
-
-    for module in game_commands_modules():
-        importlib.import_module(module).register(app)
-
-
-_add_game_commands()
+    else:
+        typer.echo(game.header())
+        typer.echo(game.result_line())
+        typer.echo(f"{out}: {len(game.events)} events")
 
 
 if __name__ == "__main__":

@@ -225,68 +225,6 @@ def _mission_targets(games: pl.DataFrame) -> pl.DataFrame:
     ).sort(pl.col("z").abs(), descending=True)
 
 
-def run_audit(
-    players: int,
-    policy: str,
-    games: int,
-    out: str | Path,
-    seed: int = 0,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    confirm_with: str | Path | None = None,
-) -> dict[str, Any]:
-    """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them. With
-    ``confirm_with`` (another audit's folder, e.g. under `omniscient`), also list the cards out
-    of line in both (`flagged_under_both`): those are the cards' own, not one crew's."""
-    if confirm_with is not None:
-        other = Path(confirm_with) / f"task_audit_{players}p.csv"
-        if not other.is_file():
-            raise BalanceError(
-                f"--confirm-with: {str(other)!r} not found (run crew-audit there with "
-                f"--players {players} first)"
-            )
-    from simulator.runner import simulate
-
-    out = Path(out)
-    paths = [
-        simulate(
-            "crew-deep-sea",
-            games,
-            out / f"mission-{m:02d}",
-            players=players,
-            policies=[policy],
-            seed=seed,
-            sets={"mission": m},
-            jobs=jobs,
-            cluster=cluster,
-        )
-        for m in range(1, 33)
-    ]
-    data = load_games(paths)
-    table = success_by_mission(data)
-    audit = difficulty_audit(data)
-    table.write_csv(out / "success_by_mission.csv")
-    result: dict[str, Any] = {
-        "players": players,
-        "policy": policy,
-        "attempts_per_mission": games,
-        "runs": [str(p) for p in paths],
-        "success": table.to_dicts(),
-        "campaign": campaign(table).to_dicts(),
-    }
-    for n, a in audit.items():
-        a["cards"].write_csv(out / f"task_audit_{n}p.csv")
-        result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
-        result[f"mission_targets_{n}p"] = a["missions"].to_dicts()
-        result[f"slope_{n}p"] = a["slope_logodds_per_point"]
-        if confirm_with is not None:
-            other = pl.read_csv(Path(confirm_with) / f"task_audit_{n}p.csv")
-            both = flagged_under_both(a["cards"], other)
-            both.write_csv(out / f"flagged_both_{n}p.csv")
-            result[f"flagged_both_{n}p"] = both.to_dicts()
-    return result
-
-
 def campaign_attempts(run: Any) -> dict[str, Any] | None:
     """A `campaign` run (the logbook as one game): expected attempts for the logbook with its
     95% t interval, campaigns finished, and the attempts at each mission (mean with interval,

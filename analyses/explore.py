@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.explore import read_plan
+from simulator.folders import EXPLORE_TIME_FILE, read_plan
 from simulator.games import COUNT, MEASURE
 
 from .runs import Run
@@ -394,7 +394,7 @@ def _position(f: dict[str, Any], value: Any) -> float:
     return (float(value) - lo) / (hi - lo)
 
 
-TIME_FILE = "explore-time.json"
+TIME_FILE = EXPLORE_TIME_FILE
 
 
 def wall_seconds(path: Any, runs: list[Run]) -> float:

@@ -1,36 +1,42 @@
-"""How much skill matters: ratings of a ladder's rungs, how often the weaker one wins, and how
+"""How much skill matters: ratings of a ladder's rungs, how often the strongest loses, and how
 the game's own figures move as play gets stronger (``balance skill``).
 
 Competitive games: every pair of rungs played at tables holding only those two, seats rotated on
 common seeds, so every game is one comparison of two rungs. The ratings are Bradley-Terry
-strengths fitted to all of them (``choix``), a game without a winner counting half to each; they
-are shown on the Elo scale (400 points: 10 to 1 odds) with ``random`` (else the weakest rung) at
-0, and their intervals come from a parametric bootstrap of every pair's results.
+strengths fitted to the games one of the two won (a game nobody won is counted beside the
+ratings, per pair, not in them); they are shown on the Elo scale (400 points: 10 to 1 odds in
+decided games) with ``random`` (else the weakest rung) at 0.
 
 Cooperative games: every rung plays every seat on the same deals; two rungs are compared on the
 deals where exactly one of them succeeds, and those comparisons feed the same model.
 
-The *upset rate* is how often the weaker of two rungs adjacent in the ratings wins, among the
-games one of them won: 50% is a coin flip (two players of the same skill, or a game of pure
-chance), 0% is a game skill always decides.
+How much luck the game leaves is read off the ends of the ladder, which do not depend on the
+rungs in between: how often the strongest rung loses to the weakest and to the best hand-written
+policy, head to head, and what the rating span from the bottom to the top means in games. The
+*upset rate* (how often the weaker of two rungs adjacent in the ratings wins) pools neighbours,
+so it measures the spacing of the rungs chosen as much as the game: more rungs between the same
+ends give a higher one.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import optimize
+from scipy.special import expit
+from scipy.stats import chi2
 
 from .runs import Run
 from .stats import CONFIDENCE, mean_from_moments, proportion, unpaired_proportion
 from .summary import means_of
 
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
-PRIOR = 0.5  # pseudo-games won each way by every pair: keeps a clean sweep's rating finite
-RESAMPLES = 1000
-COIN_FLIP = 0.5  # the upset rate of two rungs of the same skill
+COIN_FLIP = 0.5  # how often either of two rungs of the same skill wins a decided game
+MIN_DECIDED = 30  # games with a winner a rung needs before a seat's share of them is compared
 
 
 def ladder_runs(runs: list[Run]) -> tuple[list[str], list[Run], list[Run]]:
@@ -42,42 +48,91 @@ def ladder_runs(runs: list[Run]) -> tuple[list[str], list[Run], list[Run]]:
 
 
 def skill_summary(runs: list[Run], seed: int = 0) -> dict[str, Any]:
-    """Everything the skill report shows (the JSON of ``balance skill``)."""
+    """Everything the skill report shows (the JSON of ``balance skill``); every estimate is
+    ``{"value", "lo", "hi"}`` with its 95% interval."""
     rungs, selves, pairs = ladder_runs(runs)
     first = runs[0]
     if first.cooperative:
         wins, per_point = _cooperative_comparisons(rungs, selves)
     else:
         wins, per_point = _pair_results(rungs, pairs), None
-    ratings = fit_ratings(wins, rungs, seed)
-    order = sorted(range(len(rungs)), key=lambda k: (ratings[k]["rating"], k))
-    rung_rows = []
-    for k in order:
-        own = [r for r in selves if r.params["rungs"][0] == rungs[k]]
-        rung_rows.append({"name": rungs[k], **ratings[k], **_own_figures(own)})
-    adjacent = [_pair_row(wins, rungs, order[i + 1], order[i]) for i in range(len(order) - 1)]
-    upset = _pooled_upset(adjacent)
-    extremes = _pair_row(wins, rungs, order[-1], order[0]) if len(order) > 1 else None
+    out = ladder_figures(wins, rungs, seed)
+    for row in out["rungs"]:
+        own = [r for r in selves if r.params["rungs"][0] == row["name"]]
+        row.update(_own_figures(own))
+    _mark_degenerate(out["rungs"], first.cooperative, first.length_unit, first.game)
     return {
         "game": first.game,
         "players": first.n_players,
         "games": sum(r.games_played() for r in runs),
         "cooperative": first.cooperative,
+        **out,
+        "points": per_point,
+    }
+
+
+def ladder_figures(wins: np.ndarray, rungs: list[str], seed: int = 0) -> dict[str, Any]:
+    """Ratings, head to heads and the luck figures of a ladder from its comparisons
+    (``wins`` as in :func:`fit_ratings`)."""
+    ratings = fit_ratings(wins, rungs, seed)
+    order = sorted(  # weakest first, rungs that cannot be rated last
+        range(len(rungs)),
+        key=lambda k: (not ratings[k]["rated"], _finite(ratings[k]["rating"]["value"]), k),
+    )
+    rated = [k for k in order if ratings[k]["rated"]]
+    anchor = next(k for k in order if ratings[k]["anchor"])
+    rung_rows = [{"name": rungs[k], **ratings[k], **_ladder_games(wins, k)} for k in order]
+    adjacent = [_pair_row(wins, rungs, rated[i + 1], rated[i]) for i in range(len(rated) - 1)]
+    top = rated[-1] if len(rated) > 1 else None
+    hand = [k for k in rated if _is_hand_written(rungs[k])]
+    return {
         "rungs": rung_rows,
         "pairs": adjacent,
-        "extremes": extremes,
-        "upset_rate": upset["value"],
-        "upset_ci": [upset["lo"], upset["hi"]],
-        "upset_rate_random": COIN_FLIP,
-        "skill_share": _skill_share(upset),
-        "extremes_skill_share": _skill_share(extremes) if extremes else None,
-        "points": per_point,
-        "anchor_swept_by": [r["name"] for r in rung_rows if r["sweeps_anchor"]],
-        "model": (
-            "Bradley-Terry (choix), Elo scale, a game without a winner counting half to each "
-            f"rung, {PRIOR} pseudo-game each way per pair; intervals: parametric bootstrap, "
-            f"{RESAMPLES} resamples"
+        "groups": _groups([rungs[k] for k in rated], adjacent),
+        "extremes": _pair_row(wins, rungs, top, rated[0]) if top is not None else None,
+        "top_vs_hand_written": (
+            _pair_row(wins, rungs, top, hand[-1])
+            if top is not None and hand and hand[-1] != top
+            else None
         ),
+        "span": (
+            _span(ratings[top]["rating"], rungs[anchor], rungs[top])
+            if top is not None and top != anchor
+            else None
+        ),
+        "upset_rate": _pooled_upset(adjacent),
+        "upset_rungs": len(rated),
+        "anchor_swept_by": [r["name"] for r in rung_rows if r["sweeps_anchor"]],
+        "unrated": [r["name"] for r in rung_rows if not r["rated"]],
+        "model": {"fit": "Bradley-Terry on decided games", "prior": PRIOR, "intervals": INTERVALS},
+    }
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else -math.inf
+
+
+def _is_hand_written(rung: str) -> bool:
+    return rung.partition(":")[0] not in ("random", "mcts")
+
+
+def win_share(points: float) -> float:
+    """The stronger's share of the decided games at a rating gap of ``points``."""
+    return float(expit(points / ELO))
+
+
+def _span(rating: dict[str, float], bottom: str, top: str) -> dict[str, Any]:
+    """The top's rating over the anchor, and the share of decided games the anchor would win
+    at that gap (the interval carried through: the share falls as the gap grows)."""
+    return {
+        "from": bottom,
+        "to": top,
+        "points": rating,
+        "bottom_wins": {
+            "value": 1 - win_share(rating["value"]),
+            "lo": 1 - win_share(rating["hi"]),
+            "hi": 1 - win_share(rating["lo"]),
+        },
     }
 
 
@@ -149,64 +204,192 @@ def _point_text(point: dict[str, Any]) -> str:
 
 
 # -- ratings ----------------------------------------------------------------------------------
-def _strengths(counts: np.ndarray) -> np.ndarray:
-    import choix
+PRIOR = (
+    "Jeffreys prior on the strengths (Firth's bias-reduced likelihood: the likelihood times the "
+    "square root of the determinant of its information)"
+)
+INTERVALS = "profile likelihood (the same penalised likelihood)"
+_CRITICAL = float(chi2.ppf(CONFIDENCE, 1)) / 2  # a drop of this much in log-likelihood
+_FARTHEST = 30.0  # log-odds: beyond this an interval's end is unbounded (about 5,200 points)
+_TOLERANCE = 0.005  # log-odds: an interval's ends to within a point of rating
 
-    comp = counts[..., 0] + 0.5 * counts[..., 1]
-    np.fill_diagonal(comp, 0.0)
-    return choix.ilsr_pairwise_dense(comp, alpha=PRIOR, max_iter=1000)
+
+class _BradleyTerry:
+    """Decided games between rungs as a logistic model of strength differences, the anchor's
+    strength fixed at 0; ``free`` are the other rated rungs."""
+
+    def __init__(self, wins: np.ndarray, rated: list[int], anchor: int) -> None:
+        self.free = [k for k in rated if k != anchor]
+        column = {k: c for c, k in enumerate(self.free)}
+        rows, won, games = [], [], []
+        for a, b in itertools.combinations(rated, 2):
+            decided = wins[a, b, 0] + wins[b, a, 0]
+            if decided == 0:
+                continue
+            x = np.zeros(len(self.free))
+            if a in column:
+                x[column[a]] = 1.0
+            if b in column:
+                x[column[b]] = -1.0
+            rows.append(x)
+            won.append(wins[a, b, 0])
+            games.append(decided)
+        self.x = np.array(rows, dtype=float).reshape(len(rows), len(self.free))
+        self.won, self.games = np.array(won, float), np.array(games, float)
+
+    def information(self, beta: np.ndarray) -> np.ndarray:
+        p = expit(self.x @ beta)
+        return self.x.T @ ((self.games * p * (1 - p))[:, None] * self.x)
+
+    def loss(self, beta: np.ndarray) -> tuple[float, np.ndarray]:
+        """Minus the penalised log-likelihood and its gradient (Firth's modified score)."""
+        eta = self.x @ beta
+        p = expit(eta)
+        loglik = -np.sum(
+            self.won * np.logaddexp(0, -eta) + (self.games - self.won) * np.logaddexp(0, eta)
+        )
+        info = self.information(beta)
+        _, logdet = np.linalg.slogdet(info)
+        leverage = (
+            self.games * p * (1 - p) * np.einsum("pi,ij,pj->p", self.x, np.linalg.inv(info), self.x)
+        )
+        score = self.x.T @ (self.won - self.games * p + leverage * (0.5 - p))
+        return -(loglik + 0.5 * logdet), -score
+
+    def fit(self, fixed: tuple[int, float] | None = None, start: np.ndarray | None = None):
+        """The penalised maximum, with ``fixed`` = (column, value) held (a profile point)."""
+        m = len(self.free)
+        keep = [c for c in range(m) if fixed is None or c != fixed[0]]
+
+        def full(b: np.ndarray) -> np.ndarray:
+            out = np.empty(m)
+            out[keep] = b
+            if fixed is not None:
+                out[fixed[0]] = fixed[1]
+            return out
+
+        def loss(b):
+            value, grad = self.loss(full(b))
+            return value, grad[keep]
+
+        x0 = np.zeros(len(keep)) if start is None else start[keep]
+        if not keep:
+            return full(x0), loss(x0)[0]
+        res = optimize.minimize(  # the information stands for the curvature (Fisher scoring)
+            loss,
+            x0,
+            jac=True,
+            hess=lambda b: self.information(full(b))[np.ix_(keep, keep)],
+            method="trust-exact",
+        )
+        return full(res.x), float(res.fun)
+
+    def interval(self, beta: np.ndarray, best: float, column: int) -> tuple[float, float]:
+        """Where the profile of one strength falls ``_CRITICAL`` below the maximum: a secant
+        search from the quadratic guess, a bracketed one when that strays."""
+
+        def drop(value: float) -> float:
+            return self.fit((column, value), beta)[1] - best - _CRITICAL
+
+        se = math.sqrt(max(np.linalg.inv(self.information(beta))[column, column], 1e-12))
+        z = math.sqrt(2 * _CRITICAL)
+        ends = []
+        for sign in (-1.0, 1.0):
+            guess = optimize.root_scalar(
+                drop, x0=beta[column] + sign * z * se, x1=beta[column] + sign * 1.2 * z * se,
+                method="secant", xtol=_TOLERANCE, maxiter=8,
+            )  # fmt: skip
+            if guess.converged and sign * (guess.root - beta[column]) > 0:
+                ends.append(guess.root)
+                continue
+            step = 2.0 * se
+            while drop(beta[column] + sign * step) < 0 and step <= _FARTHEST:
+                step *= 2
+            if step > _FARTHEST:
+                ends.append(sign * math.inf)
+                continue
+            ends.append(
+                optimize.brentq(
+                    drop, *sorted((beta[column], beta[column] + sign * step)), xtol=_TOLERANCE
+                )
+            )
+        return ends[0], ends[1]
+
+
+def _reachable(wins: np.ndarray, start: int) -> list[int]:
+    """Rungs linked to ``start`` through pairs with at least one decided game."""
+    decided = (wins[..., 0] + wins[..., 0].T) > 0
+    seen, todo = {start}, [start]
+    while todo:
+        k = todo.pop()
+        for j in np.flatnonzero(decided[k]):
+            if int(j) not in seen:
+                seen.add(int(j))
+                todo.append(int(j))
+    return sorted(seen)
 
 
 def fit_ratings(wins: np.ndarray, rungs: list[str], seed: int = 0) -> list[dict[str, Any]]:
-    """Each rung's Elo-scale rating against the anchor, with a 95% bootstrap interval."""
+    """Each rung's Elo-scale rating against the anchor with its 95% interval.
+
+    Bradley-Terry on the decided games only (a game nobody won says nothing of who is
+    stronger): the maximum of the likelihood times a Jeffreys prior, which stays finite when a
+    rung never lost to another and removes the fit's small-sample pull; the interval is where
+    the profile of that likelihood drops by half the 95% chi-square quantile. ``seed`` is kept
+    for callers: the fit and its intervals draw nothing.
+
+    The anchor is ``random`` (else the weakest rung). Rungs linked to it by no chain of decided
+    games cannot be rated (``rated`` False, ratings NaN)."""
+    del seed
     n = len(rungs)
-    anchor = next((k for k, r in enumerate(rungs) if r.partition(":")[0] == "random"), None)
-    theta = _strengths(wins)
-    if anchor is None:
-        anchor = int(np.argmin(theta))
-    rng = np.random.default_rng(seed)
-    draws = np.empty((RESAMPLES, n))
-    for b in range(RESAMPLES):
-        draws[b] = _strengths(_resample(wins, rng))
-    rel = (draws - draws[:, [anchor]]) * ELO
-    alpha = (1 - CONFIDENCE) / 2
-    lo, hi = np.quantile(rel, [alpha, 1 - alpha], axis=0)
-    point = (theta - theta[anchor]) * ELO
-    return [
-        {
-            "rating": float(point[k]),
-            "rating_ci": [float(lo[k]), float(hi[k])],
-            "anchor": k == anchor,
-            # Never lost a decided game to the anchor: how far above it rests on the prior.
-            "sweeps_anchor": bool(wins[k, anchor, 0] > 0 and wins[anchor, k, 0] == 0),
-        }
-        for k in range(n)
-    ]
-
-
-def _resample(wins: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Every pair's games drawn again from its shares of wins and no-winner games, each share
-    taken half a game away from zero (Jeffreys): a clean sweep must not resample as a certainty."""
-    out = np.zeros_like(wins)
-    n = wins.shape[0]
-    for i in range(n):
-        for j in range(i + 1, n):
-            counts = np.array([wins[i, j, 0], wins[j, i, 0], wins[i, j, 1]])
-            total = int(counts.sum())
-            if total == 0:
-                continue
-            smoothed = counts + np.array([0.5, 0.5, 0.5 if counts[2] else 0.0])
-            a, b, d = rng.multinomial(total, smoothed / smoothed.sum())
-            out[i, j, 0], out[j, i, 0] = a, b
-            out[i, j, 1] = out[j, i, 1] = d
+    random = next((k for k, r in enumerate(rungs) if r.partition(":")[0] == "random"), None)
+    rated = _reachable(wins, 0 if random is None else random)
+    if len(rated) == 1:  # the anchor decided no game: rate the largest linked group instead
+        rated = max((_reachable(wins, k) for k in range(n)), key=len)
+    anchor = random if random in rated else rated[0]
+    model = _BradleyTerry(wins, rated, anchor)
+    beta, best = model.fit()
+    if anchor != random and len(beta) and beta.min() < 0:  # no random: the weakest at 0
+        anchor = model.free[int(np.argmin(beta))]
+        model = _BradleyTerry(wins, rated, anchor)
+        beta, best = model.fit()
+    out = []
+    for k in range(n):
+        if k == anchor:
+            rating = {"value": 0.0, "lo": 0.0, "hi": 0.0}
+        elif k in model.free:
+            c = model.free.index(k)
+            lo, hi = model.interval(beta, best, c)
+            rating = {"value": beta[c] * ELO, "lo": lo * ELO, "hi": hi * ELO}
+        else:
+            rating = {"value": math.nan, "lo": math.nan, "hi": math.nan}
+        out.append(
+            {
+                "rating": {key: float(v) for key, v in rating.items()},
+                "anchor": k == anchor,
+                "rated": k == anchor or k in model.free,
+                # Never lost a decided game to the anchor: how far above it rests on the prior.
+                "sweeps_anchor": bool(wins[k, anchor, 0] > 0 and wins[anchor, k, 0] == 0),
+            }
+        )
     return out
 
 
 # -- pairs and luck ---------------------------------------------------------------------------
+def _ladder_games(wins: np.ndarray, k: int) -> dict[str, Any]:
+    """A rung's games against the other rungs: how many, and the share nobody won."""
+    decided = int(wins[k, :, 0].sum() + wins[:, k, 0].sum())
+    none = int(wins[k, :, 1].sum() - wins[k, k, 1])
+    return {
+        "ladder_games": decided + none,
+        "ladder_decided": decided,
+        "ladder_no_winner": proportion(none, decided + none).as_dict(),
+    }
+
+
 def _pair_row(wins: np.ndarray, rungs: list[str], strong: int, weak: int) -> dict[str, Any]:
     won, lost, none = wins[strong, weak, 0], wins[weak, strong, 0], wins[strong, weak, 1]
     decided = int(won + lost)
-    est = proportion(int(won), decided)
     return {
         "stronger": rungs[strong],
         "weaker": rungs[weak],
@@ -214,9 +397,27 @@ def _pair_row(wins: np.ndarray, rungs: list[str], strong: int, weak: int) -> dic
         "weaker_wins": int(lost),
         "no_winner": int(none),
         "decided": decided,
-        "stronger_win_rate": est.value,
-        "ci": [est.lo, est.hi],
+        "stronger_win_rate": proportion(int(won), decided).as_dict(),
+        "no_winner_share": proportion(int(none), decided + int(none)).as_dict(),
     }
+
+
+def separated(pair: dict[str, Any]) -> bool:
+    """Whether the stronger of a pair beats the weaker head to head (interval above 50%)."""
+    lo = pair["stronger_win_rate"]["lo"]
+    return lo == lo and lo > COIN_FLIP
+
+
+def _groups(names: list[str], adjacent: list[dict[str, Any]]) -> list[list[str]]:
+    """Rungs in rating order, neighbours joined when their head to head does not separate
+    them: an order is claimed only between groups."""
+    groups: list[list[str]] = [[names[0]]] if names else []
+    for name, pair in zip(names[1:], adjacent, strict=True):
+        if separated(pair):
+            groups.append([name])
+        else:
+            groups[-1].append(name)
+    return groups
 
 
 def _pooled_upset(pairs: list[dict[str, Any]]) -> dict[str, float]:
@@ -225,31 +426,10 @@ def _pooled_upset(pairs: list[dict[str, Any]]) -> dict[str, float]:
     return proportion(upsets, decided).as_dict()
 
 
-def _skill_share(est: dict[str, Any] | None) -> dict[str, float] | None:
-    """How far between a coin flip (0) and certainty (1) skill takes the result: 1 minus the
-    upset rate over the coin flip's 50%, with the interval carried through."""
-    if est is None:
-        return None
-    if "stronger_win_rate" in est:
-        upset = {
-            "value": 1 - est["stronger_win_rate"],
-            "lo": 1 - est["ci"][1],
-            "hi": 1 - est["ci"][0],
-        }
-    else:
-        upset = est
-    return {
-        "value": 1 - upset["value"] / COIN_FLIP,
-        "lo": 1 - upset["hi"] / COIN_FLIP,
-        "hi": 1 - upset["lo"] / COIN_FLIP,
-    }
-
-
 # -- the game's own figures per rung ----------------------------------------------------------
 def _own_figures(runs: list[Run]) -> dict[str, Any]:
-    """First-seat win rate (with the fair share), length and end reasons of the rung against
-    itself (pooled over rule settings for a cooperative ladder), plus the game's own numeric
-    columns."""
+    """First-seat win rate and edge, length and end reasons of the rung against itself (pooled
+    over rule settings for a cooperative ladder), plus the game's own numeric columns."""
     if not runs:
         return {}
     own = runs[0].own_figures()
@@ -262,6 +442,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
     out["mean_length"] = mean_from_moments(
         float(length.mean()), float(length.std()), games
     ).as_dict()
+    out["length_range"] = [float(length.min()), float(length.max())] if games else None
     reasons = frame["end_reason"].value_counts()
     names = runs[0].end_reasons + sorted(set(reasons["end_reason"]) - set(runs[0].end_reasons))
     counts = dict(reasons.iter_rows())
@@ -272,14 +453,20 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         ok = frame["success"].fill_null(False)
         out["success"] = proportion(int(ok.sum()), games).as_dict()
     else:
+        players = runs[0].n_players
         first = int((frame["winner"] == 0).fill_null(False).sum())
         decided = int(frame["winner"].is_not_null().sum())
-        est = proportion(first, games)
-        out["first_seat_win_rate"] = est.value
-        out["first_seat_ci"] = [est.lo, est.hi]
-        out["fair_share"] = decided / games / runs[0].n_players if games else math.nan
+        out["first_seat_win_rate"] = proportion(first, games).as_dict()
+        share = proportion(first, decided)  # seat 1's share of the decided games
+        out["first_seat_edge"] = {k: v - 1 / players for k, v in share.as_dict().items()}
         out["first_seat_wins"], out["decided"] = first, decided
-        out["no_winner_rate"] = proportion(games - decided, games).as_dict()
+        none = proportion(games - decided, games)
+        out["no_winner_rate"] = none.as_dict()
+        out["fair_share"] = {  # an even share of all games: the decided ones over the seats
+            "value": (1 - none.value) / players,
+            "lo": (1 - none.hi) / players,
+            "hi": (1 - none.lo) / players,
+        }
     out["columns"] = means_of(frame, list(own))  # over the games where each column applies
     return out
 
@@ -289,26 +476,45 @@ def _common_columns(run: Run) -> list[str]:
     return [c for c in ("winner", "success", "length", "end_reason") if c in schema]
 
 
-def first_seat_change(
-    weak: dict[str, Any], strong: dict[str, Any], players: int
-) -> dict[str, Any] | None:
+def _mark_degenerate(rows: list[dict[str, Any]], cooperative: bool, unit: str, game: str) -> None:
+    """``degenerate``: what a rung's games against itself never vary in, in words (nobody
+    wins, every game ends the same way, one of the game's own counts never above zero while
+    another rung's is)."""
+    counted = {c for r in rows for c, est in r.get("columns", {}).items() if est["value"] > 0}
+    for row in rows:
+        words = []
+        games = row.get("self_games", 0)
+        if games and cooperative and row["success"]["value"] == 0:
+            words.append(f"no deal of {games:,} was completed")
+        elif games and not cooperative and row["decided"] == 0:
+            words.append(f"nobody won any of its {games:,} games")
+        lengths = row.get("length_range")
+        reasons = [n for n, est in row.get("end_reasons", {}).items() if est["value"] > 0]
+        if games > 1 and lengths and lengths[0] == lengths[1] and len(reasons) == 1:
+            words.append(
+                f"every game ended the same way ({reasons[0]} after {lengths[0]:,.0f} {unit})"
+            )
+        never = [
+            c.removeprefix(game.replace("-", "_") + "_").replace("_", " ")
+            for c, est in row.get("columns", {}).items()
+            if c in counted and est["value"] == 0 and est["lo"] == est["hi"]
+        ]
+        if never:
+            listed = ", ".join(never[:-1]) + " or " + never[-1] if len(never) > 1 else never[0]
+            words.append(f"no game had any {listed}")
+        row["degenerate"] = words
+
+
+def first_seat_change(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any] | None:
     """The first-seat edge (seat 1's share of the decided games minus 1/P) under two rungs, and
     whether its change is told apart from none (two independent samples); None when either
     rung decided no game."""
     if not weak.get("decided") or not strong.get("decided"):
         return None
-    fair = 1.0 / players  # an even share of the decided games
     shares = []
     for rung in (weak, strong):
         won = np.zeros(rung["decided"], dtype=bool)
         won[: rung["first_seat_wins"]] = True
         shares.append(won)
     d = unpaired_proportion(shares[0], shares[1])
-    return {
-        "weak_edge": shares[0].mean() - fair,
-        "strong_edge": shares[1].mean() - fair,
-        "diff": d.diff,
-        "lo": d.lo,
-        "hi": d.hi,
-        "p_value": d.p_value,
-    }
+    return {"change": {"value": d.diff, "lo": d.lo, "hi": d.hi}, "p_value": d.p_value}

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, special, stats
 
 CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
@@ -93,16 +93,49 @@ def paired_share_difference(
 POWER = 0.8  # the chance a test should have of telling a difference apart, for "games to tell"
 
 
-def games_to_tell(diff: Estimate, games: int, confidence: float = CONFIDENCE) -> int | None:
-    """Roughly how many games would tell a difference of this size from none: an interval's
-    half-width shrinks as 1/sqrt(games), so scale ``games`` until a true difference equal to the
-    one seen is separated from zero with probability ``POWER``. None when nothing was seen."""
-    half = (diff.hi - diff.lo) / 2
-    if not (math.isfinite(half) and math.isfinite(diff.value)) or diff.value == 0 or games < 1:
+RIVAL_CORRELATION = 0.5  # between two differences from one leader (leader minus each rival)
+
+
+def games_to_tell(
+    diffs: Estimate | list[Estimate], games: int, confidence: float = CONFIDENCE
+) -> int | None:
+    """Roughly how many games would tell every one of these differences from none at once: an
+    interval's half-width shrinks as 1/sqrt(games), so find the count at which, were each true
+    difference the one seen, all of the intervals exclude zero together with probability
+    ``POWER``. Differences from one leader share its games, so they are taken as normal with
+    correlation ``RIVAL_CORRELATION`` (that of rivals of equal spread; the seats of a game
+    correlate a little more, which errs toward more games). None when nothing was seen."""
+    diffs = [diffs] if isinstance(diffs, Estimate) else list(diffs)
+    if not diffs or games < 1:
         return None
-    z = stats.norm.ppf(1 - (1 - confidence) / 2)
-    factor = (z + stats.norm.ppf(POWER)) / z
-    return max(games, math.ceil(games * (factor * half / abs(diff.value)) ** 2))
+    z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
+    ratios = []  # each difference over its standard error, at ``games``
+    for d in diffs:
+        half = (d.hi - d.lo) / 2
+        if not (math.isfinite(half) and math.isfinite(d.value)) or d.value == 0:
+            return None
+        if half > 0:
+            ratios.append(abs(d.value) / (half / z))
+    if not ratios:
+        return games
+    rho = RIVAL_CORRELATION if len(ratios) > 1 else 0.0
+
+    # Every standardised difference above z: one normal term shared, one of each's own.
+    nodes, weights = np.polynomial.hermite_e.hermegauss(48)  # integrates over the shared term
+    weights = weights / weights.sum()
+
+    def shortfall(count: float) -> float:
+        bars = np.array(ratios) * math.sqrt(count / games) - z
+        shared = math.sqrt(rho) * nodes[:, None]
+        told = weights @ np.prod(special.ndtr((bars + shared) / math.sqrt(1 - rho)), axis=1)
+        return POWER - float(told)
+
+    if shortfall(games) <= 0:
+        return games
+    upper = 2.0 * games
+    while shortfall(upper) > 0:
+        upper *= 2
+    return math.ceil(optimize.brentq(shortfall, games, upper, xtol=0.5))
 
 
 def lead(
@@ -111,10 +144,9 @@ def lead(
     """Whether ``leader`` is separated from every rival. Each estimate is leader minus rival,
     paired on common games, its interval at ``confidence`` (corrected for the number of rivals
     with :func:`family_confidence`). ``tied`` lists the rivals it cannot be told apart from,
-    ``games_to_tell`` roughly how many games would tell the closest of them."""
+    ``games_to_tell`` roughly how many games would tell it from all of them."""
     tied = [(name, d) for name, d in rivals if not d.lo > 0]
     closest = min(rivals, key=lambda r: r[1].value) if rivals else None
-    needed = [games_to_tell(d, games, confidence) for _, d in tied]
     return {
         "leader": leader,
         "comparisons": len(rivals),
@@ -123,7 +155,7 @@ def lead(
         "tied": [{"name": name, **d.as_dict()} for name, d in tied],
         "closest": {"name": closest[0], **closest[1].as_dict()} if closest else None,
         "games": games,
-        "games_to_tell": None if None in needed or not needed else max(needed),
+        "games_to_tell": games_to_tell([d for _, d in tied], games, confidence),
     }
 
 

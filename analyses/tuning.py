@@ -12,7 +12,6 @@ Two questions make the dominant-strategy verdict:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,26 +20,9 @@ import polars as pl
 
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
+from simulator.folders import Seating
 
 from .stats import family_confidence, paired_interval, paired_proportion
-
-TUNE_FILE = "tune.json"
-
-
-def read_tune(path: str | Path) -> dict[str, Any] | None:
-    """The finished tune in folder ``path``, or None when it is not a tune folder."""
-    f = Path(path) / TUNE_FILE
-    if not f.is_file():
-        return None
-    try:
-        data = json.loads(f.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-    if "summary" not in data:
-        raise BalanceError(
-            f"the tune in {str(path)!r} has not finished; repeat its command to resume it"
-        )
-    return data
 
 
 def _won(folder: Path, seat: int | None, cooperative: bool) -> pl.DataFrame:
@@ -89,13 +71,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
 
 def _seating_folder(plan: dict[str, Any], k: int) -> str:
     """The folder name of seating ``k`` (the same rule as the tune used to write it)."""
-    from simulator.tuning import Seating
-
-    label = plan["seatings"][k]
-    if label == "every seat":
-        return Seating(None, None).folder
-    seat_text, _, opponent = label.partition(" vs ")
-    return Seating(int(seat_text.split()[1]) - 1, opponent).folder
+    return Seating.from_label(plan["seatings"][k]).folder
 
 
 def dominance(path: str | Path, data: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from simulator.cape_horn import state as S
+from simulator.cape_horn import turn
 from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, N_ZONES
 from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
 from simulator.policy import PolicyDef, PolicyParam
@@ -173,8 +174,10 @@ def potential(rem, target, n_moves, ts, c, d):
 
 
 @njit(cache=True, _nrt=False)
-def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, w_next, w_sp, w_card):
-    """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token)."""
+def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, weights):
+    """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token);
+    ``weights``: (next move, sail point, card in hand)."""
+    w_next, w_sp, w_card = weights
     n = ts_count(ts)
     if r.three_token_victory and n == N_ZONES:
         return WIN
@@ -222,7 +225,7 @@ def _offer(best, plan, v, kind, a, b, chain, n, every=None):
 
 @njit(cache=True, _nrt=False)
 def _touches_with(B, r, card, c, extra):
-    if S.touches_card(B, r, card, c):
+    if turn.touches_card(B, r, card, c):
         return True
     if extra < 0:
         return False
@@ -313,7 +316,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     if every is not None:
         every[0, 0] = 0
         every[0, 1] = 0
-    w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    weights = (prm_w[0], prm_w[1], prm_w[2])  # next move, sail point, card in hand
     # board arrays as locals: compiled code then keeps them in registers (reading them through
     # B in the inner loops made the search several times slower)
     rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
@@ -330,9 +333,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     if allow_place:
         chain_field(B, r, card, dist, parent)
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
-    v = landing_value(
-        rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, w_next, w_sp, w_card
-    )
+    v = landing_value(rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, weights)
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)
     d0 = card[s]
     can_twice = allow_twice and sp >= r.twice_cost
@@ -344,9 +345,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
             reach_fin = r.finish_mode == FINISH_REACH and kind[t] == K_FINISH
             ts1 = ts_token(B, g, ts, t)
             if card[t] >= 0 or reach_fin:
-                v = landing_value(
-                    rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, w_next, w_sp, w_card
-                )
+                v = landing_value(rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, weights)
                 _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0, every)
                 if can_twice and card[t] >= 0:
                     _twice(B, r, card, ship, hand, g, p, ts, ts1, t, card[t], -1, k, sp, hn,
@@ -356,26 +355,14 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                 for d in range(nd):
                     if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain):
                         v = landing_value(
-                            rem,
-                            target,
-                            n_moves,
-                            kind,
-                            r,
-                            ts1,
-                            t,
-                            d,
-                            sp,
-                            hn - need,
-                            w_next,
-                            w_sp,
-                            w_card,
+                            rem, target, n_moves, kind, r, ts1, t, d, sp, hn - need, weights
                         )
                         _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need, every)
                         if can_twice and need == 1:
                             _twice(B, r, card, ship, hand, g, p, ts, ts1, t, d, d, k, sp, hn - 1,
                                    allow_place, prm_w, best, plan, chain, every)  # fmt: skip
-    cost = S.ignore_cost(B, r, card, ship, p)
-    if (allow_ignore or S.all_off_board(B, card, s)) and sp >= cost:
+    cost = turn.ignore_cost(B, r, card, ship, p)
+    if (allow_ignore or turn.all_off_board(B, card, s)) and sp >= cost:
         for i in range(8):
             t = B.neigh[s, i]
             if t < 0 or (not S.is_station(B, t) and S.ship_at(ship, t, p) >= 0):
@@ -383,19 +370,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
             ts1 = ts_token(B, g, ts, t)
             if card[t] >= 0 or (r.finish_mode == FINISH_REACH and kind[t] == K_FINISH):
                 v = landing_value(
-                    rem,
-                    target,
-                    n_moves,
-                    kind,
-                    r,
-                    ts1,
-                    t,
-                    card[t],
-                    sp - cost,
-                    hn,
-                    w_next,
-                    w_sp,
-                    w_card,
+                    rem, target, n_moves, kind, r, ts1, t, card[t], sp - cost, hn, weights
                 )
                 _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0, every)
             elif allow_place and dist[t] == 1:
@@ -404,9 +379,8 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
                         chain[0, 0] = d
                         chain[0, 1] = t
                         v = landing_value(
-                            rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, w_next,
-                            w_sp, w_card,
-                        )  # fmt: skip
+                            rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, weights
+                        )
                         _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1, every)
     return best[0]
 
@@ -416,7 +390,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
            best, plan, chain, every=None):  # fmt: skip
     """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
     (``placed`` = d1 when the plan lays it, else -1)."""
-    w_next, w_sp, w_card = prm_w[0], prm_w[1], prm_w[2]
+    weights = (prm_w[0], prm_w[1], prm_w[2])  # next move, sail point, card in hand
     rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
     if r.token_on_first_of_twice:
         ts = ts1
@@ -437,9 +411,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
             continue
         ts2 = ts_token(B, g, ts, t2)
         if card[t2] >= 0 or (r.finish_mode == FINISH_REACH and kind[t2] == K_FINISH):
-            v = landing_value(
-                rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, w_next, w_sp, w_card
-            )
+            v = landing_value(rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, weights)
             _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace, every)
         elif (
             allow_place
@@ -452,19 +424,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
                     chain[nplace, 0] = d2
                     chain[nplace, 1] = t2
                     v = landing_value(
-                        rem,
-                        target,
-                        n_moves,
-                        kind,
-                        r,
-                        ts2,
-                        t2,
-                        d2,
-                        sp2,
-                        hn - 1,
-                        w_next,
-                        w_sp,
-                        w_card,
+                        rem, target, n_moves, kind, r, ts2, t2, d2, sp2, hn - 1, weights
                     )
                     _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1, every)
 
@@ -495,10 +455,10 @@ def _random_place(B, r, card, ship, hand, p, buf):
         # candidates: every (design, empty space) now legal, plus covers as the sole card
         count = 0
         for c in range(nc):
-            if S.can_place_empty(B, r, work, c):
+            if turn.can_place_empty(B, r, work, c):
                 count += 1
             elif n == 0 and work[c] >= 0 and S.holds_cards(B, c):
-                if S.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
+                if turn.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
                     count += 1
         if count == 0:
             break
@@ -506,13 +466,13 @@ def _random_place(B, r, card, ship, hand, p, buf):
         cell = -1
         cover = False
         for c in range(nc):
-            if S.can_place_empty(B, r, work, c):
+            if turn.can_place_empty(B, r, work, c):
                 if pick == 0:
                     cell = c
                     break
                 pick -= 1
             elif n == 0 and work[c] >= 0 and S.holds_cards(B, c):
-                if S.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
+                if turn.can_place(B, r, work, ship, hand, p, _first(left), c, 1):
                     if pick == 0:
                         cell = c
                         cover = True
@@ -557,7 +517,7 @@ def _leader(B, ship, pl, p):
 
 
 @njit(cache=True)
-def block_leader(B, r, card, ship, pl, hand, g, p, margin, plan, buf, n):
+def block_leader(B, r, card, ship, pl, hand, p, margin, buf, n):
     """Blocker: backward cards on the empty spaces the leader's card would move it forward to."""
     q, vq = _leader(B, ship, pl, p)
     if q < 0 or vq > B.rem[S.token_index(pl, p), ship[p]] + margin:
@@ -584,13 +544,13 @@ def block_leader(B, r, card, ship, pl, hand, g, p, margin, plan, buf, n):
                 break
         if back < 0:
             return n
-        if S.can_place_empty(B, r, work, t):
+        if turn.can_place_empty(B, r, work, t):
             buf[n, 0] = back
             buf[n, 1] = t
             work[t] = back
             left[back] -= 1
             n += 1
-        elif n == 0 and work[t] >= 0 and S.can_place(B, r, work, ship, hand, p, back, t, 1):
+        elif n == 0 and work[t] >= 0 and turn.can_place(B, r, work, ship, hand, p, back, t, 1):
             buf[0, 0] = back
             buf[0, 1] = t
             return 1  # a cover must be the only card of the turn
@@ -610,9 +570,9 @@ def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
         buf[i, 0] = plan[PLAN_CARDS + 2 * i]
         buf[i, 1] = plan[PLAN_CARDS + 2 * i + 1]
     if pid == BLOCKER:
-        n = block_leader(B, r, card, ship, pl, hand, g, p, prm[p, BLOCKER_P.margin], plan, buf, n)
+        n = block_leader(B, r, card, ship, pl, hand, p, prm[p, BLOCKER_P.margin], buf, n)
     elif pid == PLANNER:
-        n = block_leader(B, r, card, ship, pl, hand, g, p, prm[p, PLANNER_P.margin], plan, buf, n)
+        n = block_leader(B, r, card, ship, pl, hand, p, prm[p, PLANNER_P.margin], buf, n)
     return n
 
 
@@ -625,21 +585,21 @@ def _random_move(B, r, card, ship, pl, p):
     d = card[s]
     if d >= 0:
         for k in range(B.n_moves[d]):
-            if S.legal_move(B, r, card, ship, pl, p, S.MV_NORMAL, k, 0):
+            if turn.legal_move(B, r, card, ship, pl, p, S.MV_NORMAL, k, 0):
                 moves[n, 0] = S.MV_NORMAL
                 moves[n, 1] = k
                 n += 1
             t1 = B.target[s, d, k]
             if t1 >= 0 and card[t1] >= 0:
                 for k2 in range(B.n_moves[card[t1]]):
-                    if n < 63 and S.legal_move(B, r, card, ship, pl, p, S.MV_TWICE, k, k2):
+                    if n < 63 and turn.legal_move(B, r, card, ship, pl, p, S.MV_TWICE, k, k2):
                         moves[n, 0] = S.MV_TWICE
                         moves[n, 1] = k
                         moves[n, 2] = k2
                         n += 1
     for i in range(8):
         t = B.neigh[s, i]
-        if n < 63 and t >= 0 and S.legal_move(B, r, card, ship, pl, p, S.MV_IGNORE, t, 0):
+        if n < 63 and t >= 0 and turn.legal_move(B, r, card, ship, pl, p, S.MV_IGNORE, t, 0):
             moves[n, 0] = S.MV_IGNORE
             moves[n, 1] = t
             n += 1

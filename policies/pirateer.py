@@ -1,7 +1,7 @@
 """Pirateer policies: one decision per turn, which legal move of the roll to play.
 
 :func:`decide_move` branches on the seat's policy id. Every policy sees the whole position and
-the list of legal moves (``simulator.pirateer.state.legal_moves``, duplicates already removed)
+the list of legal moves (``simulator.pirateer.turn.legal_moves``, duplicates already removed)
 and answers an index into it; ties are broken uniformly at random.
 
 - ``random``: uniform over the legal moves;
@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
 from simulator.policy import PolicyDef, PolicyParam
 from simulator.search import mcts_policy
@@ -246,7 +247,7 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
     for q in range(g[S.G_PLAYERS]):
         if q == p or count_ships(ships, owner, q, True) == 0:
             continue
-        S.capture_odds(r, ships, owner, occ, g, q, p, odds)
+        turn.capture_odds(r, ships, owner, occ, g, q, p, odds)
         for s in range(S.N_SHIPS):
             risk[s] = 1.0 - (1.0 - risk[s]) * (1.0 - odds[s])
     w_risk = prm[LOOK_P.risk]
@@ -255,7 +256,7 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
     if t >= 0 and owner[t // S.FLEET] != p and prm[LOOK_P.threat] > 0.0:
         # offence: the chance of NOT being able to capture the treasure ship on its own next turn
         # (kept a loss, never a gain, so the static score stays an upper bound)
-        S.capture_odds(r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
+        turn.capture_odds(r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
         loss += prm[LOOK_P.threat] * prm[LOOK_P.treasure] * (1.0 - odds[t])
     for s in range(S.N_SHIPS):
         if ships[s] >= 0 and owner[s // S.FLEET] == p:
@@ -276,9 +277,9 @@ def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int
     risk = np.zeros(S.N_SHIPS, dtype=np.float64)
     static = np.empty(n, dtype=np.float64)
     for i in range(n):
-        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
         static[i] = lookahead_static(r, prm, ships, owner, g, p)
-        S.unmake_move(ships, occ, g, moves[i], undo, k)
+        turn.unmake_move(ships, occ, g, moves[i], undo, k)
     done = np.zeros(n, dtype=np.bool_)
     best = 0
     best_score = -np.inf
@@ -293,9 +294,9 @@ def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int
             break
         v = static[i]
         if v < WIN:
-            k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+            k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
             v -= risk_penalty(r, prm, ships, owner, occ, g, p, odds, risk)
-            S.unmake_move(ships, occ, g, moves[i], undo, k)
+            turn.unmake_move(ships, occ, g, moves[i], undo, k)
         if v > best_score + 1e-9:
             best_score = v
             best = i
@@ -319,12 +320,12 @@ def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int) -
     best_score = -np.inf
     ties = 0
     for i in range(n):
-        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
         if pid == RUNNER:
             v = runner_score(r, ships, owner, g, p)
         else:
             v = hunter_score(r, ships, owner, g, p)
-        S.unmake_move(ships, occ, g, moves[i], undo, k)
+        turn.unmake_move(ships, occ, g, moves[i], undo, k)
         if v > best_score + 1e-9:
             best_score = v
             best = i

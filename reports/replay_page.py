@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import math
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from simulator.boards import _PALETTE, Board, _spacing, node_radii
+from simulator.errors import BalanceError
 from simulator.replay import Replay
 
 SEAT_COLOURS = ("#d62828", "#1d4ed8", "#2a9d8f", "#7b2cbf", "#f77f00", "#4d7c0f", "#db2777")
@@ -294,3 +296,21 @@ def render(replay: Replay) -> str:
 <script>{SCRIPT}</script>
 </body></html>
 """
+
+
+def check_page_path(out: Path) -> None:
+    """Refuse a page path that cannot be written (before the game is played)."""
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise BalanceError(f"--out {out}: name an .html file")
+    if not out.parent.exists():
+        raise BalanceError(f"--out {out}: folder {out.parent} does not exist")
+    if out.is_dir():
+        raise BalanceError(f"--out {out} is a folder; name an .html file")
+
+
+def write_page(replay: Replay, out: Path) -> None:
+    """Write the replay page to ``out`` (a whole file or none: written aside, then renamed)."""
+    page = render(replay)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(page, encoding="utf-8")
+    tmp.replace(out)

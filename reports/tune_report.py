@@ -10,8 +10,9 @@ from typing import Any
 import matplotlib
 import numpy as np
 
-from analyses.tuning import dominance, read_tune
+from analyses.tuning import dominance
 from simulator.errors import BalanceError
+from simulator.folders import read_tune
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _errors, _png, interval_bars, plt

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,14 +32,23 @@ from typing import Any
 
 from .dataset import atomic_write
 from .errors import BalanceError
+from .folders import (
+    EXPLORE_FILE,
+    EXPLORE_PLAN_FILE,
+    EXPLORE_TIME_FILE,
+    STUDY_FILE,
+    Study,
+    StudyRun,
+    read_plan,
+)
 from .game_data import read_data
 from .games import get_game
 from .plan import RunConfig, plan_run
+from .requests import Execution, PlayRequest
 from .rules import OptionInfo, RuleSet, build_rules, parse_sets
-from .studies import Study, StudyRun, _execute, _prepare, _read
+from .studies import _execute, _prepare, _read
 
 KIND = "explore"
-PLAN_FILE = "explore-plan.json"
 METHODS = ("morris", "sobol")
 LEVELS = (
     4  # Morris grid levels: steps of 2/3 of a range, so a yes/no or 0..1 step never rounds away
@@ -376,22 +386,16 @@ def points_needed(method: str, k: int, trajectories: int) -> int:
 
 
 def plan_explore(
-    game: str,
-    games: int,
+    request: PlayRequest,
     *,
     options: list[str] | None = None,
     ranges: list[str] | None = None,
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
-    players: int | None = None,
-    policies: list[str] | None = None,
     method: str = "morris",
     trajectories: int | None = None,
-    seed: int = 0,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
 ) -> ExplorePlan:
-    """Every point of the design, validated (nothing is written here)."""
+    """Every point of the design (``request.games`` games each), validated (nothing is written
+    here)."""
+    game, games, seed = request.game, request.games, request.seed
     if method not in METHODS:
         raise BalanceError(f"--method must be morris or sobol, not {method!r}")
     if games < 1:
@@ -414,14 +418,12 @@ def plan_explore(
             f"2 (8, 16, 32, ...), not {r}"
         )
     spec = get_game(game)
-    base_sets = parse_sets(sets or [])
-    files = read_data(spec.rules_class, data)  # read and checked once for every point
-    base, _ = build_rules(spec.rules_class, variant, base_sets, files)
+    base_sets = parse_sets(request.sets or [])
+    files = read_data(spec.rules_class, request.data)  # read and checked once for every point
+    base, _ = build_rules(spec.rules_class, request.variant, base_sets, files)
     factors, skipped = plan_factors(spec.rules_class, base, options, ranges, set(base_sets))
-    pfile = _read(policy_file)
-
-    first = plan_run(game, games, players=players, policies=policies, seed=seed, variant=variant,
-                     sets=base_sets, policy_file=pfile, data=files)  # fmt: skip
+    request = request.but(policy_file=_read(request.policy_file), data=files)
+    first = plan_run(request.but(sets=base_sets))
 
     def refused(values: dict[str, Any]) -> str | None:
         """Why the rules in force with ``values`` cannot be played here (as a run says it)."""
@@ -451,17 +453,7 @@ def plan_explore(
         if key not in index:
             point = {**base_sets, **{n: _set_text(v) for n, v in values.items()}}
             try:
-                config = plan_run(
-                    game,
-                    games,
-                    players=players,
-                    policies=policies,
-                    seed=seed,
-                    sets=point,
-                    variant=variant,
-                    policy_file=pfile,
-                    data=files,
-                )
+                config = plan_run(request.but(sets=point))
             except BalanceError as exc:
                 where = ", ".join(f"{n}={_set_text(v)}" for n, v in values.items())
                 raise BalanceError(
@@ -481,63 +473,84 @@ def plan_explore(
     return ExplorePlan(game, method, factors, skipped, r, games, seed, unit, run_of_row, plans)
 
 
-def read_plan(path: str | Path) -> dict[str, Any]:
-    f = Path(path) / PLAN_FILE
-    try:
-        return json.loads(f.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-
-
 def explore(
-    game: str,
-    games: int,
-    out: str | Path,
-    *,
-    jobs: int | None = None,
-    progress: bool = False,
-    cluster: str | None = None,
-    wait: bool = False,
-    **design: Any,
+    request: PlayRequest, out: str | Path, how: Execution = Execution(), **design: Any
 ) -> Study:
     """Plan (``design``: the keywords of :func:`plan_explore`), then play every point: a folder of
-    ordinary runs, resumable."""
-    plan = plan_explore(game, games, **design)
+    ordinary runs, resumable. The seconds it took are added to the folder's ``explore-time.json``
+    (an interrupted explore's too: its finished points are kept), so the report gives the wall
+    time of the whole explore however often it was resumed."""
+    started, refused = time.monotonic(), False
+    try:
+        return _explore(request, out, how, **design)
+    except BalanceError:
+        refused = True  # bad input is refused before anything is written
+        raise
+    finally:
+        if not refused:
+            _add_seconds(Path(out), time.monotonic() - started)
+
+
+def _add_seconds(out: Path, seconds: float) -> None:
+    """Add one invocation's wall time to OUT/explore-time.json."""
+    if not (out / STUDY_FILE).is_file():
+        return  # interrupted while planning: nothing was written
+    f = out / EXPLORE_TIME_FILE
+    try:
+        spent = json.loads(f.read_text())["seconds"] if f.is_file() else []
+    except (OSError, ValueError, KeyError, TypeError):
+        spent = []
+    f.write_text(json.dumps({"seconds": [*spent, round(seconds, 1)]}) + "\n")
+
+
+# What `balance explore --json` prints and OUT/explore.json holds (`design --explore` reads it).
+SUMMARY_KEYS = (
+    "game", "figures", "options", "method", "points", "games", "out", "ranges", "skipped",
+    "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories", "players",
+    "policies", "wall_seconds", "first_seat_edge", "sobol_budget", "headline", "report",
+)  # fmt: skip
+
+
+def write_summary(study: Study, fmt: str = "html") -> dict[str, Any]:
+    """Write the explore's report (OUT/report.FMT) and OUT/explore.json; return the summary."""
+    from reports.build import write_report
+
+    data = write_report([study.path], study.path / f"report.{fmt}", fmt=fmt)
+    summary = {k: data[k] for k in SUMMARY_KEYS}
+    (study.path / EXPLORE_FILE).write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    return summary
+
+
+def _explore(request: PlayRequest, out: str | Path, how: Execution, **design: Any) -> Study:
+    game = request.game
+    plan = plan_explore(request, **design)
     p = Path(out)
-    old = p / PLAN_FILE
+    old = p / EXPLORE_PLAN_FILE
     if old.is_file() and read_plan(p) != json.loads(json.dumps(plan.to_json())):
         raise BalanceError(
             f"--out {str(p)!r} holds another explore; use a new folder, or repeat the original "
             "command to resume it"
         )
-    study = _prepare(out, KIND, game, plan.plans, jobs, max_runs=MAX_POINTS)
-    atomic_write(study.path / PLAN_FILE, (json.dumps(plan.to_json()) + "\n").encode())
-    return _play(study, plan.plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+    study = _prepare(out, KIND, game, plan.plans, how, max_runs=MAX_POINTS)
+    atomic_write(study.path / EXPLORE_PLAN_FILE, (json.dumps(plan.to_json()) + "\n").encode())
+    return _play(study, plan.plans, how)
 
 
-def _play(
-    study: Study,
-    plans: list[tuple[StudyRun, RunConfig]],
-    *,
-    jobs: int | None,
-    progress: bool,
-    cluster: str | None,
-    wait: bool,
-) -> Study:
+def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution) -> Study:
     """Points of one chunk each would play one after another on one core: spread whole points
     over the worker processes instead (the first played here, so it compiles once)."""
     from .runner import resolve_jobs, run, say_study_reused
 
-    workers = resolve_jobs(jobs)
-    if cluster is not None or workers == 1 or len(plans[0][1].chunks()) > 1 or len(plans) < 3:
-        return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
-    if progress:
+    workers, wait = resolve_jobs(how.jobs), how.wait
+    if how.cluster is not None or workers == 1 or len(plans[0][1].chunks()) > 1 or len(plans) < 3:
+        return _execute(study, plans, how)
+    if how.progress:
         say_study_reused(study.path, plans)
     from joblib import Parallel, delayed
 
     first, rest = plans[0], plans[1:]
     run(first[1], study.path / first[0].folder, jobs=1, progress=False, wait=wait)
-    tell = progress and sys.stderr.isatty()
+    tell = how.progress and sys.stderr.isatty()
     done = 1
     for _ in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
         delayed(_play_point)(config, str(study.path / entry.folder), wait) for entry, config in rest

@@ -116,6 +116,21 @@ def declared(files: Iterable[DataFile], name: str, game: str, where: str = "--da
     )
 
 
+def export_shipped(file: DataFile, path: Path) -> None:
+    """Write the shipped ``file`` to ``path`` (``balance data GAME NAME --export``): a new file
+    only, never over an existing one."""
+    where = f"--export {str(path)!r}"
+    if path.exists():
+        raise BalanceError(f"{where} already exists; it is kept (give a new file name)")
+    if not path.parent.is_dir():
+        raise BalanceError(f"{where}: folder {str(path.parent)!r} does not exist")
+    try:
+        with path.open("x", encoding="utf-8", newline="") as fh:
+            fh.write(file.shipped.text)
+    except OSError as exc:
+        raise BalanceError(f"{where}: cannot write it ({exc.strerror})") from None
+
+
 def parse_data_options(pairs: Iterable[str]) -> dict[str, str]:
     """``["cards=my.csv"]`` -> ``{"cards": "my.csv"}``; a pair without ``=`` or a name given
     twice is one line."""

@@ -4,7 +4,7 @@ A game is a package ``simulator/<game>/`` whose ``spec`` module builds ``SPEC`` 
 :class:`GameSpec`), plus one line in ``GAME_MODULES``. Shared code (cli, runner, analyses,
 reports) finds everything game-specific through the spec: its board, heatmap columns, a
 breakdown column, report sections (``report_sections``, "module:function"), its own checks, and
-extra commands (an optional ``commands`` module beside ``spec`` with ``register(app)``).
+extra commands (``commands``, "module:function" each, in ``simulator/commands/<game>.py``).
 
 The engine contract is
 ``play_chunk(rules, n_players, policy_ids, policy_params, seeds) -> dict[str, np.ndarray]``:
@@ -115,6 +115,10 @@ class GameSpec:
     breakdown: tuple[str, str] | None = None
     # "module:function" building extra report sections from a report's runs, or None.
     report_sections: str | None = None
+    # The game's own commands, "module:function" each (a Typer command function; its name with
+    # dashes is the command's): in ``simulator/commands/<game>.py``, where they may play runs,
+    # read analyses and write reports.
+    commands: tuple[str, ...] = ()
     # The decisions a designer's own policy makes (--policy-file), or None: the game takes none.
     # Its play_chunk then accepts ``outside=`` (simulator.policy_file.engine_tuples).
     outside: OutsideDecisions | None = None
@@ -214,12 +218,13 @@ def get_game(game_id: str) -> GameSpec:
     return importlib.import_module(GAME_MODULES[game_id]).SPEC
 
 
-def game_commands_modules() -> list[str]:
-    """Modules of the registered games that add commands to the CLI (``<package>.commands``)."""
+def game_commands() -> list[Callable[..., Any]]:
+    """The command functions every shipped game declares (``GameSpec.commands``)."""
     out = []
-    for module in GAME_MODULES.values():
-        name = module.rpartition(".")[0] + ".commands"
-        found = importlib.util.find_spec(name)
-        if found is not None and found.origin is not None:
-            out.append(name)
+    for game in GAME_MODULES:
+        if not _importable(game):
+            continue
+        for where in get_game(game).commands:
+            module, _, name = where.partition(":")
+            out.append(getattr(importlib.import_module(module), name))
     return out

@@ -9,7 +9,6 @@ chunk size and the chunk's index: never on the number of jobs, the backend or fi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +20,7 @@ from .games import GameSpec, get_game
 from .jit import engine_source
 from .policy import SeatPolicy, engine_arrays, seat_policies
 from .policy_file import PolicyFile, engine_tuples, load_policies, read_policy_file, seat_slots
+from .requests import PlayRequest
 from .rules import RuleSet, build_rules
 
 MAX_CHUNK = 10_000
@@ -114,24 +114,27 @@ class RunConfig:
 
 
 def plan_run(
-    game: str,
-    games: int,
+    request: PlayRequest | str,
+    games: int | None = None,
     *,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    seed: int = 0,
-    sets: dict[str, Any] | list[str] | None = None,
-    variant: str | Path | None = None,
     rules: RuleSet | None = None,
     chunk_size: int | None = None,
-    policy_file: str | Path | PolicyFile | None = None,
-    data: dict[str, Any] | list[str] | None = None,
+    **fields: Any,
 ) -> RunConfig:
     """Validate a run request (raises BalanceError naming the problem).
 
-    ``policy_file``: a designer's policies (``--policy-file``), usable by name beside the
-    built-in ones; the file is read, checked and compiled here, before anything is written.
-    ``data``: replaced data files (``--data NAME=FILE``), read and checked here too."""
+    ``plan_run(PlayRequest(...))``, or the same fields as keywords: ``plan_run(game, games,
+    players=..., policies=..., ...)``. ``rules`` replaces the rules the request would build.
+    The request's ``policy_file`` (a designer's policies, usable by name beside the built-in
+    ones) is read, checked and compiled here, and its ``data`` (replaced data files) read and
+    checked, before anything is written."""
+    if isinstance(request, str):
+        request = PlayRequest(request, games, **fields)  # type: ignore[arg-type]
+    elif games is not None or fields:
+        raise TypeError("plan_run takes a PlayRequest or the request's fields, not both")
+    game, games, players, seed = request.game, request.games, request.players, request.seed
+    policies, sets, variant, data = request.policies, request.sets, request.variant, request.data
+    policy_file = request.policy_file
     spec = get_game(game)
     if games < 1:
         raise BalanceError(f"-n must be at least 1 game, not {games}")

@@ -138,6 +138,28 @@ def describe_policies(spec: GameSpec, pfile: PolicyFile) -> dict[str, PolicyDef]
     return {d.name: d for d, _ in _definitions(spec, spec.outside, pfile)}
 
 
+def policy_rows(spec: GameSpec, policy_file: str | Path | None = None) -> list[dict[str, Any]]:
+    """``balance policies``: every policy of the game (and of ``policy_file``, after them) with
+    what it does and its parameters (default, bounds, meaning, named values)."""
+    defs = dict(spec.policies)
+    if policy_file is not None:
+        defs.update(describe_policies(spec, read_policy_file(policy_file)))
+    return [
+        {
+            "policy": d.name,
+            "default_policy": d.name == spec.default_policy,
+            "source": d.source or "built-in",
+            "doc": d.doc,
+            "params": [
+                {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
+                | ({"choices": list(p.choices)} if p.choices else {})
+                for p in d.params
+            ],
+        }
+        for d in defs.values()
+    ]
+
+
 def _load(spec: GameSpec, outside: OutsideDecisions, pfile: PolicyFile) -> LoadedPolicies:
     copy = _cache_copy(pfile)
     definitions: dict[str, PolicyDef] = {}

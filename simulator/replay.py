@@ -24,6 +24,7 @@ from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
+from .requests import PlayRequest
 from .rules import RuleSet
 
 MAX_SEED = 2**32 - 1  # game seeds are uint32 (simulator.plan.chunk_seeds)
@@ -155,26 +156,51 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     return Replay(config, rows, events, row, game_index, run)
 
 
-def replay_seed(
-    game: str,
-    seed: int,
-    *,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    sets: dict[str, Any] | list[str] | None = None,
-    variant: str | Path | None = None,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
-) -> Replay:
-    """The game a run's engine plays from game seed ``seed`` (the run's ``seed`` column);
-    ``policy_file``: a designer's policies usable by name in ``policies``; ``data``: replaced
-    data files (``--data NAME=FILE``)."""
-    _replayable(get_game(game))
+def check_replay_options(game_index: int | None, request: PlayRequest) -> bool:
+    """Is ``balance replay TARGET`` (``request.game``) a run's game (True: a run folder and
+    ``--game-index``) or a game played from ``--seed`` (False)? Refuses the options that do
+    not apply (``request``'s fields given as None when the option was not given)."""
+    target = request.game
+    if Path(target).is_dir():
+        if game_index is None:
+            raise BalanceError(f"{target} is a run folder: say which game with --game-index I")
+        given = [
+            name
+            for name, value in (
+                ("--seed", request.seed),
+                ("--players", request.players),
+                ("--policy", request.policies),
+                ("--set", request.sets),
+                ("--variant", request.variant),
+                ("--policy-file", request.policy_file),
+                ("--data", request.data),
+            )  # fmt: skip
+            if value is not None
+        ]
+        if given:
+            raise BalanceError(
+                f"{given[0]} does not apply to a run's game (it is replayed with the run's own "
+                "seed, rules and seats); use `balance replay GAME --seed S` to choose them"
+            )
+        return True
+    if game_index is not None:
+        raise BalanceError(f"--game-index needs a run folder; {target!r} is not one")
+    if request.seed is None:
+        raise BalanceError(
+            f"say which game of {target} to play with --seed S (a run's `seed` column), or "
+            "give a run folder and --game-index I"
+        )
+    return False
+
+
+def replay_seed(request: PlayRequest) -> Replay:
+    """The game a run's engine plays from game seed ``request.seed`` (the run's ``seed``
+    column), with the request's players, seats and rules."""
+    _replayable(get_game(request.game))
+    seed = request.seed
     if not 0 <= seed <= MAX_SEED:
         raise BalanceError(f"--seed {seed}: a game seed is between 0 and {MAX_SEED}")
-    config = plan_run(game, 1, players=players, policies=policies, seed=seed, sets=sets,
-                      variant=variant, policy_file=policy_file, data=data)  # fmt: skip
-    return play(config)
+    return play(plan_run(request.but(games=1)))
 
 
 def run_row(folder: RunFolder, game_index: int) -> pl.DataFrame:

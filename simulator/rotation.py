@@ -10,7 +10,6 @@ unless the command line says otherwise.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from .design.knobs import rotations
 from .errors import BalanceError
 from .plan import plan_run
+from .requests import Execution, PlayRequest
 from .rules import read_play
 from .runner import run
 
@@ -25,62 +25,57 @@ COMPETITIVE = ("first-seat", "last-seat", "draw", "balance", "length")
 COOPERATIVE = ("success", "length")
 
 
-def as_judged(
-    variant: str | Path | None, players: int | None, policies: list[str] | None, rotate: bool
-) -> tuple[int | None, list[str] | None, bool]:
-    """Players, lineup and rotation of a run: the command line's, else the variant's ``[play]``
+def as_judged(request: PlayRequest, rotate: bool = False) -> tuple[PlayRequest, bool]:
+    """The request and rotation of a run: the command line's, else the variant's ``[play]``
     (what the design that wrote it judged)."""
-    if variant is None:
-        return players, policies, rotate
-    play = read_play(variant)
-    return (
-        players if players is not None else play.get("players"),
-        policies or play.get("policies"),
-        rotate or bool(play.get("rotate", False)),
-    )
+    if request.variant is None:
+        return request, rotate
+    play = read_play(request.variant)
+    players = request.players if request.players is not None else play.get("players")
+    judged = request.but(players=players, policies=request.policies or play.get("policies"))
+    return judged, rotate or bool(play.get("rotate", False))
 
 
-def simulate_rotated(
-    game: str,
-    games: int,
-    out: str | Path,
-    *,
-    targets: list[Any] | None = None,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    wait: bool = False,
-    show: str = "nothing",
-    **request: Any,
-) -> dict[str, Any]:
-    """Play every rotation of the lineup on the same seeds into ``OUT/rot-K/`` and pool them:
-    the figures a ``--rotate`` design gives this setting. ``request``: plan_run's keywords;
-    ``show``: print the result as ``lines``, as ``json``, or ``nothing`` (progress follows)."""
-    from analyses.design import pooled_estimates
-    from analyses.runs import Run
-    from analyses.targets import Target, check_targets
-
-    first = plan_run(game, games, **request)
-    lineup = [s.label for s in first.seats]
+def rotated_requests(request: PlayRequest) -> list[PlayRequest]:
+    """One request per rotation of the request's lineup (each policy in each seat equally
+    often), all on the request's seeds; refused when every seat plays the same policy."""
+    lineup = [s.label for s in plan_run(request).seats]
     if len(set(lineup)) < 2:
         raise BalanceError(
             "--rotate needs seats playing different policies (repeat --policy, one per seat)"
         )
-    tables = rotations(lineup)
-    configs = [plan_run(game, games, **{**request, "policies": t}) for t in tables]
+    return [request.but(policies=t) for t in rotations(lineup)]
+
+
+def simulate_rotated(
+    request: PlayRequest,
+    out: str | Path,
+    how: Execution = Execution(),
+    *,
+    chunk_size: int | None = None,
+    targets: list[Any] | None = None,
+) -> dict[str, Any]:
+    """Play every rotation of the lineup on the same seeds into ``OUT/rot-K/`` and pool them:
+    the figures a ``--rotate`` design gives this setting, and each target's verdict on them."""
+    from analyses.design import pooled_estimates
+    from analyses.runs import Run
+    from analyses.targets import Target, check_targets
+
+    requests = rotated_requests(request)
+    configs = [plan_run(r, chunk_size=chunk_size) for r in requests]
     out = Path(out)
-    folders = [
-        run(c, out / f"rot-{k}", jobs=jobs, progress=show == "lines", cluster=cluster, wait=wait)
-        for k, c in enumerate(configs, 1)
-    ]
+    folders = [run(c, out / f"rot-{k}", **how.run_options()) for k, c in enumerate(configs, 1)]
     runs = [Run.open(f.path) for f in folders]
+    first = configs[0]
     names = COOPERATIVE if first.spec.cooperative else COMPETITIVE
     wanted = [Target(name, -math.inf, math.inf, name) for name in names]
     pooled = pooled_estimates(runs, tuple(wanted + list(targets or [])))
-    result = {
-        "game": game,
-        "games": games,
+    return {
+        "game": request.game,
+        "games": request.games,
         "rotations": [
-            {"policies": t, "out": str(f.path)} for t, f in zip(tables, folders, strict=True)
+            {"policies": r.policies, "out": str(f.path)}
+            for r, f in zip(requests, folders, strict=True)
         ],
         "seed": first.seed,
         "n_players": first.n_players,
@@ -89,17 +84,13 @@ def simulate_rotated(
         "pooled": {k: v.as_dict() for k, v in pooled.items() if k in names},
         "targets": check_targets(list(targets or []), pooled, first.n_players),
     }
-    if show == "json":
-        print(json.dumps(result, indent=2, default=str))
-    elif show == "lines":
-        from reports.study_sections import targets_headline
-
-        print("\n".join(rotated_lines(result) + targets_headline(result["targets"])))
-    return result
 
 
 def rotated_lines(s: dict[str, Any]) -> list[str]:
-    """What ``simulate --rotate`` prints: the rotations played and the pooled figures."""
+    """What ``simulate --rotate`` prints: the rotations played, the pooled figures and each
+    target's verdict on them."""
+    from reports.study_sections import targets_headline
+
     lineup = ", ".join(s["rotations"][0]["policies"])
     lines = [
         f"{s['game']}: {len(s['rotations'])} rotations of the lineup ({lineup}) x "
@@ -127,4 +118,4 @@ def rotated_lines(s: dict[str, Any]) -> list[str]:
         f"  mean length {e['value']:.1f} {s['length_unit']} (95% interval {e['lo']:.1f} to "
         f"{e['hi']:.1f})"
     )
-    return lines
+    return lines + targets_headline(s["targets"])

@@ -6,12 +6,11 @@ Shared by ``balance skill`` (:mod:`simulator.skill`) and ``balance compare --lad
 
 from __future__ import annotations
 
-from typing import Any
-
 from .errors import BalanceError
 from .games import GameSpec
 from .plan import plan_run
-from .policy_file import PolicyFile
+from .requests import PlayRequest
+from .rules import RuleSet
 
 SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
 CHUNKS_PER_RUN = 32
@@ -52,15 +51,14 @@ def default_rungs(spec: GameSpec) -> list[str]:
     return rungs
 
 
-def rung_labels(
-    spec: GameSpec, rungs: list[str], players: int, pfile: PolicyFile | None, **common: Any
-) -> list[str]:
-    """Each rung's canonical label; refuses unknown policies, bad parameters and repeats."""
+def rung_labels(request: PlayRequest, rungs: list[str], rules: RuleSet | None = None) -> list[str]:
+    """Each rung's canonical label under the request's game, players and rules (or ``rules``);
+    refuses unknown policies, bad parameters and repeats."""
     if len(rungs) < 2:
         raise BalanceError("a ladder needs at least two rungs, e.g. random,lookahead")
     labels = []
     for rung in rungs:
-        config = plan_run(spec.id, 1, players=players, policies=[rung], policy_file=pfile, **common)
+        config = plan_run(request.but(games=1, policies=[rung], seed=0), rules=rules)
         label = config.policy_labels[0]
         if label in labels:
             raise BalanceError(f"rung {rung!r} is the rung {label!r} again; give each rung once")

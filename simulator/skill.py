@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Any
 
 from .errors import BalanceError
 from .game_data import read_data
 from .games import GameSpec, get_game
 from .plan import plan_run
+from .requests import Execution, PlayRequest
 from .rungs import default_rungs, ladder_chunk_size, rung_labels
 from .runner import RunConfig
 from .studies import Study, StudyRun, _execute, _prepare, _read, _slug, parse_param
@@ -67,32 +67,24 @@ def _points(spec: GameSpec, params: list[str] | None) -> list[dict[str, str]]:
 
 
 def plan_skill(
-    game: str,
-    games: int,
-    *,
-    rungs: list[str] | None = None,
-    players: int | None = None,
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
-    params: list[str] | None = None,
-    seed: int = 0,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
+    request: PlayRequest, rungs: list[str] | None = None, params: list[str] | None = None
 ) -> list[tuple[StudyRun, RunConfig]]:
-    """Every run of the ladder, validated (nothing is written here)."""
-    spec = get_game(game)
-    files = read_data(spec.rules_class, data)  # read once for every run
-    n_players = players if players is not None else spec.default_players
+    """Every run of the ladder (``rungs``, or the game's default ones), at every point of
+    ``params`` (``--param``), validated (nothing is written here)."""
+    spec = get_game(request.game)
+    files = read_data(spec.rules_class, request.data)  # read once for every run
+    n_players = request.players if request.players is not None else spec.default_players
     spec.check_players(n_players)
-    pfile = _read(policy_file)
+    request = request.but(players=n_players, policy_file=_read(request.policy_file), data=files)
     points = _points(spec, params)
+    sets = request.sets
     rule_sets = set(sets or [])
     for point in points:
         clash = sorted(k for k in point if any(s.partition("=")[0].strip() == k for s in rule_sets))
         if clash:
             raise BalanceError(f"{', '.join(clash)} is both in --param and in --set")
     texts = rungs if rungs is not None else default_rungs(spec)
-    labels = rung_labels(spec, texts, n_players, pfile, sets=sets, variant=variant, data=files)
+    labels = rung_labels(request, texts)
     plans: list[tuple[StudyRun, RunConfig]] = []
 
     def add(folder: str, label: str, lineup: list[str], point: dict[str, str], run_params: dict):
@@ -103,16 +95,8 @@ def plan_skill(
                 raise BalanceError(f"--param players: {point['players']!r} is not a number")
             n = int(point["players"])
         config = plan_run(
-            game,
-            games,
-            players=n,
-            policies=lineup,
-            seed=seed,
-            sets=rule_values,
-            variant=variant,
-            chunk_size=ladder_chunk_size(games),
-            policy_file=pfile,
-            data=files,
+            request.but(players=n, policies=lineup, sets=rule_values),
+            chunk_size=ladder_chunk_size(request.games),
         )
         plans.append((StudyRun(folder, label, run_params), config))
 
@@ -142,18 +126,14 @@ def plan_skill(
 
 
 def skill(
-    game: str,
-    games: int,
+    request: PlayRequest,
     out: str | Path,
+    how: Execution = Execution(),
     *,
-    jobs: int | None = None,
-    progress: bool = False,
-    cluster: str | None = None,
-    wait: bool = False,
-    **ladder: Any,
+    rungs: list[str] | None = None,
+    params: list[str] | None = None,
 ) -> Study:
-    """Plan (``ladder``: the keywords of :func:`plan_skill`), then play the ladder: a folder of
-    ordinary runs, resumable."""
-    plans = plan_skill(game, games, **ladder)
-    study = _prepare(out, KIND, game, plans, jobs)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+    """Plan (:func:`plan_skill`), then play the ladder: a folder of ordinary runs, resumable."""
+    plans = plan_skill(request, rungs, params)
+    study = _prepare(out, KIND, request.game, plans, how)
+    return _execute(study, plans, how)

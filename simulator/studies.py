@@ -20,58 +20,22 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .dataset import RunFolder, atomic_write
 from .errors import BalanceError
+from .folders import STUDY_FILE, Study, StudyRun, read_study
 from .game_data import read_data
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
+from .requests import Execution, PlayRequest
 from .rules import coerce, parse_sets
 from .rungs import ladder_chunk_size, rung_labels
 from .runner import RunConfig, plan_run, resolve_jobs, run, say_study_reused
 
-STUDY_FILE = "study.json"
 MAX_STUDY_RUNS = 100
 KINDS = ("compare", "sweep", "tournament", "skill", "ladder", "explore")
-
-
-@dataclass(frozen=True)
-class StudyRun:
-    folder: str  # relative to the study folder
-    label: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Study:
-    kind: str
-    game: str
-    runs: tuple[StudyRun, ...]
-    path: Path
-
-    def run_paths(self) -> list[Path]:
-        return [self.path / r.folder for r in self.runs]
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "game": self.game, "runs": [asdict(r) for r in self.runs]}
-        return json.loads(json.dumps(data, default=str))  # as read back from study.json
-
-
-def read_study(path: str | Path) -> Study | None:
-    """The study in folder ``path``, or None when it is not a study folder."""
-    p = Path(path)
-    f = p / STUDY_FILE
-    if not f.is_file():
-        return None
-    try:
-        data = json.loads(f.read_text())
-        runs = tuple(StudyRun(r["folder"], r["label"], r.get("params", {})) for r in data["runs"])
-        return Study(data["kind"], data["game"], runs, p)
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
 
 
 def _slug(text: str) -> str:
@@ -98,11 +62,11 @@ def _prepare(
     kind: str,
     game: str,
     plans: list[tuple[StudyRun, RunConfig]],
-    jobs: int | None,
+    how: Execution,
     check_runs: bool = True,
     max_runs: int = MAX_STUDY_RUNS,
 ):
-    resolve_jobs(jobs)  # refused before anything is written
+    resolve_jobs(how.jobs)  # refused before anything is written
     if len(plans) > max_runs:
         raise BalanceError(
             f"this {kind} needs {len(plans)} runs; at most {max_runs} are allowed, "
@@ -131,65 +95,48 @@ def _prepare(
 def _execute(
     study: Study,
     plans: list[tuple[StudyRun, RunConfig]],
-    *,
-    jobs: int | None,
-    progress: bool,
-    cluster: str | None,
+    how: Execution,
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
-    wait: bool = False,
 ) -> Study:
     from .cluster import cluster_session
 
-    if progress and len(plans) > 1:  # one line for the study, not one per run
+    if how.progress and len(plans) > 1:  # one line for the study, not one per run
         say_study_reused(study.path, plans)
     # One cluster connection (or one --cluster local) for the whole study, not one per run.
-    with cluster_session(cluster):
+    with cluster_session(how.cluster):
         for k, (entry, config) in enumerate(plans):
             until = untils[k] if untils else None
-            if progress and sys.stderr.isatty() and len(plans) > 1:
+            if how.progress and sys.stderr.isatty() and len(plans) > 1:
                 # Each run's bar is transient: say which of the study's runs it is.
                 print(f"run {k + 1} of {len(plans)}: {entry.label}", file=sys.stderr)
             run(
                 config,
                 study.path / entry.folder,
-                jobs=jobs,
-                progress=progress,
-                cluster=cluster,
                 until=until,
-                wait=wait,
                 say_reused=len(plans) == 1,
+                **how.run_options(),
             )
     return study
 
 
 # -- compare ---------------------------------------------------------------------------------
 def compare(
-    game: str,
-    games: int,
+    request: PlayRequest,
     out: str | Path,
+    how: Execution = Execution(),
     *,
     variants: list[str | Path] | None = None,
-    sets: list[str] | None = None,
-    seed: int = 0,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    jobs: int | None = None,
-    progress: bool = False,
-    cluster: str | None = None,
     until_ci: float | None = None,
-    wait: bool = False,
     tune: str | None = None,
     tune_trials: int = 20,
     tune_games: int = 2_000,
-    policy_file: str | Path | None = None,
     ladder: list[str] | None = None,
-    data: list[str] | None = None,
 ) -> Study:
     """The default rules and each variant file on the same game seeds.
 
-    ``--set`` values and ``--data`` files form one more variant (e.g. ``--set level2_cost=2``,
-    ``--data cards=my_cards.csv``: the shipped data against the designer's). A variant file's
-    ``[data]`` table makes a variant of its own data files. With ``until_ci``,
+    The request's ``--set`` values and ``--data`` files form one more variant (e.g. ``--set
+    level2_cost=2``, ``--data cards=my_cards.csv``: the shipped data against the designer's). A
+    variant file's ``[data]`` table makes a variant of its own data files. With ``until_ci``,
     the default run plays until its headline intervals are narrower than ``until_ci`` and every
     variant then plays exactly as many games, so games stay paired.
 
@@ -200,27 +147,27 @@ def compare(
     With ``ladder`` (rungs of a skill ladder), the whole comparison is played once under every
     rung, every seat playing the rung: does the variant's effect hold as play gets stronger?
     """
+    game, sets, data = request.game, request.sets, request.data
     if not variants and not sets and not data:
         raise BalanceError(
             "compare needs at least one --variant FILE, --set key=value or --data NAME=FILE"
         )
     if ladder is not None:
-        if policies:
+        if request.policies:
             raise BalanceError("--ladder seats each rung in every seat; leave out --policy")
         if tune is not None or until_ci is not None:
             option = "--tune" if tune is not None else "--until-ci"
             raise BalanceError(f"--ladder cannot be combined with {option}")
-    pfile = _read(policy_file)
-    common = dict(players=players, policies=policies, seed=seed, policy_file=pfile)
-    plans = [(StudyRun("01-default", "default"), plan_run(game, games, **common))]
+    pfile = _read(request.policy_file)
+    default = request.but(sets=None, variant=None, data=None, policy_file=pfile)
+    plans = [(StudyRun("01-default", "default"), plan_run(default))]
     labels = {"default"}
-    specs: list[tuple[str | Path | None, list[str] | None, list[str] | None]] = [
-        (v, None, None) for v in variants or []
-    ]
+    others = [default.but(variant=v) for v in variants or []]
     if sets or data:
-        specs.append((None, sets, data))
-    for variant, set_values, data_files in specs:
-        config = plan_run(game, games, variant=variant, sets=set_values, data=data_files, **common)
+        others.append(default.but(sets=sets, data=data))
+    for other_request in others:
+        config = plan_run(other_request)
+        variant = other_request.variant
         label = config.variant
         where = f"file {str(variant)!r}" if variant is not None else "--set/--data"
         if label in labels:
@@ -241,22 +188,20 @@ def compare(
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
     if ladder is not None:
         plans = ladder_plans(plans, ladder, pfile)
-        study = _prepare(out, "ladder", game, plans, jobs)
-        return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+        study = _prepare(out, "ladder", game, plans, how)
+        return _execute(study, plans, how)
     if tune is not None:
-        tunes = _plan_adapted(tune, plans, specs, tune_trials, tune_games, seed)
-        study = _prepare(out, "compare", game, plans, jobs, check_runs=False)
-        plans = _adapt(study, plans, tunes, tune, jobs=jobs, cluster=cluster, progress=progress)
+        tunes = _plan_adapted(tune, plans, [default, *others], tune_trials, tune_games)
+        study = _prepare(out, "compare", game, plans, how, check_runs=False)
+        plans = _adapt(study, plans, tunes, tune, how)
         _check_run_folders(study.path, plans)
     else:
-        study = _prepare(out, "compare", game, plans, jobs)
+        study = _prepare(out, "compare", game, plans, how)
     untils = None
     if until_ci is not None:
         base_path = study.path / plans[0][0].folder
         untils = [until_ci_rule(until_ci)] + [_same_games_as(base_path)] * (len(plans) - 1)
-    return _execute(
-        study, plans, jobs=jobs, progress=progress, cluster=cluster, untils=untils, wait=wait
-    )
+    return _execute(study, plans, how, untils)
 
 
 def ladder_plans(
@@ -268,19 +213,14 @@ def ladder_plans(
     from dataclasses import replace
 
     first = plans[0][1]
-    labels = rung_labels(first.spec, rungs, first.n_players, policy_file, rules=first.rules)
+    labels = rung_labels(reseated(first, [], policy_file), rungs, rules=first.rules)
     out: list[tuple[StudyRun, RunConfig]] = []
     for r, rung in enumerate(labels):
         for entry, config in plans:
             seated = plan_run(
-                config.spec.id,
-                config.games,
-                players=config.n_players,
-                policies=[rung],
-                seed=config.seed,
+                reseated(config, [rung], policy_file),
                 rules=config.rules,
                 chunk_size=ladder_chunk_size(config.games),
-                policy_file=policy_file,
             )
             folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"
             run_entry = StudyRun(folder, f"{entry.label} [{rung}]", {**entry.params, "rung": rung})
@@ -288,13 +228,19 @@ def ladder_plans(
     return out
 
 
+def reseated(config: RunConfig, policies: list[str], policy_file: PolicyFile | None) -> PlayRequest:
+    """A planned run's game, games, players and seed with other seats (its rules are passed on
+    as they are: ``plan_run(request, rules=config.rules)``)."""
+    return PlayRequest(config.spec.id, config.games, players=config.n_players,
+                       policies=policies, seed=config.seed, policy_file=policy_file)  # fmt: skip
+
+
 def _plan_adapted(
     policy: str,
     plans: list[tuple[StudyRun, RunConfig]],
-    specs: list[tuple[str | Path | None, list[str] | None, list[str] | None]],
+    requests: list[PlayRequest],
     trials: int,
     games: int,
-    seed: int,
 ) -> list[Any]:
     """One validated tune per run of the comparison (nothing is written here)."""
     from .tuning import plan_tune
@@ -318,22 +264,16 @@ def _plan_adapted(
     )
     if not field and not config.spec.cooperative:
         field = [mine[0]]
-    variants = [(None, None, None), *specs]
     return [
         plan_tune(
-            config.spec.id,
+            request.but(
+                games=games, players=config.n_players, policies=None, policy_file=config.policy_file
+            ),  # fmt: skip
             start,
-            games,
             against=field,
-            players=config.n_players,
-            sets=set_values,
-            variant=variant,
             trials=trials,
-            seed=seed,
-            policy_file=config.policy_file,
-            data=data_files,
         )
-        for variant, set_values, data_files in variants
+        for request in requests
     ]
 
 
@@ -342,10 +282,7 @@ def _adapt(
     plans: list[tuple[StudyRun, RunConfig]],
     tunes: list[Any],
     policy: str,
-    *,
-    jobs: int | None,
-    cluster: str | None,
-    progress: bool,
+    how: Execution,
 ) -> list[tuple[StudyRun, RunConfig]]:
     """Tune under each rule set, then seat the best setting in that rule set's run."""
     from .tuning import tune as run_tune
@@ -354,18 +291,13 @@ def _adapt(
     adapted, entries = [], []
     for (entry, config), plan in zip(plans, tunes, strict=True):
         folder = f"tunes/{entry.folder}"
-        data = run_tune(plan, study.path / folder, jobs=jobs, cluster=cluster, progress=progress)
+        data = run_tune(plan, study.path / folder, how)
         best = plan.policy_text(data["summary"]["best_params"])
         seats = [best if s.policy.name == name else s.label for s in config.seats]
         tuned = plan_run(
-            config.spec.id,
-            config.games,
-            players=config.n_players,
-            policies=seats,
-            seed=config.seed,
+            reseated(config, seats, config.policy_file),
             rules=config.rules,
             chunk_size=config.chunk_size,
-            policy_file=config.policy_file,
         )
         from dataclasses import replace
 
@@ -426,41 +358,26 @@ def parse_param(text: str, game: str) -> tuple[str, list[str]]:
 
 
 def sweep(
-    game: str,
-    games: int,
-    out: str | Path,
-    *,
-    params: list[str],
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
-    seed: int = 0,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    jobs: int | None = None,
-    progress: bool = False,
-    cluster: str | None = None,
-    wait: bool = False,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
+    request: PlayRequest, out: str | Path, how: Execution = Execution(), *, params: list[str]
 ) -> Study:
-    """Every combination of the ``--param`` values (``players`` sweeps the player count);
-    ``--set``, ``--variant`` and ``--data`` apply to every point."""
+    """Every combination of the ``--param`` values (``players`` sweeps the player count); the
+    request's ``--set``, ``--variant`` and ``--data`` apply to every point."""
+    game = request.game
     if not params:
         raise BalanceError("sweep needs at least one --param key=v1,v2,...")
     grid = [parse_param(p, game) for p in params]
     keys = [k for k, _ in grid]
     if len(set(keys)) != len(keys):
         raise BalanceError("each --param key may be given only once")
-    base_sets = parse_sets(sets or [])
+    base_sets = parse_sets(request.sets or [])
     clash = set(base_sets) & set(keys)
     if clash:
         raise BalanceError(f"{', '.join(sorted(clash))} is both swept (--param) and set (--set)")
     plans = []
-    pfile = _read(policy_file)
-    files = read_data(get_game(game).rules_class, data)  # read once for every point
+    request = _read_once(request)
     for values in itertools.product(*(v for _, v in grid)):
         point = dict(zip(keys, values, strict=True))
-        n_players = players
+        n_players = request.players
         rule_values = dict(base_sets)
         for key, value in point.items():
             if key == "players":
@@ -470,17 +387,7 @@ def sweep(
                     raise BalanceError(f"--param players: {value!r} is not a number") from None
             else:
                 rule_values[key] = value
-        config = plan_run(
-            game,
-            games,
-            players=n_players,
-            policies=policies,
-            seed=seed,
-            sets=rule_values,
-            variant=variant,
-            policy_file=pfile,
-            data=files,
-        )
+        config = plan_run(request.but(players=n_players, sets=rule_values))
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         for entry, other in plans:
             if other.rules == config.rules and other.n_players == config.n_players:
@@ -490,8 +397,8 @@ def sweep(
                 )
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
         plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
-    study = _prepare(out, "sweep", game, plans, jobs)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+    study = _prepare(out, "sweep", game, plans, how)
+    return _execute(study, plans, how)
 
 
 def _typed_point(config: RunConfig, point: dict[str, str]) -> dict[str, Any]:
@@ -528,49 +435,24 @@ def lineups(policies: list[str], n_players: int) -> list[list[str]]:
     return out
 
 
-def tournament(
-    game: str,
-    games: int,
-    out: str | Path,
-    *,
-    policies: list[str],
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
-    seed: int = 0,
-    players: int | None = None,
-    jobs: int | None = None,
-    progress: bool = False,
-    cluster: str | None = None,
-    wait: bool = False,
-    policy_file: str | Path | None = None,
-    data: list[str] | None = None,
-) -> Study:
-    """Policies rotated through every seat, each rotation on the same game seeds."""
-    spec = get_game(game)
-    n_players = players if players is not None else spec.default_players
+def tournament(request: PlayRequest, out: str | Path, how: Execution = Execution()) -> Study:
+    """The request's policies rotated through every seat, each rotation on the same game
+    seeds."""
+    spec = get_game(request.game)
+    n_players = request.players if request.players is not None else spec.default_players
     spec.check_players(n_players)
     plans = []
-    pfile = _read(policy_file)
-    files = read_data(spec.rules_class, data)  # read once for every rotation
+    entered = list(request.policies or [])
+    request = _read_once(request).but(players=n_players)
     canonical: dict[str, str] = {}  # each --policy as given -> its label (defaults left out)
-    for lineup in lineups(list(policies or []), n_players):
-        config = plan_run(
-            game,
-            games,
-            players=n_players,
-            policies=lineup,
-            seed=seed,
-            sets=sets,
-            variant=variant,
-            policy_file=pfile,
-            data=files,
-        )
+    for lineup in lineups(entered, n_players):
+        config = plan_run(request.but(policies=lineup))
         canonical.update(zip(lineup, config.policy_labels, strict=True))
         label = " | ".join(config.policy_labels)
         plans.append((StudyRun(f"rotation-{len(plans) + 1:02d}", label), config))
     _refuse_same_policies(canonical)
-    study = _prepare(out, "tournament", game, plans, jobs)
-    return _execute(study, plans, jobs=jobs, progress=progress, cluster=cluster, wait=wait)
+    study = _prepare(out, "tournament", spec.id, plans, how)
+    return _execute(study, plans, how)
 
 
 def _refuse_same_policies(canonical: dict[str, str]) -> None:
@@ -586,6 +468,16 @@ def _refuse_same_policies(canonical: dict[str, str]) -> None:
         given_as[label] = text
 
 
-def _read(policy_file: str | Path | None) -> PolicyFile | None:
+def _read(policy_file: str | Path | PolicyFile | None) -> PolicyFile | None:
     """The policy file read once for every run of a study (each run records the same hash)."""
-    return None if policy_file is None else read_policy_file(policy_file)
+    if policy_file is None or isinstance(policy_file, PolicyFile):
+        return policy_file
+    return read_policy_file(policy_file)
+
+
+def _read_once(request: PlayRequest) -> PlayRequest:
+    """The request with its policy file and data files read (and checked) once for every run
+    of a study."""
+    pfile = _read(request.policy_file)
+    files = read_data(get_game(request.game).rules_class, request.data)
+    return request.but(policy_file=pfile, data=files)

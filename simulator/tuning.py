@@ -45,14 +45,15 @@ import polars as pl
 
 from .dataset import RunFolder, now
 from .errors import BalanceError
+from .folders import TUNE_FILE, Seating
 from .game_data import DataSource, read_data
 from .games import GameSpec, get_game
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
 from .policy_file import PolicyFile, load_policies, read_policy_file
+from .requests import Execution, PlayRequest
 from .runner import UNTIL_BATCH, run
 
-TUNE_FILE = "tune.json"
 RUNGS = 4  # a candidate plays in quarters; pruning is decided between them
 BATCH = 4  # candidates proposed together (fixed: the search must not depend on the backend)
 MAX_TRIALS = 1000
@@ -77,33 +78,6 @@ class Knob:
             "integer": self.integer,
             "log": self.log,
         }
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Where the tuned policy sits and who fills the other seats.
-
-    ``seat`` is None when every seat plays the tuned policy (a cooperative game)."""
-
-    seat: int | None
-    opponent: str | None
-
-    @property
-    def folder(self) -> str:
-        if self.seat is None:
-            return "all-seats"
-        return f"seat{self.seat + 1}-vs-{_slug(self.opponent or '')}"
-
-    @property
-    def label(self) -> str:
-        if self.seat is None:
-            return "every seat"
-        return f"seat {self.seat + 1} vs {self.opponent}"
-
-    def policies(self, tuned: str, n_players: int) -> list[str]:
-        if self.seat is None:
-            return [tuned] * n_players
-        return [tuned if s == self.seat else str(self.opponent) for s in range(n_players)]
 
 
 @dataclass(frozen=True)
@@ -194,12 +168,6 @@ def _number(v: float, integer: bool) -> float:
     return int(round(v)) if integer else float(v)
 
 
-def _slug(text: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9.=_-]+", "-", text).strip("-")[:60] or "policy"
-
-
 def parse_knob(text: str, pdef: PolicyDef) -> Knob:
     """``NAME`` (its declared bounds) or ``NAME=LO:HI`` (narrower bounds)."""
     name, sep, span = text.partition("=")
@@ -232,23 +200,19 @@ def parse_knob(text: str, pdef: PolicyDef) -> Knob:
 
 
 def plan_tune(
-    game: str,
+    request: PlayRequest,
     policy: str,
-    games: int,
     *,
     against: list[str] | None = None,
     params: list[str] | None = None,
-    players: int | None = None,
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
     trials: int = 40,
     check_games: int | None = None,
-    seed: int = 0,
-    policy_file: str | Path | PolicyFile | None = None,
-    data: list[str] | None = None,
 ) -> TunePlan:
-    """Validate a tune request (BalanceError naming the problem; nothing is written)."""
-    spec = get_game(game)
+    """Validate a tune of ``policy`` (``request.games`` games per candidate, its seats left to
+    the tune; BalanceError naming the problem; nothing is written)."""
+    games, players, sets, variant = request.games, request.players, request.sets, request.variant
+    seed, policy_file, data = request.seed, request.policy_file, request.data
+    spec = get_game(request.game)
     files = read_data(spec.rules_class, data)
     if trials < 1:
         raise BalanceError(f"--trials must be at least 1 candidate, not {trials}")
@@ -395,19 +359,13 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
-def tune(
-    plan: TunePlan,
-    out: str | Path,
-    *,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    progress: bool = False,
-) -> dict[str, Any]:
+def tune(plan: TunePlan, out: str | Path, how: Execution = Execution()) -> dict[str, Any]:
     """Run (or resume) the search and the check on fresh seeds; return the results."""
     import optuna
 
     from .cluster import check_address, cluster_session, connect
 
+    jobs, cluster, progress = how.jobs, how.cluster, how.progress
     if cluster is not None:
         check_address(cluster)  # a bad address is refused before anything is written
     path = prepare_out(plan, out)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from .dataset import RunFolder, _config_diff, _quote
 from .errors import BalanceError
+from .folders import read_study
 from .game_data import rules_from_manifest
 from .plan import RunConfig, plan_run
 from .policy_file import PolicyFile
-from .studies import read_study
 
 
 @dataclass

@@ -10,6 +10,7 @@ from analyses.policies import policy_summary
 from analyses.runs import Run
 from simulator import studies
 from simulator.errors import BalanceError
+from simulator.requests import Execution, PlayRequest
 
 
 @pytest.mark.parametrize(
@@ -36,7 +37,9 @@ def test_lineups_refuse_too_few_or_repeated_policies():
 def tournament(tmp_path_factory):
     out = tmp_path_factory.mktemp("tour") / "t"
     study = studies.tournament(
-        "fake", 2000, out, policies=["random", "strong:skill=2"], players=2, seed=5, jobs=1
+        PlayRequest("fake", 2000, policies=["random", "strong:skill=2"], players=2, seed=5),
+        out,
+        Execution(jobs=1),
     )
     return [Run.open(p, r.label) for p, r in zip(study.run_paths(), study.runs, strict=True)]
 
@@ -65,7 +68,9 @@ def test_tournament_recovers_policy_strength_and_skill_against_chance(tournament
 
 def test_skill_without_random_is_measured_against_the_fair_share(tmp_path):
     study = studies.tournament(
-        "fake", 600, tmp_path / "t", policies=["strong:skill=1", "strong:skill=3"], jobs=1
+        PlayRequest("fake", 600, policies=["strong:skill=1", "strong:skill=3"]),
+        tmp_path / "t",
+        Execution(jobs=1),
     )
     runs = [Run.open(p) for p in study.run_paths()]
     assert len(runs) == 3  # three seats: tables (1,3,1), (3,1,1), (1,1,3)
@@ -84,13 +89,15 @@ def test_strongest_policy_is_named_only_when_separated_from_the_runner_up(tmp_pa
     )
     # Weights 1.1 and 1.15 against random's 1: 100 games per rotation cannot rank them.
     study = studies.tournament(
-        "fake",
-        100,
+        PlayRequest(
+            "fake",
+            100,
+            policies=["random", "strong:skill=0.1", "strong:skill=0.15"],
+            players=2,
+            seed=3,
+        ),
         tmp_path / "close",
-        policies=["random", "strong:skill=0.1", "strong:skill=0.15"],
-        players=2,
-        seed=3,
-        jobs=1,
+        Execution(jobs=1),
     )
     runs = [Run.open(p, r.label) for p, r in zip(study.run_paths(), study.runs, strict=True)]
     summary = policy_summary(runs)

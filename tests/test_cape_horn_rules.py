@@ -10,6 +10,7 @@ from simulator.cape_horn import board as BD
 from simulator.cape_horn import engine as E
 from simulator.cape_horn import forward as F
 from simulator.cape_horn import state as S
+from simulator.cape_horn import turn
 from simulator.cape_horn.rules import Rules
 
 DATA = BD.load()
@@ -29,8 +30,9 @@ def position(n_players: int = 2, cards: dict | None = None, ships=(), **options)
     rules = Rules().with_values(options) if options else Rules()
     B, r, deck0 = E.engine_inputs(rules)
     nd = len(rules.card_counts)
-    card, ship, pl, hand, g, deck = S.new_state(n_players, B.kind.shape[0], nd, len(deck0))
-    E.setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck)
+    st = S.new_state(n_players, B.kind.shape[0], nd, len(deck0))
+    E.setup(B, r, deck0, n_players, st)
+    card, ship, pl, hand, g, deck = st
     card[:] = -1
     hand[:, :] = 0  # no dealt cards: each test gives the ones it needs
     pl[:, S.P_HAND] = 0
@@ -38,13 +40,13 @@ def position(n_players: int = 2, cards: dict | None = None, ships=(), **options)
         card[C(col, row)] = D(name)
     for p, (col, row) in enumerate(ships):
         ship[p] = C(col, row)
-    return SimpleNamespace(B=B, r=r, card=card, ship=ship, pl=pl, hand=hand, g=g, deck=deck)
+    return SimpleNamespace(B=B, r=r, card=card, ship=ship, pl=pl, hand=hand, g=g, deck=deck, st=st)
 
 
 def place(x, p, name, col, row, n=1, give=True):
     if give:
         x.hand[p, D(name)] += 1
-    return S.can_place(x.B, x.r, x.card, x.ship, x.hand, p, D(name), C(col, row), n)
+    return turn.can_place(x.B, x.r, x.card, x.ship, x.hand, p, D(name), C(col, row), n)
 
 
 # -- 2. laying cards ------------------------------------------------------------------------------
@@ -113,54 +115,54 @@ def test_a_card_laid_on_a_station_keeps_the_station() -> None:
     assert place(x, 0, "F2", 13, 3)
     x.card[st] = D("F2")
     assert S.is_station(x.B, st) and x.B.st_colour[st] == RED
-    assert S.token_allowed(x.B, x.pl, x.g, 0, st)
+    assert turn.token_allowed(x.B, x.pl, x.g, 0, st)
 
 
 # -- 3. movement ---------------------------------------------------------------------------------
 def test_full_distance_over_empty_spaces_ending_on_a_card() -> None:
     x = position(cards={(10, 0): "F3", (10, 3): "B1"}, ships=[(10, 0), (8, 8)])
-    assert S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
+    assert turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
     assert S.move_target(x.B, x.card, C(10, 0), 0) == C(10, 3)
     x.card[C(10, 3)] = -1
     x.card[C(10, 2)] = D("B1")  # a card short of the distance does not help
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
 
 
 def test_no_second_ship_unless_a_station() -> None:
     x = position(cards={(13, 0): "F3", (13, 3): "B1", (12, 0): "F2", (12, 2): "B1"})
     x.ship[0], x.ship[1] = C(12, 0), C(12, 2)
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
     x.ship[0], x.ship[1] = C(13, 0), C(13, 3)  # (13,3) is zone I's red station
-    assert S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
+    assert turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
 
 
 def test_every_option_off_the_board_forces_ignore() -> None:
     cards = {(12, 4): "F2", (13, 4): "B1", (11, 3): "F3"}
     x = position(cards=cards, ships=[(12, 4), (8, 8)])
-    assert S.all_off_board(x.B, x.card, C(12, 4))
-    assert not S.has_normal_move(x.B, x.r, x.card, x.ship, 0)
+    assert turn.all_off_board(x.B, x.card, C(12, 4))
+    assert not turn.has_normal_move(x.B, x.r, x.card, x.ship, 0)
     x.pl[0, S.P_SP] = 2
-    assert S.ignore_cost(x.B, x.r, x.card, x.ship, 0) == 3
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, C(13, 4), 0)
+    assert turn.ignore_cost(x.B, x.r, x.card, x.ship, 0) == 3
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, C(13, 4), 0)
     f = position(cards=cards, ships=[(12, 4), (8, 8)], forced_ignore="free")
     f.pl[0, S.P_SP] = 0
-    assert S.legal_move(f.B, f.r, f.card, f.ship, f.pl, 0, S.MV_IGNORE, C(13, 4), 0)
-    assert F.make_move(f.B, f.r, f.card, f.ship, f.pl, f.g, 0, S.MV_IGNORE, C(13, 4), 0) == -1
+    assert turn.legal_move(f.B, f.r, f.card, f.ship, f.pl, 0, S.MV_IGNORE, C(13, 4), 0)
+    assert turn.make_move(f.B, f.r, f.st, 0, (S.MV_IGNORE, C(13, 4), 0)) == -1
     assert f.ship[0] == C(13, 4) and f.pl[0, S.P_SP] == 0
     # one option on the board (even if blocked) is not forced
     y = position(cards={(10, 4): "S2", (11, 4): "B1"}, ships=[(10, 4), (8, 8)])
-    assert not S.all_off_board(y.B, y.card, C(10, 4))
+    assert not turn.all_off_board(y.B, y.card, C(10, 4))
 
 
 # -- special moves -------------------------------------------------------------------------------
 def test_no_move_gains_a_sail_point_but_never_above_eight() -> None:
     x = position(cards={(10, 2): "F2"}, ships=[(10, 2), (8, 8)])
     x.pl[0, S.P_SP] = 5
-    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
+    turn.make_move(x.B, x.r, x.st, 0, (S.MV_NONE, 0, 0))
     assert x.pl[0, S.P_SP] == 6 and x.ship[0] == C(10, 2)
     x.pl[0, S.P_SP] = 8
-    assert S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NONE, 0, 0)
-    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NONE, 0, 0)
+    assert turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NONE, 0, 0)
+    turn.make_move(x.B, x.r, x.st, 0, (S.MV_NONE, 0, 0))
     assert x.pl[0, S.P_SP] == 8
 
 
@@ -168,15 +170,15 @@ def test_ignore_costs_three_to_any_neighbour_with_a_card() -> None:
     cards = {(10, 2): "F2", (9, 1): "B1", (11, 3): "F3", (10, 3): "F1S1"}
     x = position(cards=cards, ships=[(10, 2), (10, 3)])
     x.pl[0, S.P_SP] = 3
-    legal = lambda c: S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, c, 0)  # noqa: E731
+    legal = lambda c: turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, c, 0)  # noqa: E731
     assert legal(C(9, 1)) and legal(C(11, 3))
     assert not legal(C(10, 3))  # another ship
     assert not legal(C(9, 2))  # no card
     assert not legal(C(12, 2))  # not a neighbour
-    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_IGNORE, C(9, 1), 0)
+    turn.make_move(x.B, x.r, x.st, 0, (S.MV_IGNORE, C(9, 1), 0))
     assert x.ship[0] == C(9, 1) and x.pl[0, S.P_SP] == 0 and x.pl[0, S.P_SP_IGNORE] == 3
     x.pl[0, S.P_SP] = 2
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, C(10, 2), 0)
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_IGNORE, C(10, 2), 0)
 
 
 def test_move_twice_costs_five_second_move_by_the_card_landed_on() -> None:
@@ -184,22 +186,22 @@ def test_move_twice_costs_five_second_move_by_the_card_landed_on() -> None:
     cards = {(10, 0): "start_F1", (10, 1): "F3", (10, 4): "B1"}
     x = position(cards=cards, ships=[(10, 0), (8, 8)])
     x.pl[0, S.P_SP] = 4
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_TWICE, 0, 0)
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_TWICE, 0, 0)
     x.pl[0, S.P_SP] = 5
-    assert S.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(10, 4)
-    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_TWICE, 0, 0) == -1
+    assert turn.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(10, 4)
+    assert turn.make_move(x.B, x.r, x.st, 0, (S.MV_TWICE, 0, 0)) == -1
     assert x.ship[0] == C(10, 4) and x.pl[0, S.P_SP] == 0 and x.pl[0, S.P_SP_TWICE] == 5
     assert x.pl[0, S.P_TOK + 0] == GREEN  # the first move ended on zone I's green station
     y = position(cards=cards, ships=[(10, 0), (8, 8)], token_on_first_of_twice=False)
     y.pl[0, S.P_SP] = 5
-    F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0)
+    turn.make_move(y.B, y.r, y.st, 0, (S.MV_TWICE, 0, 0))
     assert y.pl[0, S.P_TOK + 0] == -1
 
 
 # -- stations and tokens -------------------------------------------------------------------------
 def test_one_token_per_zone_each_of_another_colour() -> None:
     x = position(cards={}, ships=[(8, 8), (3, 8)])
-    end = lambda c: S.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, c, True)  # noqa: E731
+    end = lambda c: turn.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, c, True)  # noqa: E731
     end(C(13, 3))  # zone I red
     assert x.pl[0, S.P_TOK + 0] == RED
     end(C(10, 1))  # zone I green: zone I is taken
@@ -213,14 +215,14 @@ def test_one_token_per_zone_each_of_another_colour() -> None:
 
 def test_tokens_run_out() -> None:
     x = position(cards={}, ships=[(8, 8), (3, 8)], tokens_per_colour=1)
-    S.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, C(13, 3), True)
-    S.end_move(x.B, x.r, x.ship, x.pl, x.g, 1, C(10, 7), True)
+    turn.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, C(13, 3), True)
+    turn.end_move(x.B, x.r, x.ship, x.pl, x.g, 1, C(10, 7), True)
     assert x.pl[0, S.P_TOK + 0] == RED and x.pl[1, S.P_TOK + 1] == -1
 
 
 def test_passing_over_a_station_is_not_enough() -> None:
     x = position(cards={(10, 0): "F2", (10, 2): "B1"}, ships=[(10, 0), (8, 8)])
-    F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0)
+    turn.make_move(x.B, x.r, x.st, 0, (S.MV_NORMAL, 0, 0))
     assert x.ship[0] == C(10, 2) and S.tokens_held(x.pl, 0) == 0  # (10,1) was passed
 
 
@@ -228,34 +230,34 @@ def test_passing_over_a_station_is_not_enough() -> None:
 def test_two_tokens_and_the_finish_line_win() -> None:
     x = position(cards={(2, -2): "F1S1", (2, -3): "F2"}, ships=[(2, -2), (8, 8)])
     x.pl[0, S.P_TOK + 0] = YELLOW
-    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == -1
+    assert turn.make_move(x.B, x.r, x.st, 0, (S.MV_NORMAL, 0, 0)) == -1
     x.ship[0] = C(2, -2)
     x.pl[0, S.P_TOK + 1] = GREEN
-    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
+    assert turn.make_move(x.B, x.r, x.st, 0, (S.MV_NORMAL, 0, 0)) == S.END_FINISH
 
 
 def test_finish_without_a_card_only_when_reaching_counts() -> None:
     cards = {(2, -2): "F1S1"}
     x = position(cards=cards, ships=[(2, -2), (8, 8)])
-    assert not S.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
+    assert not turn.legal_move(x.B, x.r, x.card, x.ship, x.pl, 0, S.MV_NORMAL, 0, 0)
     y = position(cards=cards, ships=[(2, -2), (8, 8)], finish_mode="reach")
     y.pl[0, S.P_TOK + 0], y.pl[0, S.P_TOK + 1] = YELLOW, GREEN
-    assert F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_NORMAL, 0, 0) == S.END_FINISH
+    assert turn.make_move(y.B, y.r, y.st, 0, (S.MV_NORMAL, 0, 0)) == S.END_FINISH
 
 
 def test_three_tokens_win_at_once() -> None:
     x = position(cards={}, ships=[(8, 8), (3, 8)])
     x.pl[0, S.P_TOK + 0], x.pl[0, S.P_TOK + 1] = RED, GREEN
-    assert S.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, C(2, -2), True) == S.END_THREE
+    assert turn.end_move(x.B, x.r, x.ship, x.pl, x.g, 0, C(2, -2), True) == S.END_THREE
     y = position(cards={}, ships=[(8, 8), (3, 8)], three_token_victory=False)
     y.pl[0, S.P_TOK + 0], y.pl[0, S.P_TOK + 1] = RED, GREEN
-    assert S.end_move(y.B, y.r, y.ship, y.pl, y.g, 0, C(2, -2), True) == -1
+    assert turn.end_move(y.B, y.r, y.ship, y.pl, y.g, 0, C(2, -2), True) == -1
 
 
 # -- setup and cards -----------------------------------------------------------------------------
 def test_setup_deals_three_cards_three_sail_points_ships_in_order() -> None:
     x = position(n_players=5)
-    E.setup(x.B, x.r, E.engine_inputs(Rules())[2], 5, x.card, x.ship, x.pl, x.hand, x.g, x.deck)
+    E.setup(x.B, x.r, E.engine_inputs(Rules())[2], 5, x.st)
     assert (x.hand.sum(axis=1) == 3).all() and (x.pl[:, S.P_HAND] == 3).all()
     assert (x.pl[:, S.P_SP] == 3).all()
     assert [DATA.col_row(int(c))[0] for c in x.ship] == [12, 11, 10, 9, 8]
@@ -266,7 +268,7 @@ def test_setup_deals_three_cards_three_sail_points_ships_in_order() -> None:
 def test_draw_stops_with_empty_piles() -> None:
     x = position()
     x.g[S.G_DECK_POS] = x.g[S.G_DECK_N]
-    assert not E.draw(x.pl, x.hand, x.g, x.deck, 0)
+    assert not turn.draw(x.st, 0)
 
 
 def test_the_deck_holds_the_card_counts() -> None:
@@ -301,7 +303,7 @@ def test_no_covering_the_second_landing_of_move_twice() -> None:
              (13, 4): "B1"}  # fmt: skip
     x = position(cards=cards, ships=[(12, 0), (8, 8)])
     x.pl[0, S.P_SP] = 5
-    assert S.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(12, 4)
+    assert turn.twice_target(x.B, x.r, x.card, x.ship, 0, 0, 0) == C(12, 4)
     assert not place(x, 0, "F3", 12, 2)  # the first landing
     assert not place(x, 0, "F3", 12, 4)  # the second landing
     assert place(x, 0, "F3", 13, 4)  # neither
@@ -318,7 +320,7 @@ def test_no_covering_the_second_landing_of_move_twice() -> None:
 def test_the_engine_refuses_a_cover_laid_as_the_second_card_of_a_turn() -> None:
     # "el jugador coloca solo esta carta de viento este turno": the engine checks each card the
     # policy lays against the number laid this turn, not as if it were the only one
-    from simulator.cape_horn.forward import EVENT_WIDTH, lay_cards
+    from simulator.cape_horn.turn import EVENT_WIDTH, lay_cards
     from simulator.recording import no_recording
 
     cards = {(10, 0): "F2", (13, 3): "F1S1", (13, 2): "B1"}
@@ -329,12 +331,12 @@ def test_the_engine_refuses_a_cover_laid_as_the_second_card_of_a_turn() -> None:
     buf = np.array([[D("F3"), C(12, 3)], [D("S2"), C(13, 3)]], np.int64)  # lay, then cover
     heat = np.zeros(x.B.kind.shape[0], np.int64)
     rec, rec_n = no_recording(EVENT_WIDTH)
-    lay_cards(x.B, x.r, x.card, x.ship, x.pl, x.hand, 0, buf, 2, heat, rec, rec_n, 1)
+    lay_cards(x.B, x.r, x.st, 0, buf, 2, heat, rec, rec_n)
     assert x.card[C(12, 3)] == D("F3")  # the first card is laid
     assert x.card[C(13, 3)] == D("F1S1")  # the cover is refused: two cards this turn
     assert x.hand[0, D("S2")] == 1 and x.pl[0, S.P_COVERED] == 0
     # the same cover as the turn's only card is laid
-    lay_cards(x.B, x.r, x.card, x.ship, x.pl, x.hand, 0, buf[1:], 1, heat, rec, rec_n, 2)
+    lay_cards(x.B, x.r, x.st, 0, buf[1:], 1, heat, rec, rec_n)
     assert x.card[C(13, 3)] == D("S2") and x.pl[0, S.P_COVERED] == 1
 
 
@@ -343,20 +345,19 @@ def test_a_station_token_is_the_players_choice() -> None:
     # each stop (the built-ins take every token they may)
     cards = {(10, 0): "start_F1", (10, 1): "F3", (10, 4): "B1"}  # (10,1): zone I's green station
     x = position(cards=cards, ships=[(10, 0), (8, 8)])
-    assert F.make_move(x.B, x.r, x.card, x.ship, x.pl, x.g, 0, S.MV_NORMAL, 0, 0, 0) == -1
+    assert turn.make_move(x.B, x.r, x.st, 0, (S.MV_NORMAL, 0, 0), 0) == -1
     assert x.ship[0] == C(10, 1) and x.pl[0, S.P_TOK + 0] == -1  # stopped there, declined
     y = position(cards=cards, ships=[(10, 0), (8, 8)])
     y.pl[0, S.P_SP] = 5
-    F.make_move(y.B, y.r, y.card, y.ship, y.pl, y.g, 0, S.MV_TWICE, 0, 0, F.TAKE_END)
+    turn.make_move(y.B, y.r, y.st, 0, (S.MV_TWICE, 0, 0), turn.TAKE_END)
     assert y.ship[0] == C(10, 4) and y.pl[0, S.P_TOK + 0] == -1  # the first landing declined
     # 'mover dos veces' ending on zone I's red station (13,3), declined there
     w = position(cards={(13, 0): "start_F1", (13, 1): "F2", (13, 3): "B1"}, ships=[(13, 0), (8, 8)])
     w.pl[0, S.P_SP] = 5
-    F.make_move(w.B, w.r, w.card, w.ship, w.pl, w.g, 0, S.MV_TWICE, 0, 0, F.TAKE_FIRST)
+    turn.make_move(w.B, w.r, w.st, 0, (S.MV_TWICE, 0, 0), turn.TAKE_FIRST)
     assert w.ship[0] == C(13, 3) and w.pl[0, S.P_TOK + 0] == -1
     z = position(cards=cards, ships=[(10, 0), (8, 8)])
     ids = np.zeros(2, np.int64)  # built-in ids: every built-in takes it
     prm = np.zeros((2, 8), np.float64)
-    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.card, z.ship, z.pl, z.hand, z.g,
-                          S.MV_NORMAL, 0, 0)  # fmt: skip
-    assert take == F.TAKE_ALL
+    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.st, (S.MV_NORMAL, 0, 0))
+    assert take == turn.TAKE_ALL

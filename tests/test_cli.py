@@ -184,3 +184,31 @@ def test_simulate_says_when_seats_play_different_policies(capsys, tmp_path):
                         "random", "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
     assert code == 0
     assert "seats play different policies (seat 1 strong, seat 2 random)" in out
+
+
+def test_the_games_own_commands_are_the_ones_their_specs_declare(capsys):
+    from simulator.games import GAME_MODULES, game_commands, get_game
+
+    declared = [c for g in GAME_MODULES for c in get_game(g).commands]
+    assert all(c.startswith("simulator.commands.") for c in declared)
+    assert [f"{f.__module__}:{f.__name__}" for f in game_commands()] == declared
+    code, out, _ = call(capsys, "--help")
+    assert code == 0
+    assert all(f.__name__.replace("_", "-") in out for f in game_commands())
+
+
+def test_a_built_in_command_runs_without_importing_the_games_commands(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import sys, cli\n"
+        "try:\n"
+        f"    cli.app(['verify', {str(tmp_path / 'nowhere')!r}])\n"
+        "except SystemExit as exc:\n"
+        "    print(exc.code, any(m.startswith('simulator.commands') for m in sys.modules))\n"
+    )
+    root = Path(cli.__file__).parent
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)
+    assert done.stdout.split() == ["2", "False"], done.stderr

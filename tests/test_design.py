@@ -14,6 +14,7 @@ from analyses.targets import MEETS, MISSES
 from simulator.design import DESIGN_FILE, design, parse_rule_knob, plan_design
 from simulator.errors import BalanceError
 from simulator.plan import plan_run
+from simulator.requests import Execution, PlayRequest
 from tests.fake_game import FakeRules
 
 TARGETS = ["first-seat=0.58..0.68", "draw<=10%"]
@@ -24,16 +25,9 @@ def first_seat(bias: float, draw: float) -> float:
 
 
 def _design(out, *, targets=TARGETS, params=("bias=0:4", "draw=0:0.5"), trials=16, **kw):
-    plan = plan_design(
-        "fake",
-        list(targets),
-        kw.pop("games", 400),
-        params=list(params),
-        players=2,
-        trials=trials,
-        **kw,
-    )
-    return plan, design(plan, out, jobs=1)
+    request = PlayRequest("fake", kw.pop("games", 400), players=2, sets=kw.pop("sets", None))
+    plan = plan_design(request, list(targets), params=list(params), trials=trials, **kw)
+    return plan, design(plan, out, Execution(jobs=1))
 
 
 def call(args, capsys) -> tuple[int, str, str]:
@@ -112,35 +106,36 @@ def test_a_killed_design_resumes_to_the_same_result(tmp_path):
 
 
 def test_same_seed_same_search_whatever_the_workers(tmp_path):
-    plan = plan_design("fake", TARGETS, 400, params=["bias=0:4", "draw=0:0.5"], players=2, trials=8)
-    one = design(plan, tmp_path / "a", jobs=1)
-    two = design(plan, tmp_path / "b", jobs=2)
+    plan = plan_design(
+        PlayRequest("fake", 400, players=2), TARGETS, params=["bias=0:4", "draw=0:0.5"], trials=8
+    )
+    one = design(plan, tmp_path / "a", Execution(jobs=1))
+    two = design(plan, tmp_path / "b", Execution(jobs=2))
     assert [t["values"] for t in one["trials"]] == [t["values"] for t in two["trials"]]
     assert one["best"]["values"] == two["best"]["values"]
 
 
 @pytest.mark.slow
 def test_cluster_local_finds_the_same_best_setting(tmp_path):
-    plan = plan_design("fake", TARGETS, 400, params=["bias=0:4", "draw=0:0.5"], players=2, trials=8)
-    here = design(plan, tmp_path / "a", jobs=1)
-    there = design(plan, tmp_path / "b", cluster="local")
+    plan = plan_design(
+        PlayRequest("fake", 400, players=2), TARGETS, params=["bias=0:4", "draw=0:0.5"], trials=8
+    )
+    here = design(plan, tmp_path / "a", Execution(jobs=1))
+    there = design(plan, tmp_path / "b", Execution(cluster="local"))
     assert there["best"]["values"] == here["best"]["values"]
     assert [t["figures"] for t in there["trials"]] == [t["figures"] for t in here["trials"]]
 
 
 def test_adapted_play_tunes_the_policy_under_every_candidate(tmp_path):
     plan = plan_design(
-        "fake",
+        PlayRequest("fake", 320, players=2, policies=["strong", "random"]),
         ["first-seat>=55%"],
-        320,
         params=["bias=0:2"],
-        players=2,
-        policies=["strong", "random"],
         trials=2,
         tune="strong",
         tune_trials=2,
     )
-    data = design(plan, tmp_path / "d", jobs=1)
+    data = design(plan, tmp_path / "d", Execution(jobs=1))
     for t in data["trials"]:
         tune = json.loads(
             (tmp_path / "d" / "trials" / f"{t['number']:03d}" / "tune" / "tune.json").read_text()
@@ -237,17 +232,14 @@ def test_rotated_lineups_measure_the_seat_and_the_policy_apart(tmp_path):
     """strong (weight 2) against random (weight 1), seats rotated, bias b on seat 1: seat 1 wins
     (3 + 2b) / (2 (3 + b)) of the games and strong (4 + b) / (2 (3 + b))."""
     plan = plan_design(
-        "fake",
+        PlayRequest("fake", 800, players=2, policies=["strong", "random"]),
         ["first-seat>=60%", "policy:strong>=55%"],
-        800,
         params=["bias=0:4"],
-        players=2,
-        policies=["strong", "random"],
         trials=10,
         rotate=True,
     )
     assert plan.lineups == [["strong", "random"], ["random", "strong"]]
-    data = design(plan, tmp_path / "d", jobs=1)
+    data = design(plan, tmp_path / "d", Execution(jobs=1))
     assert sorted(p.name for p in (tmp_path / "d" / "trials" / "000").iterdir()) == [
         "rot-1",
         "rot-2",
@@ -265,17 +257,18 @@ def test_rotated_lineups_measure_the_seat_and_the_policy_apart(tmp_path):
 
 def test_policy_targets_need_the_policy_seated_and_rotation_needs_two_policies():
     with pytest.raises(BalanceError, match="no seat plays strong"):
-        plan_design("fake", ["policy:strong>=50%"], 400, params=["bias=0:1"], players=2)
+        plan_design(
+            PlayRequest("fake", 400, players=2), ["policy:strong>=50%"], params=["bias=0:1"]
+        )
     with pytest.raises(BalanceError, match="--rotate needs seats playing different policies"):
-        plan_design("fake", ["draw<=5%"], 400, params=["bias=0:1"], players=2, rotate=True)
+        plan_design(
+            PlayRequest("fake", 400, players=2), ["draw<=5%"], params=["bias=0:1"], rotate=True
+        )
     with pytest.raises(BalanceError, match="comeback rate is measured in one run"):
         plan_design(
-            "fake",
+            PlayRequest("fake", 400, players=2, policies=["strong", "random"]),
             ["comeback<=50%"],
-            400,
             params=["bias=0:1"],
-            players=2,
-            policies=["strong", "random"],
             rotate=True,
         )
 
@@ -323,7 +316,9 @@ def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path
     )
     assert code == 0, err
     plan = plan_design(
-        "fake", ["first-seat>=55%", "length<=15"], 400, explore=tmp_path / "x", players=2
+        PlayRequest("fake", 400, players=2),
+        ["first-seat>=55%", "length<=15"],
+        explore=tmp_path / "x",
     )
     names = [k.name for k in plan.knobs]
     # bias moves the first seat and extra_length the length; cap changes no game
@@ -341,9 +336,9 @@ def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path
 def test_a_rotated_setting_plays_again_as_it_was_judged(tmp_path, capsys):
     """The variant file records lineup, rotation, check seed and games; `simulate --variant`
     then plays every rotation on the same seeds and gives the design's figures exactly."""
-    plan = plan_design("fake", ["first-seat>=60%"], 200, params=["bias=0:4"], players=2,
-                       policies=["strong", "random"], trials=4, rotate=True)  # fmt: skip
-    data = design(plan, tmp_path / "d", jobs=1)
+    request = PlayRequest("fake", 200, players=2, policies=["strong", "random"])
+    plan = plan_design(request, ["first-seat>=60%"], params=["bias=0:4"], trials=4, rotate=True)
+    data = design(plan, tmp_path / "d", Execution(jobs=1))
     best = data["settings"][0]
     variant = tmp_path / "d" / "variants" / "setting-1.toml"
     play = tomllib.loads(variant.read_text())["play"]

@@ -25,6 +25,7 @@ from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 from simulator.explore import Factor, default_range, plan_explore
 from simulator.games import get_game
+from simulator.requests import PlayRequest
 from tests.test_cli import call
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ def test_default_ranges():
 
 
 def test_run_limits_are_left_out_of_a_default_screen():
-    caza = plan_explore("caza-tesoros", 1, players=2, trajectories=2)
+    caza = plan_explore(PlayRequest("caza-tesoros", 1, players=2), trajectories=2)
     names = [f.name for f in caza.factors]
     assert "max_days" not in names and "starting_vp" in names
     skipped = {s["option"]: s["reason"] for s in caza.skipped}

@@ -4,11 +4,14 @@ A game gets all of these by registering: its columns and dtypes, the prefix rule
 columns, end reasons in range, one game replayed alone from its seed, compiled equal to
 interpreted, every rule default accepted by `--set`, every policy playing, the board export,
 a report built from a small run, and its replay: every game of the run played again with
-recording on equals its row, and its events decode, print and draw.
+recording on equals its row, and its events decode, print and draw. A game that declares the
+search player (`mcts`) gets the search's checks too: legal games with the search in every seat,
+the same games from the same seed, replays, and compiled equal to interpreted.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pickle
@@ -27,6 +30,7 @@ from simulator.games import available, get_game
 from simulator.plan import chunk_seeds, plan_run
 from simulator.policy import engine_arrays
 from simulator.replay import replay_run, replay_seed, run_row
+from simulator.requests import PlayRequest
 from simulator.runner import run
 
 GAMES = sorted(available())
@@ -64,9 +68,13 @@ def _cheap(spec, name: str) -> str:
 
 
 def _raw(
-    game: str, seeds: np.ndarray, players: int | None = None, policies: list[str] | None = None
+    game: str,
+    seeds: np.ndarray,
+    players: int | None = None,
+    policies: list[str] | None = None,
+    sets: dict[str, str] | None = None,
 ) -> dict[str, np.ndarray]:
-    config = plan_run(game, len(seeds), players=players, policies=policies)
+    config = plan_run(game, len(seeds), players=players, policies=policies, sets=sets)
     ids, params = engine_arrays(list(config.seats))
     return config.spec.play_chunk(config.rules, config.n_players, ids, params, seeds)
 
@@ -141,20 +149,34 @@ def test_compiled_equals_interpreted(played, tmp_path):
     game, _, _ = played
     seeds = chunk_seeds(17, 0, 3)
     compiled = _raw(game, seeds)
+    (interpreted,) = _interpreted(tmp_path, [(game, seeds, {})])
+    for name, values in compiled.items():
+        if not hasattr(values, "to_list"):  # the engine's arrays (not columns built in Python)
+            assert _rows(values) == interpreted[name], name
+
+
+def _rows(values) -> list:
+    """A column as plain lists, one entry per game (list columns too)."""
+    return [np.asarray(x).tolist() for x in values]
+
+
+def _interpreted(tmp_path: Path, runs: list[tuple[str, np.ndarray, dict]]) -> list[dict]:
+    """``_raw(game, seeds, **kwargs)`` of each run under NUMBA_DISABLE_JIT=1 (one separate
+    process for them all), every column as ``_rows``."""
     out = tmp_path / "interpreted.pkl"
+    calls = ", ".join(f"({g!r}, {s.tolist()}, {k!r})" for g, s, k in runs)
     code = (
-        "import pickle, sys, numpy as np\n"
+        "import pickle, numpy as np\n"
         "import tests.conftest, tests.coop_game\n"
-        "from tests.test_game_contract import _raw\n"
-        f"cols = _raw({game!r}, np.array({seeds.tolist()}, dtype=np.uint32))\n"
-        "keep = {k: np.asarray(v) for k, v in cols.items() if not hasattr(v, 'to_list')}\n"
-        f"pickle.dump(keep, open({str(out)!r}, 'wb'))\n"
+        "from tests.test_game_contract import _raw, _rows\n"
+        f"runs = [{calls}]\n"
+        "cols = [_raw(g, np.array(s, dtype=np.uint32), **k) for g, s, k in runs]\n"
+        "rows = [{k: _rows(v) for k, v in c.items()} for c in cols]\n"
+        f"pickle.dump(rows, open({str(out)!r}, 'wb'))\n"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT, timeout=600)
-    interpreted = pickle.loads(out.read_bytes())
-    for name, values in interpreted.items():
-        assert np.array_equal(np.asarray(compiled[name]), values), name
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT, timeout=900)
+    return pickle.loads(out.read_bytes())
 
 
 def test_every_rule_default_is_accepted_by_set(played):
@@ -274,7 +296,7 @@ def test_replay_from_a_seed_is_the_game_of_that_seed(played):
     if get_game(game).replay is None:
         pytest.skip(f"{game} does not record yet")
     seed = int(table["seed"][1])
-    replay = replay_seed(game, seed)
+    replay = replay_seed(PlayRequest(game, seed=seed))
     assert replay.row.drop("game_index").equals(table[1].drop("game_index"))
 
 
@@ -282,17 +304,43 @@ def test_replay_from_a_seed_is_the_game_of_that_seed(played):
 SEARCHING = sorted(g for g in GAMES if get_game(g).searches)
 
 
-def _search_seats(game: str) -> list[str]:
-    return [f"mcts:playouts={SEARCH_PLAYOUTS}", get_game(game).best_heuristic]
+def _search_seats(game: str, playouts: int = SEARCH_PLAYOUTS) -> list[str]:
+    return [f"mcts:playouts={playouts}", get_game(game).best_heuristic]
+
+
+SHORT = 5  # the run limits of a game played interpreted: a few turns, rounds or days
+
+
+def _short(game: str) -> dict[str, str]:
+    """The game's run limits (the `max_*` integer options `balance explore` does not screen: a
+    safety cap on turns, rounds or days) at ``SHORT``, so that a game stops after a few of them."""
+    return {
+        info.name: str(max(SHORT, int(info.lo or 1)))
+        for info in get_game(game).rules_class.options()
+        if not info.screen and info.type == "int" and info.name.startswith("max_")
+    }
+
+
+@pytest.mark.parametrize("game", SEARCHING)
+def test_search_player_plays_legal_games_in_every_seat(game):
+    """The engine's checked single game (``play_one``: every invariant after every turn) finds
+    nothing wrong whichever seat searches."""
+    spec = get_game(game)
+    engine = importlib.import_module(spec.play_chunk.__module__)
+    search, other = _search_seats(game)
+    for seed, seats in enumerate(([search, other], [other, search])):
+        config = plan_run(game, 1, players=2, policies=seats)
+        ids, params = engine_arrays(list(config.seats))
+        out = engine.play_one(config.rules, 2, ids, params, seed)
+        assert out["problems"] == 0, (seats, seed)
+        assert 0 <= out["end_reason"] < len(spec.end_reasons)
+        assert -1 <= out["winner"] < 2
 
 
 def _same_columns(a: dict, b: dict, row: int | None = None) -> None:
-    def rows(values) -> list:  # list columns (cells of events) hold one array per game
-        return [np.asarray(x).tolist() for x in values]
-
     for name, values in a.items():
-        left = rows(values) if row is None else rows(values)[row : row + 1]
-        assert left == rows(b[name]), name
+        left = _rows(values) if row is None else _rows(values)[row : row + 1]
+        assert left == _rows(b[name]), name
 
 
 @pytest.mark.parametrize("game", SEARCHING)
@@ -314,6 +362,22 @@ def test_search_player_replays_its_games(game, tmp_path):
     for i in range(2):
         replay = replay_run(folder.path, i)
         assert replay.row.equals(run_row(folder, i)), f"{game}: game {i}"
+
+
+@pytest.mark.slow
+def test_search_player_compiled_equals_interpreted(tmp_path):
+    """A short game (``_short``) of each searching game, a seat searching, under
+    NUMBA_DISABLE_JIT=1 (one separate process for them all) is the same game."""
+    seeds = chunk_seeds(9, 0, 1)
+    runs = [
+        (game, seeds, {"players": 2, "policies": _search_seats(game, 2), "sets": _short(game)})
+        for game in SEARCHING
+    ]
+    for (game, _, kwargs), interpreted in zip(runs, _interpreted(tmp_path, runs), strict=True):
+        compiled = _raw(game, seeds, **kwargs)
+        assert compiled.keys() == interpreted.keys(), game
+        for name, values in compiled.items():
+            assert _rows(values) == interpreted[name], (game, name)
 
 
 def _searching_signatures(runs: list[tuple[str, list[str]]]) -> dict:

@@ -28,23 +28,29 @@ def _modules() -> dict[str, Path]:
     return out
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    tree = ast.parse(path.read_text())
+def _statements(name: str, path: Path) -> list[tuple[str, list[str]]]:
+    """Every import statement of a module as (the module imported from, the names imported),
+    relative imports resolved: ``import a.b`` is ``("a.b", [])``."""
     is_package = path.name == "__init__.py"
     here = name if is_package else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        targets: list[str] = []
+    out: list[tuple[str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
+            out += [(a.name, []) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = here.split(".")
                 anchor = anchor[: len(anchor) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
-            targets = [base] + [f"{base}.{a.name}" for a in node.names]
-        for target in targets:
+            out.append((base, [a.name for a in node.names]))
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    found: set[str] = set()
+    for base, names in _statements(name, path):
+        for target in [base] + [f"{base}.{n}" for n in names]:
             parts = target.split(".")
             for i in range(1, len(parts) + 1):
                 prefix = ".".join(parts[:i])
@@ -131,3 +137,104 @@ def test_shared_code_names_no_game():
             if GAME_WORDS.search(code):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+# -- layers ------------------------------------------------------------------------------------
+# Lowest first (docs/architecture.md, "Layers"): a module imports its own layer and those below.
+LAYERS = ("contract", "games", "runs", "analyses", "reports", "studies", "cli")
+CONTRACT = {
+    "simulator.errors", "simulator.rules", "simulator.game_data", "simulator.dataset",
+    "simulator.folders", "simulator.games", "simulator.policy", "simulator.boards",
+    "simulator.recording", "simulator.rng", "simulator.jit",
+}  # fmt: skip
+RUNS = {
+    "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
+    "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
+    "simulator.requests",
+}  # fmt: skip
+STUDIES = {
+    "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
+    "simulator.rungs", "simulator.design", "simulator.rotation",
+}  # fmt: skip
+CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
+# Analyses and reports read run folders; they never play games nor run a study.
+PLAYS_GAMES = {"simulator.runner", "simulator.cluster", "simulator.warmup"}
+
+
+def _is_game_package(part: str) -> bool:
+    return (ROOT / "simulator" / part / "spec.py").is_file()
+
+
+def layer(name: str) -> str:
+    """The layer of module ``name``; a module no rule places fails the test (place it)."""
+    parts = name.split(".")
+    first_two = ".".join(parts[:2])
+    if name in CLI or first_two in CLI:
+        return "cli"
+    if parts[0] in ("analyses", "reports"):
+        return parts[0]
+    if parts[0] == "policies" or name == "simulator.search":
+        return "games"
+    if len(parts) >= 2 and parts[0] == "simulator" and _is_game_package(parts[1]):
+        return "games"
+    for named, place in ((CONTRACT, "contract"), (RUNS, "runs"), (STUDIES, "studies")):
+        if name in named or first_two in named:
+            return place
+    raise AssertionError(f"{name} sits in no layer: add it to one in tests/test_imports.py")
+
+
+def _named_imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules the import statements name (the longest known prefix of each name): a
+    package run only because a module under it is imported is Python's doing, not a choice."""
+    found: set[str] = set()
+    for base, names in _statements(name, path):
+        for target in [f"{base}.{n}" for n in names] or [base]:
+            parts = target.split(".")
+            prefixes = [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+            hit = next((p for p in prefixes if p in known), None)
+            if hit is not None and hit != name:
+                found.add(hit)
+    return found
+
+
+def _named_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _named_imports(name, path, known) for name, path in modules.items()}
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that runs up a layer (or from analyses/reports to what plays games)."""
+    out = []
+    for name, targets in graph.items():
+        mine = LAYERS.index(layer(name))
+        for target in sorted(targets):
+            theirs = LAYERS.index(layer(target))
+            pure = layer(name) in ("analyses", "reports") and target in PLAYS_GAMES
+            if theirs > mine or pure:
+                out.append(f"{name} ({layer(name)}) imports {target} ({layer(target)})")
+    return out
+
+
+def test_layers_only_point_down():
+    assert upward_imports(_named_graph()) == []
+
+
+def test_an_import_up_a_layer_is_found():
+    graph = {
+        "simulator.pirateer.state": {"simulator.rules", "reports.build"},
+        "analyses.seats": {"simulator.dataset", "simulator.runner"},
+        "reports.grouping": {"analyses.runs", "simulator.studies"},
+        "simulator.verify": {"simulator.folders"},
+        "cli": {"simulator.design", "reports.build"},
+    }
+    assert upward_imports(graph) == [
+        "simulator.pirateer.state (games) imports reports.build (reports)",
+        "analyses.seats (analyses) imports simulator.runner (runs)",
+        "reports.grouping (reports) imports simulator.studies (studies)",
+    ]
+
+
+def test_every_module_sits_in_a_layer():
+    for name in _modules():
+        assert layer(name) in LAYERS

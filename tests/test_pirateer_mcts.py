@@ -9,6 +9,7 @@ import numpy as np
 from policies.pirateer import POLICIES, RUNNER, decide_move, seed_numba
 from simulator.pirateer import forward as F
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.pirateer.board import N_PICTURE
 from simulator.pirateer.rules import Rules
 from simulator.policy import parse_policy
@@ -24,8 +25,8 @@ def _buffers():
 def _play(pos, p, move):
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     rec, rec_n = np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
-    F.play_move(R, pos.ships, pos.owner, pos.occ, pos.g, p, move, *cells, rec, rec_n)
-    F.end_turn(R, pos.g)
+    turn.play_move(R, pos, p, move, (cells[0], cells[1], cells[2]), rec, rec_n)
+    turn.end_turn(R, pos.g)
 
 
 def _positions_with_a_winning_move(n_players: int, wanted: int):
@@ -36,23 +37,23 @@ def _positions_with_a_winning_move(n_players: int, wanted: int):
     runner = POLICIES["runner"].defaults()
     for seed in range(200):
         seed_numba(seed)
-        pos = F.new_position()
-        S.new_game(R, n_players, pos.ships, pos.owner, pos.occ, pos.g)
+        pos = S.new_state()
+        turn.new_game(R, n_players, pos)
         p, n = n_players - 1, 0
         while pos.g[S.G_ENDED] == 0:
-            p, n = F.next_decision(R, n_players, pos, p, moves, scratch)
+            p, n = F.next_decision(R, pos, p, moves, scratch)
             if n == 0:
                 break
             wins = []
             undo = np.zeros((2, 3), dtype=np.int64)
             for i in range(n):
-                k = S.make_move(R, pos.ships, pos.owner, pos.occ, pos.g, moves[i], undo)
+                k = turn.make_move(R, pos.ships, pos.owner, pos.occ, pos.g, moves[i], undo)
                 if S.is_terminal(pos.ships, pos.owner, pos.g, p):
                     wins.append(i)
-                S.unmake_move(pos.ships, pos.occ, pos.g, moves[i], undo, k)
+                turn.unmake_move(pos.ships, pos.occ, pos.g, moves[i], undo, k)
             if wins and len(wins) < n:
-                snap = F.new_position()
-                F.copy_into(snap, pos)
+                snap = S.new_state()
+                S.copy_state(snap, pos)
                 found.append((snap, p, moves[:n].copy(), n, wins))
                 break
             k = decide_move(RUNNER, runner, R, pos.ships, pos.owner, pos.occ, pos.g, p, moves, n)
@@ -66,13 +67,13 @@ def _opening(n_players: int, seed: int = 0):
     """The first decision of a game with more than one legal move: (position, seat, moves, n)."""
     moves, scratch = _buffers()
     seed_numba(seed)
-    pos = F.new_position()
-    S.new_game(R, n_players, pos.ships, pos.owner, pos.occ, pos.g)
+    pos = S.new_state()
+    turn.new_game(R, n_players, pos)
     p, n = n_players - 1, 0
     while n < 2:
         if n == 1:
             _play(pos, p, moves[0])
-        p, n = F.next_decision(R, n_players, pos, p, moves, scratch)
+        p, n = F.next_decision(R, pos, p, moves, scratch)
     return pos, p, moves[:n].copy(), n
 
 
@@ -88,9 +89,9 @@ def test_a_winning_move_is_played_and_wins_every_simulation():
     prm = _prm("mcts:playouts=150,guide=random,widen=20")
     for pos, p, moves, n, wins in cases:
         seed_numba(3)
-        assert F.search_move(R, 2, prm, pos, p, moves, n) in wins
+        assert F.search_move(R, prm, pos, p, moves, n) in wins
         stats = np.zeros((n, 2))
-        F.search_move(R, 2, prm, pos, p, moves, n, stats)
+        F.search_move(R, prm, pos, p, moves, n, stats)
         assert stats[:, 0].sum() == 150
         for i in wins:
             assert stats[i, 0] > 0 and stats[i, 1] == 1.0
@@ -100,7 +101,7 @@ def test_the_search_leaves_the_position_untouched():
     pos, p, moves, n = _opening(3)
     before = [a.copy() for a in pos]
     seed_numba(1)
-    F.search_move(R, 3, _prm("mcts:playouts=20"), pos, p, moves, n)
+    F.search_move(R, _prm("mcts:playouts=20"), pos, p, moves, n)
     for a, b in zip(before, pos, strict=True):
         assert np.array_equal(a, b)
 
@@ -109,7 +110,7 @@ def test_the_tally_counts_simulations_and_the_turns_they_play():
     pos, p, moves, n = _opening(2)
     tally = np.zeros(2, dtype=np.int64)
     seed_numba(2)
-    F.search_move(R, 2, _prm("mcts:playouts=30"), pos, p, moves, n, None, tally)
+    F.search_move(R, _prm("mcts:playouts=30"), pos, p, moves, n, None, tally)
     assert tally[0] == 30
     assert tally[1] >= 30  # every simulation plays at least the searched turn
 
@@ -121,13 +122,14 @@ def test_a_playout_ends_the_game_by_the_rules():
     rec, rec_n = np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
     for policy in ("random", "runner", "hunter", "lookahead"):
         seed_numba(5)
-        pos = F.new_position()
-        S.new_game(R, 4, pos.ships, pos.owner, pos.occ, pos.g)
+        pos = S.new_state()
+        turn.new_game(R, 4, pos)
         prm = POLICIES[policy].defaults()
         pid = POLICIES[policy].id
-        winner = F.playout(R, 4, pid, prm, pos, 3, 0, moves, scratch, cells, rec, rec_n)
+        heat = (cells[0], cells[1], cells[2])
+        winner = F.playout(R, pid, prm, pos, 3, 0, moves, scratch, heat, rec, rec_n)
         assert pos.g[S.G_ENDED] == 1
-        assert S.check_state(R, pos.ships, pos.owner, pos.occ, pos.g) == 0
+        assert S.check_state(R, pos) == 0
         if pos.g[S.G_END_REASON] == S.END_TURN_CAP:
             assert winner == -1
         else:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import simulator  # noqa: F401  (configures the JIT cache)
 from simulator.pirateer import board as B
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.pirateer.rules import Rules
 
 DIRS = {"+x": B.PX, "-x": B.MX, "+y": B.PY, "-y": B.MY, "d+x": B.DIAG_PX, "d-x": B.DIAG_MX}
@@ -22,7 +23,7 @@ class Pos:
         self.rules = (rules or Rules()).with_values(sets) if sets else (rules or Rules())
         self.r = self.rules.to_engine()
         self.ships = np.full(S.N_SHIPS, -1, dtype=np.int64)
-        self.owner = S.fleets_of(self.r, n_players)
+        self.owner = turn.fleets_of(self.r, n_players)
         self.occ = np.full(B.N_CELLS, -1, dtype=np.int64)
         self.g = np.zeros(S.N_G, dtype=np.int64)
         self.g[S.G_PLAYERS] = n_players
@@ -32,22 +33,28 @@ class Pos:
             self.occ[c] = s
         self.g[S.G_TREASURE] = treasure
 
+    @property
+    def state(self) -> S.State:
+        return S.State(self.ships, self.owner, self.occ, self.g)
+
+    def walk(self, ship, d, pips):
+        return turn.walk(self.r, self.ships, self.owner, self.occ, self.g, ship, d, pips)
+
     def moves(self, p, d1, d2):
         out = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-        n = S.legal_moves(self.r, self.ships, self.owner, self.occ, self.g, p, d1, d2, out,
-                          np.zeros_like(out))  # fmt: skip
+        n = turn.legal_moves(self.r, self.state, p, d1, d2, out, np.zeros_like(out))
         return out[:n].copy()
 
     def outcome(self, move):
         """(ship id -> cell for ships on the board, treasure holder) after ``move``."""
         undo = np.zeros((2, 3), dtype=np.int64)
         before = self.ships.copy(), self.occ.copy(), self.g.copy()
-        k = S.make_move(self.r, self.ships, self.owner, self.occ, self.g, move, undo)
+        k = turn.make_move(self.r, self.ships, self.owner, self.occ, self.g, move, undo)
         res = (
             {s: B.CELLS[c] for s, c in enumerate(self.ships) if c >= 0},
             int(self.g[S.G_TREASURE]),
         )
-        S.unmake_move(self.ships, self.occ, self.g, move, undo, k)
+        turn.unmake_move(self.ships, self.occ, self.g, move, undo, k)
         assert (self.ships == before[0]).all() and (self.occ == before[1]).all()
         assert (self.g == before[2]).all()
         return res
@@ -111,26 +118,22 @@ def test_no_diagonal_in_open_sea_diagonal_along_the_winds():
     assert all(m[S.M_DIR1] < 4 for m in moves)  # (13,5) is open sea
     for m in moves:  # a diagonal second step only from a trade wind the first step reached
         if m[S.M_DIR2] >= 4:
-            first = S.step_target(open_sea.r, open_sea.ships, open_sea.owner, open_sea.occ,
+            first = turn.step_target(open_sea.r, open_sea.ships, open_sea.owner, open_sea.occ,
                                   open_sea.g, m, 0)  # fmt: skip
             assert B.IS_WIND[first]
     wind = Pos({0: (10, 5), 6: (5, 14)})  # on the north trade wind
     assert (11, 4) in wind.ends(0, 2, 1, 0)  # 2 along the wind, 1 back along it
     assert any(m[S.M_DIR1] >= 4 for m in wind.moves(0, 2, 1))
     # a diagonal may not leave the wind: 3 along the wind from (10,5) would reach (13,2)
-    ws = S.walk(wind.r, wind.ships, wind.owner, wind.occ, wind.g, 0, B.DIAG_PX, 3)
-    assert ws == -1
-    assert B.CELLS[S.walk(wind.r, wind.ships, wind.owner, wind.occ, wind.g, 0, B.DIAG_PX, 2)] == (
-        12,
-        3,
-    )
+    assert wind.walk(0, B.DIAG_PX, 3) == -1
+    assert B.CELLS[wind.walk(0, B.DIAG_PX, 2)] == (12, 3)
     off = Pos({0: (10, 5), 6: (5, 14)}, wind_diagonal=False)
     assert all(m[S.M_DIR1] < 4 and m[S.M_DIR2] < 4 for m in off.moves(0, 2, 1))
 
 
 def test_no_jumping_across_a_trade_wind_with_one_die():
     pos = Pos({0: (10, 3), 6: (5, 14)})
-    w = lambda p, d, n: S.walk(p.r, p.ships, p.owner, p.occ, p.g, 0, d, n)  # noqa: E731
+    w = lambda p, d, n: turn.walk(p.r, p.ships, p.owner, p.occ, p.g, 0, d, n)  # noqa: E731
     assert B.CELLS[w(pos, B.PY, 2)] == (10, 5)  # lands on the wind
     assert w(pos, B.PY, 3) == -1  # would cross it
     passing = Pos({0: (10, 3), 6: (5, 14)}, wind_pass=True)
@@ -144,7 +147,7 @@ def test_no_jumping_across_a_trade_wind_with_one_die():
 
 def test_straits_join_the_edges_and_must_be_landed_on():
     pos = Pos({0: (5, 4), 6: (8, 12)})
-    w = lambda p, n: S.walk(p.r, p.ships, p.owner, p.occ, p.g, 0, B.MX, n)  # noqa: E731
+    w = lambda p, n: turn.walk(p.r, p.ships, p.owner, p.occ, p.g, 0, B.MX, n)  # noqa: E731
     assert B.CELLS[w(pos, 2)] == (3, 4)  # onto strait S1
     assert w(pos, 3) == -1  # no jumping through the strait with one die
     assert (13, 16) in pos.ends(0, 2, 2, 0)  # two dice: onto the strait, then out at the bottom
@@ -367,7 +370,7 @@ def ref_outcomes(rules, ships0, owner, treasure0, p, d1, d2):
 def test_move_set_equals_the_reference(data, sets):
     n_players = data.draw(st.integers(2, 4))
     rules = Rules().with_values(sets)
-    owner = S.fleets_of(rules.to_engine(), n_players)
+    owner = turn.fleets_of(rules.to_engine(), n_players)
     slots = [s for s in range(12) if owner[s // 3] >= 0]
     # ships crowded round the island, where the rules interact most
     near = [c for c in range(B.N_CELLS) if B.DIST[c, B.ANCHORAGE_CELLS[0]] <= 7]

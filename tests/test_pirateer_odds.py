@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from simulator.pirateer import board as B
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.pirateer.rules import Rules
 from tests.test_pirateer_moves import Pos
 
@@ -30,7 +31,7 @@ def brute_odds(pos, q, p):
 
 def odds(pos, q, p):
     out = np.zeros(S.N_SHIPS)
-    S.capture_odds(pos.r, pos.ships, pos.owner, pos.occ, pos.g, q, p, out)
+    turn.capture_odds(pos.r, pos.ships, pos.owner, pos.occ, pos.g, q, p, out)
     return out
 
 
@@ -53,7 +54,7 @@ def test_far_apart_is_zero():
 def test_odds_equal_brute_force(data, larger, stops):
     n_players = data.draw(st.integers(2, 4))
     rules = Rules().with_values({"must_use_larger": larger, "wind_entry_stops": stops})
-    owner = S.fleets_of(rules.to_engine(), n_players)
+    owner = turn.fleets_of(rules.to_engine(), n_players)
     slots = [s for s in range(12) if owner[s // 3] >= 0]
     near = [c for c in range(B.N_CELLS) if B.DIST[c, B.ANCHORAGE_CELLS[3]] <= 6]
     cells = data.draw(st.lists(st.sampled_from(near), min_size=len(slots), max_size=len(slots),

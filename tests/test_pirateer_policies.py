@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from policies import pirateer as P
 from simulator.pirateer import board as B
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.pirateer.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
 from tests.test_pirateer_moves import Pos
@@ -43,7 +44,7 @@ def test_lookahead_keeps_out_of_reach():
     out = np.zeros(S.N_SHIPS)
     c = B.INDEX[after[0]]
     moved = Pos({0: B.CELLS[c], 6: (13, 9)})
-    S.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
+    turn.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
     best = min(
         _risk_after(pos, m) for m in pos.moves(0, 6, 5) if pos.outcome(m)[0].get(6) is not None
     )
@@ -54,7 +55,7 @@ def _risk_after(pos, move):
     after, _ = pos.outcome(move)
     moved = Pos({0: after[0], 6: after[6]})
     out = np.zeros(S.N_SHIPS)
-    S.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
+    turn.capture_odds(moved.r, moved.ships, moved.owner, moved.occ, moved.g, 1, 0, out)
     return out[0]
 
 
@@ -78,11 +79,11 @@ def test_pruned_lookahead_equals_scoring_every_move(data):
     odds, risk, undo = np.zeros(12), np.zeros(12), np.zeros((2, 3), dtype=np.int64)
     scores = []
     for m in moves:
-        k = S.make_move(pos.r, pos.ships, pos.owner, pos.occ, pos.g, m, undo)
+        k = turn.make_move(pos.r, pos.ships, pos.owner, pos.occ, pos.g, m, undo)
         v = P.lookahead_static(pos.r, prm[0], pos.ships, pos.owner, pos.g, 0)
         if v < P.WIN:
             v -= P.risk_penalty(pos.r, prm[0], pos.ships, pos.owner, pos.occ, pos.g, 0, odds, risk)
-        S.unmake_move(pos.ships, pos.occ, pos.g, m, undo, k)
+        turn.unmake_move(pos.ships, pos.occ, pos.g, m, undo, k)
         scores.append(v)
     P.seed_numba(1)
     k = P.decide_lookahead(prm[0], pos.r, pos.ships, pos.owner, pos.occ, pos.g, 0, moves,

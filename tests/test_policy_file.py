@@ -22,6 +22,7 @@ from simulator.games import register
 from simulator.plan import plan_run, play_chunk
 from simulator.policy import OUTSIDE
 from simulator.policy_file import read_policy_file
+from simulator.requests import Execution, PlayRequest
 from tests.outside_game import SPEC
 
 register(SPEC)
@@ -167,7 +168,9 @@ def test_studies_and_tune_take_the_file(tmp_path):
 
     from simulator.tuning import plan_tune
 
-    plan = plan_tune("outside-fake", "heavy", 400, against=["random"], policy_file=path)
+    plan = plan_tune(
+        PlayRequest("outside-fake", 400, policy_file=path), "heavy", against=["random"]
+    )
     assert plan.policy.name == "heavy" and plan.describe()["policy_file"]
     assert plan.config({"skill": 7.0}, plan.seatings[0]).policy_file.sha256 == (
         read_policy_file(path).sha256
@@ -387,9 +390,14 @@ def test_a_policy_from_a_file_is_a_rung_of_a_skill_ladder(tmp_path):
 
     path = _write(tmp_path, GOOD)
     out = tmp_path / "ladder"
-    skill("outside-fake", 600, out, rungs=["random", "fixed"], policy_file=path, jobs=1)
+    skill(
+        PlayRequest("outside-fake", 600, policy_file=path),
+        out,
+        Execution(jobs=1),
+        rungs=["random", "fixed"],
+    )
     s = skill_summary(open_runs([out])[1])
     # fixed has weight 3 against random's 1: it wins three games in four, 191 Elo points.
     assert [r["name"] for r in s["rungs"]] == ["random", "fixed"]
-    lo, hi = s["pairs"][0]["ci"]
-    assert lo < 0.75 < hi and s["rungs"][1]["rating_ci"][0] < 191 < s["rungs"][1]["rating_ci"][1]
+    share, rating = s["pairs"][0]["stronger_win_rate"], s["rungs"][1]["rating"]
+    assert share["lo"] < 0.75 < share["hi"] and rating["lo"] < 191 < rating["hi"]

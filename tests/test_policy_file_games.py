@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from simulator.plan import plan_run, play_chunk
+from simulator.requests import PlayRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ROOT / "tests" / "policy_files"
@@ -130,6 +131,13 @@ def test_a_run_with_a_policy_file_replays_game_for_game(tmp_path):
         seed = int(game.row["seed"][0])
     source.unlink()
     assert replay_run(out, 19).row.equals(game.row)
-    again = replay_seed("pirateer", seed, players=2, policies=["runner_copy", "hunter"],
-                        policy_file=FILES / "pirateer_runner_copy.py")  # fmt: skip
+    again = replay_seed(
+        PlayRequest(
+            "pirateer",
+            seed=seed,
+            players=2,
+            policies=["runner_copy", "hunter"],
+            policy_file=FILES / "pirateer_runner_copy.py",
+        )
+    )
     assert again.events == game.events

@@ -13,6 +13,7 @@ import cli
 import tests.coop_game as coop
 from analyses.targets import parse_targets
 from reports.build import open_runs, write_report
+from simulator.requests import Execution, PlayRequest
 from simulator.runner import simulate
 
 
@@ -28,7 +29,7 @@ def compare_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("cmp") / "study"
     from simulator.studies import compare
 
-    compare("fake", 1500, out, sets=["bias=1"], jobs=1, seed=2)
+    compare(PlayRequest("fake", 1500, sets=["bias=1"], seed=2), out, Execution(jobs=1))
     return out
 
 

@@ -21,6 +21,7 @@ from analyses.skill import ELO, fit_ratings, skill_summary
 from reports.grouping import open_runs
 from simulator import studies
 from simulator.errors import BalanceError
+from simulator.requests import Execution, PlayRequest
 from simulator.rungs import split_rungs
 from simulator.skill import pair_tables, plan_skill, skill
 from tests.test_cli import call
@@ -49,14 +50,16 @@ def test_pair_tables_give_each_rung_every_seat_equally_often(players):
 
 
 def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
-    plans = plan_skill("fake", 10, rungs=[WEAK, MID, TOP], players=2)
+    plans = plan_skill(PlayRequest("fake", 10, players=2), rungs=[WEAK, MID, TOP])
     selves = [e for e, _ in plans if len(e.params["rungs"]) == 1]
     pairs = [e for e, c in plans if len(e.params["rungs"]) == 2]
     assert [e.params["rungs"] for e in selves] == [[WEAK], [MID], [TOP]]
     assert len(pairs) == 3 * 2  # three pairs, both seat orders
     # A run of 10 searching games still spreads over the cores: one game a chunk.
     assert {c.chunk_size for _, c in plans} == {1}
-    assert {c.chunk_size for _, c in plan_skill("fake", 300, rungs=[WEAK, MID])} == {10}
+    assert {c.chunk_size for _, c in plan_skill(PlayRequest("fake", 300), rungs=[WEAK, MID])} == {
+        10
+    }
     assert {tuple(c.policy_labels) for _, c in plans if len(_.params["rungs"]) == 2} >= {
         (WEAK, TOP),
         (TOP, WEAK),
@@ -74,7 +77,7 @@ def test_ladder_plan_plays_each_rung_alone_and_each_pair(tmp_path):
 )
 def test_bad_ladders_are_refused_before_anything_is_written(tmp_path, rungs, words):
     with pytest.raises(BalanceError, match=words):
-        skill("fake", 10, tmp_path / "s", rungs=rungs)
+        skill(PlayRequest("fake", 10), tmp_path / "s", rungs=rungs)
     assert not (tmp_path / "s").exists()
 
 
@@ -96,7 +99,7 @@ def test_skill_command_bad_input_is_one_line(capsys, tmp_path, args, words):
 @pytest.fixture(scope="module")
 def ladder(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill") / "ladder"
-    skill("fake", 3000, out, rungs=[WEAK, MID, TOP], players=2, jobs=1)
+    skill(PlayRequest("fake", 3000, players=2), out, Execution(jobs=1), rungs=[WEAK, MID, TOP])
     return out
 
 
@@ -104,56 +107,78 @@ def test_ratings_recover_the_known_strengths(ladder):
     s = skill_summary(open_runs([ladder])[1])
     by = {r["name"]: r for r in s["rungs"]}
     assert [r["name"] for r in s["rungs"]] == [WEAK, MID, TOP]
-    assert by[WEAK]["rating"] == 0 and by[WEAK]["anchor"]
+    assert by[WEAK]["rating"] == {"value": 0.0, "lo": 0.0, "hi": 0.0} and by[WEAK]["anchor"]
     for name, weight in ((MID, 2), (TOP, 4)):
         known = ELO * math.log(weight)  # 120 and 241 Elo points
-        lo, hi = by[name]["rating_ci"]
-        assert lo < known < hi and abs(by[name]["rating"] - known) < 40
+        r = by[name]["rating"]
+        assert r["lo"] < known < r["hi"] and abs(r["value"] - known) < 40
     # Neighbours: weight 2 against 1 and 4 against 2: the weaker wins a third of the games.
     assert [(p["stronger"], p["weaker"]) for p in s["pairs"]] == [(MID, WEAK), (TOP, MID)]
-    lo, hi = s["upset_ci"]
-    assert lo < 1 / 3 < hi and s["upset_rate_random"] == 0.5
-    assert s["skill_share"]["value"] == pytest.approx(1 - s["upset_rate"] / 0.5)
-    ext = s["extremes"]  # weight 4 against 1: random wins a fifth
-    assert ext["weaker"] == WEAK and ext["ci"][0] < 0.8 < ext["ci"][1]
+    assert s["upset_rate"]["lo"] < 1 / 3 < s["upset_rate"]["hi"]
+    assert s["groups"] == [[WEAK], [MID], [TOP]]
+    ext = s["extremes"]["stronger_win_rate"]  # weight 4 against 1: random wins a fifth
+    assert s["extremes"]["weaker"] == WEAK and ext["lo"] < 0.8 < ext["hi"]
+    assert s["top_vs_hand_written"] is None  # the top is itself the best hand-written policy
+    span = s["span"]
+    assert span["points"] == by[TOP]["rating"]
+    assert span["bottom_wins"]["lo"] < 0.2 < span["bottom_wins"]["hi"]
     # Against itself every seat weighs the same: the first seat wins half of two-player games.
-    assert all(r["first_seat_ci"][0] < 0.5 < r["first_seat_ci"][1] for r in s["rungs"])
+    for r in s["rungs"]:
+        assert r["first_seat_win_rate"]["lo"] < 0.5 < r["first_seat_win_rate"]["hi"]
+        assert r["first_seat_edge"]["lo"] < 0 < r["first_seat_edge"]["hi"]
+        assert r["degenerate"] == []
 
 
 def test_ratings_of_an_exact_win_matrix():
     wins = np.zeros((2, 2, 2))
     wins[1, 0, 0], wins[0, 1, 0] = 30_000, 10_000  # good wins 3 to 1: 191 Elo points
-    rating = fit_ratings(wins, ["random", "good"])
-    assert rating[1]["rating"] == pytest.approx(400 * math.log10(3), abs=1.0)
-    assert rating[1]["rating_ci"][0] < rating[1]["rating"] < rating[1]["rating_ci"][1]
-    assert not rating[1]["sweeps_anchor"]
+    rating = fit_ratings(wins, ["random", "good"])[1]
+    assert rating["rating"]["value"] == pytest.approx(400 * math.log10(3), abs=1.0)
+    assert rating["rating"]["lo"] < rating["rating"]["value"] < rating["rating"]["hi"]
+    assert not rating["sweeps_anchor"]
     wins[0, 1, 0] = 0  # a clean sweep: finite, and flagged as resting on the prior
     swept = fit_ratings(wins, ["random", "good"])[1]
-    assert swept["sweeps_anchor"] and math.isfinite(swept["rating"]) and swept["rating"] > 1000
+    assert swept["sweeps_anchor"] and math.isfinite(swept["rating"]["value"])
+    assert swept["rating"]["value"] > 1000 and math.isfinite(swept["rating"]["hi"])
 
 
-def test_games_nobody_wins_count_half_to_each_rung(tmp_path):
+def test_games_nobody_wins_are_left_out_of_the_ratings_and_counted_beside_them(tmp_path):
     out = tmp_path / "draws"
-    skill("fake", 2000, out, rungs=[WEAK, TOP], players=2, sets=["draw=0.5"], jobs=1)
+    skill(
+        PlayRequest("fake", 2000, players=2, sets=["draw=0.5"]),
+        out,
+        Execution(jobs=1),
+        rungs=[WEAK, TOP],
+    )
     s = skill_summary(open_runs([out])[1])
     pair = s["pairs"][0]
     assert pair["no_winner"] > 0 and pair["decided"] + pair["no_winner"] == 4000
-    # Among decided games the 4-to-1 odds stay; the draws pull the rating toward zero.
-    assert pair["ci"][0] < 0.8 < pair["ci"][1]
-    assert 0 < s["rungs"][1]["rating"] < ELO * math.log(4)
+    share = pair["no_winner_share"]
+    assert share["value"] == pair["no_winner"] / 4000 and share["lo"] < share["value"]
+    # Among decided games the 4-to-1 odds stay, and so does the rating: 241 points.
+    assert pair["stronger_win_rate"]["lo"] < 0.8 < pair["stronger_win_rate"]["hi"]
+    top = s["rungs"][1]
+    assert top["rating"]["lo"] < ELO * math.log(4) < top["rating"]["hi"]
+    assert top["ladder_no_winner"]["value"] == share["value"]
 
 
 def test_a_ladder_where_nobody_wins_claims_nothing(tmp_path):
     from reports.skill_sections import skill_headline
 
     out = tmp_path / "draws"
-    skill("fake", 50, out, rungs=[WEAK, TOP], players=2, sets=["draw=1"], jobs=1)
+    skill(
+        PlayRequest("fake", 50, players=2, sets=["draw=1"]),
+        out,
+        Execution(jobs=1),
+        rungs=[WEAK, TOP],
+    )
     s = skill_summary(open_runs([out])[1])
-    assert [r["rating"] for r in s["rungs"]] == [0.0, 0.0] and math.isnan(s["upset_rate"])
+    assert [r["rated"] for r in s["rungs"]] == [True, False] and s["unrated"] == [TOP]
+    assert math.isnan(s["upset_rate"]["value"]) and s["pairs"] == []
     text = " ".join(skill_headline(s))
-    assert "cannot be told apart yet" in text and "none of their 100 games had a winner" in text
-    assert "upset rate is not known" in text and "too few games had a winner" in text
-    assert "The strongest," not in text and text.index(WEAK) < text.index(TOP)
+    assert f"{TOP} cannot be rated" in text
+    assert f"With every seat {TOP}: nobody won any of its 50 games" in text
+    assert "too few games had a winner" in text.lower() and "The strongest" not in text
 
 
 def test_skill_command_json_report_and_resume(capsys, ladder):
@@ -166,32 +191,47 @@ def test_skill_command_json_report_and_resume(capsys, ladder):
     assert code == 0, err
     assert part.stat().st_mtime_ns == stamp  # nothing played again
     data = json.loads(out)
-    assert {
-        "game",
-        "players",
-        "games",
-        "rungs",
-        "pairs",
-        "upset_rate",
-        "upset_rate_random",
-        "out",
-    } <= set(data)
-    rung_keys = {"name", "rating", "rating_ci", "first_seat_win_rate", "first_seat_ci"}
-    assert rung_keys | {"mean_length", "end_reasons"} <= set(data["rungs"][-1])
-    assert set(data["pairs"][0]) >= {"stronger", "weaker", "stronger_win_rate", "ci"}
+    assert {"game", "players", "games", "rungs", "pairs", "upset_rate", "span", "out"} <= set(data)
+    rung_keys = {"name", "rating", "first_seat_win_rate", "first_seat_edge", "degenerate"}
+    assert rung_keys | {"mean_length", "end_reasons", "ladder_no_winner"} <= set(data["rungs"][-1])
+    assert set(data["pairs"][0]) >= {"stronger", "weaker", "stronger_win_rate", "no_winner_share"}
     assert data["players"] == 2 and data["games"] == 9 * 3000
+    _every_estimate_has_its_interval(data)
     html = (ladder / "report.html").read_text()
-    assert "How much skill matters" in html and "Upset rate" in html
+    assert "How much skill matters" in html and "How much luck the game leaves" in html
+    assert "Methods" in html and "Bradley-Terry" not in " ".join(data["headline"])
+
+
+ESTIMATES = {"rating", "upset_rate", "stronger_win_rate", "no_winner_share", "first_seat_edge"}
+
+
+def _every_estimate_has_its_interval(data) -> None:
+    """Every estimate is written {"value", "lo", "hi"}, and no interval travels apart."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            assert not key.endswith("_ci"), key
+            if key in ESTIMATES:
+                assert set(value) == {"value", "lo", "hi"}, key
+            _every_estimate_has_its_interval(value)
+    elif isinstance(data, list):
+        for item in data:
+            _every_estimate_has_its_interval(item)
 
 
 def test_a_cooperative_ladder_compares_rungs_deal_by_deal(tmp_path):
     out = tmp_path / "coop"
-    skill("fake-coop", 600, out, rungs=["random", "sloppy"], params=["difficulty=0,0.1"], jobs=1)
+    skill(
+        PlayRequest("fake-coop", 600),
+        out,
+        Execution(jobs=1),
+        rungs=["random", "sloppy"],
+        params=["difficulty=0,0.1"],
+    )
     s = skill_summary(open_runs([out])[1])
     assert [r["name"] for r in s["rungs"]] == ["sloppy", "random"]
     # sloppy only ever fails where random would succeed: every discordant deal goes to random.
-    assert s["upset_rate"] == 0.0 and s["pairs"][0]["stronger"] == "random"
-    assert s["rungs"][1]["anchor"] and s["rungs"][0]["rating_ci"][1] < 0
+    assert s["upset_rate"]["value"] == 0.0 and s["pairs"][0]["stronger"] == "random"
+    assert s["rungs"][1]["anchor"] and s["rungs"][0]["rating"]["hi"] < 0
     assert len(s["points"]) == 2
     runs = {(r.params["rungs"][0], r.params["point"]["difficulty"]): r for r in _runs(out)}
     for (rung, difficulty), run in runs.items():
@@ -272,6 +312,10 @@ def test_compare_ladder_finds_an_effect_that_shrinks_with_skill(capsys, tmp_path
     assert effects["random"]["lo"] < 0.3 < effects["random"]["hi"]
     assert effects["strong:skill=9"]["lo"] < 3 / 46 < effects["strong:skill=9"]["hi"]
     assert "changes with skill" in (out / "report.html").read_text()
+    figure = data["figures"]["bias=3: seat 1 win rate"]
+    assert {"value", "lo", "hi"} == set(figure["rungs"][0]["effect"])
+    change = next(d for d in figure["differences"] if d["significant"])
+    assert change["change"]["hi"] < 0 and "common seeds" in change["test"]
     groups = rung_groups(_runs(out))
     assert [len(g) for _, g in groups] == [2, 2]
     assert ladder_summary(_runs(out))["ladder_verdicts"] == data["ladder_verdicts"]
@@ -296,7 +340,10 @@ def test_compare_ladder_bad_input_is_one_line(capsys, tmp_path, extra, words):
 
 def test_ladder_study_is_an_ordinary_resumable_study(tmp_path):
     study = studies.compare(
-        "fake", 200, tmp_path / "c", sets=["bias=1"], ladder=[WEAK, MID], jobs=1
+        PlayRequest("fake", 200, sets=["bias=1"]),
+        tmp_path / "c",
+        Execution(jobs=1),
+        ladder=[WEAK, MID],
     )
     assert study.kind == "ladder"
     assert [r.folder for r in study.runs] == [

@@ -15,14 +15,27 @@ from simulator import studies
 from simulator.dataset import read_manifest
 from simulator.errors import BalanceError
 from simulator.plan import plan_run
+from simulator.requests import Execution, PlayRequest
 from simulator.runner import UNTIL_BATCH, run
+
+
+def test_a_request_is_planned_as_the_same_fields_given_as_keywords():
+    request = PlayRequest("fake", 300, players=3, policies=["strong"], seed=4, sets=["bias=1"])
+    assert plan_run(request) == plan_run("fake", 300, players=3, policies=["strong"], seed=4,
+                                         sets=["bias=1"])  # fmt: skip
+    assert plan_run(request.but(seed=5)).seed == 5
+    with pytest.raises(TypeError):
+        plan_run(request, 300)
 
 
 def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):
     variant = tmp_path / "rigged.toml"
     variant.write_text('name = "rigged"\n[rules]\nbias = 1.0\n')
     study = studies.compare(
-        "fake", 500, tmp_path / "cmp", variants=[variant], sets=["draw=0.1"], jobs=1
+        PlayRequest("fake", 500, sets=["draw=0.1"]),
+        tmp_path / "cmp",
+        Execution(jobs=1),
+        variants=[variant],
     )
     assert [r.label for r in study.runs] == ["default", "rigged", "draw=0.1"]
     assert json.loads((tmp_path / "cmp" / "study.json").read_text())["kind"] == "compare"
@@ -33,30 +46,37 @@ def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):
 
 def test_compare_resumes_and_refuses_another_study(tmp_path):
     out = tmp_path / "cmp"
-    study = studies.compare("fake", 500, out, sets=["bias=1"], jobs=1)
+    study = studies.compare(PlayRequest("fake", 500, sets=["bias=1"]), out, Execution(jobs=1))
     part = study.run_paths()[1] / "games" / "part-00000.parquet"
     stamp = part.stat().st_mtime_ns
-    studies.compare("fake", 500, out, sets=["bias=1"], jobs=1)  # nothing left to play
+    studies.compare(
+        PlayRequest("fake", 500, sets=["bias=1"]), out, Execution(jobs=1)
+    )  # nothing left to play
     assert part.stat().st_mtime_ns == stamp
     with pytest.raises(BalanceError, match="another study"):
-        studies.compare("fake", 500, out, sets=["bias=2"], jobs=1)
+        studies.compare(PlayRequest("fake", 500, sets=["bias=2"]), out, Execution(jobs=1))
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     with pytest.raises(BalanceError, match="non-empty"):
-        studies.compare("fake", 500, tmp_path / "busy", sets=["bias=2"], jobs=1)
+        studies.compare(
+            PlayRequest("fake", 500, sets=["bias=2"]), tmp_path / "busy", Execution(jobs=1)
+        )
 
 
 def test_compare_validates_every_run_before_playing(tmp_path):
     with pytest.raises(BalanceError, match="at least one"):
-        studies.compare("fake", 100, tmp_path / "a")
+        studies.compare(PlayRequest("fake", 100), tmp_path / "a")
     with pytest.raises(BalanceError, match="unknown rule"):
-        studies.compare("fake", 100, tmp_path / "b", sets=["speed=2"])
+        studies.compare(PlayRequest("fake", 100, sets=["speed=2"]), tmp_path / "b")
     assert not (tmp_path / "b").exists()
 
 
 def test_sweep_plays_the_grid_with_typed_parameters(tmp_path):
     study = studies.sweep(
-        "fake", 300, tmp_path / "sw", params=["bias=0,1", "players=2,3"], sets=["draw=0.1"], jobs=1
+        PlayRequest("fake", 300, sets=["draw=0.1"]),
+        tmp_path / "sw",
+        Execution(jobs=1),
+        params=["bias=0,1", "players=2,3"],
     )
     assert [r.params for r in study.runs] == [
         {"bias": 0.0, "players": 2},
@@ -84,7 +104,7 @@ def test_sweep_plays_the_grid_with_typed_parameters(tmp_path):
 )
 def test_sweep_refuses_bad_grids(tmp_path, params, sets, message):
     with pytest.raises(BalanceError, match=message):
-        studies.sweep("fake", 100, tmp_path / "sw", params=params, sets=sets)
+        studies.sweep(PlayRequest("fake", 100, sets=sets), tmp_path / "sw", params=params)
 
 
 def test_until_ci_stops_early_at_a_batch_boundary_and_resumes_to_the_same_point(tmp_path):
@@ -116,13 +136,20 @@ def test_until_ci_is_validated():
 
 
 def test_compare_until_ci_gives_every_variant_the_default_run_games(tmp_path):
-    study = studies.compare("fake", 40_000, tmp_path / "c", sets=["bias=1"], jobs=1, until_ci=0.08)
+    study = studies.compare(
+        PlayRequest("fake", 40_000, sets=["bias=1"]),
+        tmp_path / "c",
+        Execution(jobs=1),
+        until_ci=0.08,
+    )
     played = [read_manifest(p)["games_played"] for p in study.run_paths()]
     assert played[0] < 40_000 and played[0] == played[1]
 
 
 def _sweep_runs(tmp_path, name: str, param: str, games: int) -> list[Run]:
-    study = studies.sweep("fake", games, tmp_path / name, params=[param], players=2, jobs=1)
+    study = studies.sweep(
+        PlayRequest("fake", games, players=2), tmp_path / name, Execution(jobs=1), params=[param]
+    )
     return [
         Run.open(p, r.label, r.params) for p, r in zip(study.run_paths(), study.runs, strict=True)
     ]

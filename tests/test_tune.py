@@ -11,12 +11,14 @@ import polars as pl
 import pytest
 
 import cli
-from analyses.tuning import dominance, read_tune
+from analyses.tuning import dominance
 from simulator import studies
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
+from simulator.folders import read_tune
 from simulator.games import register
 from simulator.policy import PolicyDef, PolicyParam, parse_policy
+from simulator.requests import Execution, PlayRequest
 from simulator.tuning import plan_tune, tune
 from tests import coop_game
 from tests.fake_game import SPEC as FAKE
@@ -47,9 +49,12 @@ def call(capsys, *args):
 
 def _tune_fake(out, trials=8, games=320, seed=5):
     plan = plan_tune(
-        "fake", "strong", games, against=["random"], players=2, trials=trials, seed=seed
+        PlayRequest("fake", games, players=2, seed=seed),
+        "strong",
+        against=["random"],
+        trials=trials,
     )
-    return plan, tune(plan, out, jobs=1)
+    return plan, tune(plan, out, Execution(jobs=1))
 
 
 def test_cli_json_has_the_documented_keys_and_finds_more_skill(capsys, tmp_path):
@@ -174,9 +179,14 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(capsys, tmp_path, args,
 
 
 def test_narrowed_bounds_are_searched(tmp_path):
-    plan = plan_tune("fake", "strong", 320, against=["random"], players=2, trials=4,
-                     params=["skill=2:3"])  # fmt: skip
-    data = tune(plan, tmp_path / "t", jobs=1)
+    plan = plan_tune(
+        PlayRequest("fake", 320, players=2),
+        "strong",
+        against=["random"],
+        trials=4,
+        params=["skill=2:3"],
+    )
+    data = tune(plan, tmp_path / "t", Execution(jobs=1))
     assert all(2 <= t["params"]["skill"] <= 3 for t in data["trials"])
     assert data["summary"]["default_params"] == {"skill": 1.0}  # still checked as they are
 
@@ -208,9 +218,9 @@ COOP = replace(
 
 def test_cooperative_tune_maximises_the_success_rate(tmp_path):
     register(COOP)
-    plan = plan_tune("fake-coop-tuned", "careful", 320, trials=8, seed=2)
+    plan = plan_tune(PlayRequest("fake-coop-tuned", 320, seed=2), "careful", trials=8)
     assert [s.label for s in plan.seatings] == ["every seat"]
-    data = tune(plan, tmp_path / "t", jobs=1)
+    data = tune(plan, tmp_path / "t", Execution(jobs=1))
     s = data["summary"]
     assert data["measure"] == "success rate"
     assert s["best_params"]["care"] > 0.6  # success chance = care
@@ -222,9 +232,13 @@ def test_cooperative_tune_maximises_the_success_rate(tmp_path):
 def test_compare_tune_seats_each_rule_sets_best_setting(tmp_path):
     out = tmp_path / "cmp"
     study = studies.compare(
-        "fake", 320, out, sets=["bias=2"], players=2, policies=["strong", "random"], jobs=1,
-        tune="strong", tune_trials=4, tune_games=320,
-    )  # fmt: skip
+        PlayRequest("fake", 320, sets=["bias=2"], players=2, policies=["strong", "random"]),
+        out,
+        Execution(jobs=1),
+        tune="strong",
+        tune_trials=4,
+        tune_games=320,
+    )
     adapted = json.loads((out / "adapted.json").read_text())
     assert [v["label"] for v in adapted["variants"]] == ["default", "bias=2"]
     for entry, path in zip(adapted["variants"], study.run_paths(), strict=True):
@@ -253,15 +267,17 @@ def test_compare_tune_seats_each_rule_sets_best_setting(tmp_path):
 
 def test_compare_tune_refuses_a_policy_nobody_plays(tmp_path):
     with pytest.raises(BalanceError, match="no seat plays strong"):
-        studies.compare("fake", 320, tmp_path / "c", sets=["bias=2"], tune="strong")
+        studies.compare(PlayRequest("fake", 320, sets=["bias=2"]), tmp_path / "c", tune="strong")
     assert not (tmp_path / "c").exists()
 
 
 @pytest.mark.slow
 def test_cluster_local_finds_the_same_best(tmp_path):
-    plan = plan_tune("fake", "strong", 320, against=["random"], players=2, trials=8, seed=5)
-    here = tune(plan, tmp_path / "a", jobs=1)
-    there = tune(plan, tmp_path / "b", cluster="local")
+    plan = plan_tune(
+        PlayRequest("fake", 320, players=2, seed=5), "strong", against=["random"], trials=8
+    )
+    here = tune(plan, tmp_path / "a", Execution(jobs=1))
+    there = tune(plan, tmp_path / "b", Execution(cluster="local"))
     assert there["summary"]["best_params"] == here["summary"]["best_params"]
     assert [t["win_rate"] for t in there["trials"]] == [t["win_rate"] for t in here["trials"]]
 
@@ -321,8 +337,10 @@ WHOLE = replace(
 
 def test_a_tune_proposes_whole_numbers_for_whole_number_parameters(tmp_path):
     register(WHOLE)
-    plan = plan_tune("fake-whole", "strong", 320, against=["random"], players=2, trials=8)
-    data = tune(plan, tmp_path / "t", jobs=1)
+    plan = plan_tune(
+        PlayRequest("fake-whole", 320, players=2), "strong", against=["random"], trials=8
+    )
+    data = tune(plan, tmp_path / "t", Execution(jobs=1))
     values = [t["params"]["skill"] for t in data["trials"]] + [
         data["summary"]["best_params"]["skill"]
     ]

@@ -5,14 +5,16 @@
 
 The decision, its arguments and what it returns: docs/policies.md, section Pirateer. The
 function is compiled by numba (numbers and the numpy arrays you are given; no lists or dicts).
-The position's layout is in simulator/pirateer/state.py: ``ships[s]`` is the cell of ship ``s``
-(-1 once captured), ship ``s`` flies flag ``s // S.FLEET``, sailed by seat ``owner[s // S.FLEET]``.
+The position's layout is in simulator/pirateer/state.py, the rules that change it in turn.py:
+``ships[s]`` is the cell of ship ``s`` (-1 once captured), ship ``s`` flies flag ``s // S.FLEET``,
+sailed by seat ``owner[s // S.FLEET]``.
 """
 
 import numpy as np
 
 from policies import pirateer as P  # built-in scores and decisions, usable from yours
 from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.policy import PolicyParam
 from simulator.policy_file import Policy
 
@@ -27,14 +29,14 @@ def safe_move(prm, r, ships, owner, occ, g, p, moves, n):
     odds = np.zeros(S.N_SHIPS)
     best, best_value = 0, -np.inf
     for i in range(n):
-        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)  # try the move...
+        k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)  # try the move...
         value = P.runner_score(r, ships, owner, g, p)
         if value < P.WIN:
             for q in range(g[S.G_PLAYERS]):
                 if q != p and S.count_alive(ships, owner, q) > 0:
-                    S.capture_odds(r, ships, owner, occ, g, q, p, odds)
+                    turn.capture_odds(r, ships, owner, occ, g, q, p, odds)
                     value -= prm[FEAR] * odds.sum()
-        S.unmake_move(ships, occ, g, moves[i], undo, k)  # ... and take it back
+        turn.unmake_move(ships, occ, g, moves[i], undo, k)  # ... and take it back
         if value > best_value:
             best, best_value = i, value
     return best
@@ -45,9 +47,9 @@ def capture_move(prm, r, ships, owner, occ, g, p, moves, n):
     undo = np.zeros((2, 3), dtype=np.int64)
     before = P.count_ships(ships, owner, p, False)  # the opponents' ships on the board
     for i in range(n):
-        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
         captured = P.count_ships(ships, owner, p, False) < before
-        S.unmake_move(ships, occ, g, moves[i], undo, k)
+        turn.unmake_move(ships, occ, g, moves[i], undo, k)
         if captured:
             return i
     return P.decide_move(P.HUNTER, prm, r, ships, owner, occ, g, p, moves, n)

@@ -2,11 +2,11 @@
 
 One call of :func:`play_games` plays a whole chunk. A turn is ``forward.play_turn``: sail point,
 cards laid (``decide_place``), the move (``decide_move``), the draw and purchases
-(``decide_buy``); every answer of a policy is checked again with the helpers of :mod:`.state`, and
+(``decide_buy``); every answer of a policy is checked again by the rules of :mod:`.turn`, and
 an illegal one is skipped (a card) or replaced by the special move 'no move'. A seat playing
 ``mcts`` plays ``forward.searched_turn`` instead. :func:`play_one` plays one game from its seed
 and returns the final state. Given a recording buffer, :func:`play_games` records the events
-``EV_*`` (``forward``) of its game (``balance replay``, docs/rules/cape-horn.md).
+``EV_*`` (:mod:`.turn`) of its game (``balance replay``, docs/rules/cape-horn.md).
 """
 
 from __future__ import annotations
@@ -22,25 +22,16 @@ from simulator.search import tally_for
 
 from . import board as BD
 from . import state as S
-from .forward import (
-    DRAW_DEALT,
-    EV_DRAW,
-    EV_END,
-    EV_PRINTED,
-    EV_START,
-    EVENT_WIDTH,
-    MAX_PLACE,
-    Position,
-    draw,
-    play_turn,
-    searched_turn,
-)
+from .forward import play_turn, searched_turn
 from .rules import engine_rules
+from .state import State, new_state
+from .turn import DRAW_DEALT, EV_DRAW, EV_END, EV_PRINTED, EV_START, EVENT_WIDTH, MAX_PLACE, draw
 
 
 @njit(cache=True)
-def setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck):
+def setup(B, r, deck0, n_players: int, st: State) -> None:
     """Start of a game (numba's generator already seeded): printed winds, piles, hands, ships."""
+    card, ship, pl, hand, g, deck = st
     card[:] = -1
     for i in range(B.start_cell.shape[0]):
         card[B.start_cell[i]] = B.start_card[i]
@@ -62,12 +53,13 @@ def setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck):
         ship[p] = B.start_cell[p]  # start player on space 1, then clockwise 2, 3...
     for _ in range(r.start_hand):
         for p in range(n_players):
-            draw(pl, hand, g, deck, p)
+            draw(st, p)
 
 
 @njit(cache=True)
-def record_setup(B, n_players, ship, pl, g, deck, rec, rec_n):
+def record_setup(B, n_players: int, st: State, rec, rec_n) -> None:
     """Record the set-up :func:`setup` made: printed winds, ships, the cards dealt in order."""
+    ship, pl, g, deck = st.ship, st.pl, st.g, st.deck
     for i in range(B.start_cell.shape[0]):
         record(rec, rec_n, EV_PRINTED, 0, -1, B.start_cell[i], B.start_card[i])
     for p in range(n_players):
@@ -93,17 +85,29 @@ def leader(B, pl, ship):
 
 
 @njit(cache=True)
-def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, laid_heat,
-              blocked_heat, lead, checking, rec, rec_n, ext=None, searching=None):  # fmt: skip
-    """Play one game from ``seed``. Returns (winner, lead changes, leader at half time);
-    ``lead[k]`` gets the leader after round k. With ``checking``, broken invariants after any
-    turn are OR-ed into the returned problems mask. ``searching``: None unless a seat plays
-    ``mcts`` (compiled without the search then), else the search's tally."""
+def start_game(B, r, deck0, seed, st: State, rec, rec_n) -> None:
+    """Seed numba's generator with the game's ``seed`` and set the game up (recorded when
+    recording)."""
     np.random.seed(seed)
-    n_players = ship.shape[0]
-    setup(B, r, deck0, n_players, card, ship, pl, hand, g, deck)
+    n_players = st.ship.shape[0]
+    setup(B, r, deck0, n_players, st)
     if rec.shape[0] > 0:
-        record_setup(B, n_players, ship, pl, g, deck, rec, rec_n)
+        record_setup(B, n_players, st, rec, rec_n)
+
+
+@njit(cache=True)
+def play_game(B, r, seats, st: State, work, heat, checking, rec, rec_n, ext=None,
+              searching=None):  # fmt: skip
+    """Play the game set up in ``st`` (:func:`start_game`) to its end. Returns (winner, lead
+    changes, leader at half time). ``seats``: policy ids and parameter rows; ``work``: the
+    placement buffer and ``lead``, whose ``lead[k]`` gets the leader after round k; ``heat``: the
+    per-cell counts of cards laid and ships blocked. With ``checking``, broken invariants after
+    any turn are OR-ed into the returned problems mask. ``searching``: None unless a seat plays
+    ``mcts`` (compiled without the search then), else the search's tally."""
+    card, ship, pl, hand, g, deck = st
+    pids, prm = seats
+    buf, lead = work
+    n_players = ship.shape[0]
     lead[0] = leader(B, pl, ship)
     last = lead[0]
     changes = 0
@@ -113,13 +117,11 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
         for p in range(n_players):
             g[S.G_TURNS] += 1
             if searching is not None and pids[p] == MCTS:
-                reason = searched_turn(B, r, prm, p, Position(card, ship, pl, hand, g, deck), buf,
-                                       laid_heat, blocked_heat, rec, rec_n, searching)  # fmt: skip
+                reason = searched_turn(B, r, prm, p, st, buf, heat, rec, rec_n, searching)
             else:
-                reason = play_turn(B, r, pids, prm, p, card, ship, pl, hand, g, deck, buf,
-                                   laid_heat, blocked_heat, rec, rec_n, ext)  # fmt: skip
+                reason = play_turn(B, r, seats, p, st, buf, heat, rec, rec_n, ext)
             if checking:
-                problems |= S.state_problems(B, r, card, ship, pl, hand, g)
+                problems |= S.state_problems(B, r, st)
             if reason >= 0:
                 g[S.G_END] = reason
                 if reason != S.END_PILES:
@@ -142,8 +144,7 @@ def play_game(B, r, deck0, pids, prm, seed, card, ship, pl, hand, g, deck, buf, 
 
 
 @njit(cache=True)
-def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, rec, rec_n,
-               ext=None, searching=None):  # fmt: skip
+def play_games(B, r, deck0, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None):
     """Play every game of a chunk; one row of every output per game. ``rec``/``rec_n`` record
     the events (a zero-row buffer: no recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -159,19 +160,15 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, n_designs, deck_size, r
     turns = np.zeros(n, np.int64)
     laid_heat = np.zeros((n, nc), np.int64)
     blocked_heat = np.zeros((n, nc), np.int64)
-    card = np.full(nc, -1, np.int64)
-    ship = np.full(n_players, -1, np.int64)
-    pl = np.zeros((n_players, S.N_PLAYER_FIELDS), np.int64)
-    hand = np.zeros((n_players, n_designs), np.int64)
-    g = np.zeros(S.N_GAME_FIELDS, np.int64)
-    deck = np.zeros(max(deck_size, 1), np.int64)
-    buf = np.zeros((MAX_PLACE, 2), np.int64)
-    lead = np.zeros(r.max_rounds + 1, np.int64)
+    st = new_state(n_players, nc, B.n_moves.shape[0], deck0.shape[0])  # one design per card kind
+    ship, pl, g = st.ship, st.pl, st.g
+    seats = (pids, prm)
+    work = (np.zeros((MAX_PLACE, 2), np.int64), np.zeros(r.max_rounds + 1, np.int64))
     for i in range(n):
-        w, changes, half, _ = play_game(
-            B, r, deck0, pids, prm, seeds[i], card, ship, pl, hand, g, deck, buf, laid_heat[i],
-            blocked_heat[i], lead, False, rec, rec_n, ext, searching,
-        )  # fmt: skip
+        start_game(B, r, deck0, seeds[i], st, rec, rec_n)
+        heat = (laid_heat[i], blocked_heat[i])
+        w, changes, half, _ = play_game(B, r, seats, st, work, heat, False, rec, rec_n, ext,
+                                        searching)  # fmt: skip
         winner[i] = w
         length[i] = g[S.G_ROUND]
         reason[i] = g[S.G_END]
@@ -248,8 +245,7 @@ def play_chunk(
     B, r, deck0 = engine_inputs(rules)
     out = play_games(
         B, r, deck0, np.int64(n_players), np.asarray(policy_ids, np.int64),
-        np.asarray(policy_params, np.float64), np.asarray(seeds, np.int64),
-        np.int64(len(rules.card_counts)), np.int64(deck0.shape[0]), rec, rec_n, outside,
+        np.asarray(policy_params, np.float64), np.asarray(seeds, np.int64), rec, rec_n, outside,
         tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
     (winner, length, reason, scores, changes, half, per_seat, tokens, turns, laid, blocked) = out
@@ -274,18 +270,18 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int) -> dic
     """Play one game from ``seed`` with invariant checks; the final state and the outcome."""
     B, r, deck0 = engine_inputs(rules)
     nc = B.kind.shape[0]
-    card, ship, pl, hand, g, deck = S.new_state(
-        n_players, nc, len(rules.card_counts), deck0.shape[0]
-    )
-    buf = np.zeros((MAX_PLACE, 2), np.int64)
+    st = new_state(n_players, nc, len(rules.card_counts), deck0.shape[0])
+    card, ship, pl, hand, g, _ = st
+    lead = np.zeros(int(rules.max_rounds) + 1, np.int64)
+    work = (np.zeros((MAX_PLACE, 2), np.int64), lead)
     laid = np.zeros(nc, np.int64)
     blocked = np.zeros(nc, np.int64)
-    lead = np.zeros(int(rules.max_rounds) + 1, np.int64)
+    seats = (np.asarray(policy_ids, np.int64), np.asarray(policy_params, np.float64))
+    rec, rec_n = no_recording(EVENT_WIDTH)
+    start_game(B, r, deck0, np.int64(seed), st, rec, rec_n)
     winner, changes, half, problems = play_game(
-        B, r, deck0, np.asarray(policy_ids, np.int64), np.asarray(policy_params, np.float64),
-        np.int64(seed), card, ship, pl, hand, g, deck, buf, laid, blocked, lead, True,
-        *no_recording(EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
-    )  # fmt: skip
+        B, r, seats, st, work, (laid, blocked), True, rec, rec_n, None, tally_for(policy_ids, MCTS)
+    )
     return {
         "winner": int(winner),
         "length": int(g[S.G_ROUND]),

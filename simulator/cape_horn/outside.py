@@ -32,7 +32,8 @@ def own_hand(hand, p):
 
 
 @njit(cache=True)
-def place(ext, pid, prm, p, B, r, card, ship, pl, hand, g, buf):
+def place(ext, pid, prm, p, B, r, st, buf):
+    card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         f = ext[X_PLACE][pid - OUTSIDE]
         return f(prm, p, B, r, card, ship, pl, own_hand(hand, p), g, buf)
@@ -40,21 +41,24 @@ def place(ext, pid, prm, p, B, r, card, ship, pl, hand, g, buf):
 
 
 @njit(cache=True)
-def move(ext, pid, prm, p, B, r, card, ship, pl, hand, g):
+def move(ext, pid, prm, p, B, r, st):
+    card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         return ext[X_MOVE][pid - OUTSIDE](prm, p, B, r, card, ship, pl, own_hand(hand, p), g)
     return decide_move(pid, prm, p, B, r, card, ship, pl, hand, g)
 
 
 @njit(cache=True)
-def buy(ext, pid, prm, p, B, r, card, ship, pl, hand, g):
+def buy(ext, pid, prm, p, B, r, st):
+    card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         return ext[X_BUY][pid - OUTSIDE](prm, p, B, r, card, ship, pl, own_hand(hand, p), g)
     return decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
 
 
 @njit(cache=True)
-def token(ext, pid, prm, p, B, r, card, ship, pl, hand, g, c):
+def token(ext, pid, prm, p, B, r, st, c):
+    card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         f = ext[X_TOKEN][pid - OUTSIDE]
         return f(prm, p, B, r, card, ship, pl, own_hand(hand, p), g, c)

@@ -15,7 +15,7 @@ from simulator.recording import ReplayDef, replay_by_chunk
 
 from . import board as BD
 from . import engine as E
-from . import forward as F
+from . import turn
 from .state import END_REASONS, MV_IGNORE, MV_NONE, MV_NORMAL, MV_TWICE
 
 MOVE_NAMES = {MV_NORMAL: "wind", MV_IGNORE: "ignore", MV_TWICE: "twice", MV_NONE: "no_move"}
@@ -35,26 +35,26 @@ def decode(rules: Any, n_players: int, rows: np.ndarray) -> list[dict[str, Any]]
     out = []
     for row in rows.tolist():
         kind, step, player, a, b, c, d, e, f, h, i, j = row
-        ev: dict[str, Any] = {"step": step, "player": player, "kind": F.EVENT_KINDS[kind]}
-        if kind == F.EV_PRINTED:
+        ev: dict[str, Any] = {"step": step, "player": player, "kind": turn.EVENT_KINDS[kind]}
+        if kind == turn.EV_PRINTED:
             card[a] = b
             ev.update(wind=names[b], at=_place(data, a))
-        elif kind == F.EV_START:
+        elif kind == turn.EV_START:
             ev["at"] = _place(data, a)
-        elif kind == F.EV_DRAW:
+        elif kind == turn.EV_DRAW:
             ev.update(wind=names[a], how=HOW[b], hand=c, sail_points=d)
-        elif kind == F.EV_SAIL:
+        elif kind == turn.EV_SAIL:
             ev["sail_points"] = a
-        elif kind == F.EV_LAY:
+        elif kind == turn.EV_LAY:
             ev.update(wind=names[a], at=_place(data, b))
             ev["covers"] = names[c] if c >= 0 else None
             ev["hand"] = d
             card[b] = a
-        elif kind == F.EV_REFUSED:
+        elif kind == turn.EV_REFUSED:
             ev.update(wind=names[a], at=_place(data, b))
-        elif kind == F.EV_BLOCKED:
+        elif kind == turn.EV_BLOCKED:
             ev["at"] = _place(data, a)
-        elif kind == F.EV_MOVE:
+        elif kind == turn.EV_MOVE:
             ev["move"] = MOVE_NAMES[a]
             ev.update({"from": _place(data, b), "to": _place(data, c)})
             if a in (MV_NORMAL, MV_TWICE):
@@ -62,9 +62,9 @@ def decode(rules: Any, n_players: int, rows: np.ndarray) -> list[dict[str, Any]]
             if a == MV_TWICE:
                 ev.update(via=_place(data, d), wind2=names[card[d]], option2=f + 1)
             ev.update(sail_points=h, paid=i, answer_illegal=bool(j))
-        elif kind == F.EV_TOKEN:
+        elif kind == turn.EV_TOKEN:
             ev.update(zone=ZONES[a], colour=BD.COLOURS[b], at=_place(data, c))
-        elif kind == F.EV_END:
+        elif kind == turn.EV_END:
             ev.update(reason=END_REASONS[a], winner=player if player >= 0 else None)
         out.append(ev)
     return out
@@ -158,21 +158,21 @@ def frames(rules: Any, n_players: int, rows: np.ndarray, events: list) -> list[d
     for row in rows.tolist():
         kind, _, player, a, b, c, d = row[:7]
         marks: list[int] = []
-        if kind == F.EV_PRINTED:
+        if kind == turn.EV_PRINTED:
             card[a] = b
             marks = [a]
-        elif kind == F.EV_START:
+        elif kind == turn.EV_START:
             ship[player] = a
             marks = [a]
-        elif kind == F.EV_LAY:
+        elif kind == turn.EV_LAY:
             card[b] = a
             marks = [b]
-        elif kind in (F.EV_REFUSED, F.EV_BLOCKED):
-            marks = [b if kind == F.EV_REFUSED else a]
-        elif kind == F.EV_MOVE:
+        elif kind in (turn.EV_REFUSED, turn.EV_BLOCKED):
+            marks = [b if kind == turn.EV_REFUSED else a]
+        elif kind == turn.EV_MOVE:
             ship[player] = c
             marks = [b, d, c] if d >= 0 else [b, c]
-        elif kind == F.EV_TOKEN:
+        elif kind == turn.EV_TOKEN:
             tokens[player] += 1
             marks = [c]
         out.append(picture(marks))

@@ -1,6 +1,6 @@
-"""Cape Horn state layout and the compiled rule helpers shared by the engine and the policies.
+"""Cape Horn's state: its layout, :class:`State`, and read-only helpers over it.
 
-State of one game (all int64):
+A game in progress is one :class:`State` (all int64 arrays):
 
 - ``card[cell]``: the design of the top wind card on a space, -1 for none (pre-printed start
   winds are cards too);
@@ -11,22 +11,18 @@ State of one game (all int64):
   face down and drawn from at the player's choice, so which pile is drawn cannot matter).
 
 ``B`` is :class:`simulator.cape_horn.board.BoardArrays`, ``r`` the rules' ``to_engine()`` tuple.
-Every helper is a small compiled function so tests can drive one rule on a hand-made position.
+The rules that change a state are in :mod:`.turn`.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from .board import K_FINISH, K_LAND, K_NONE, N_ZONES
-from .rules import (
-    ADJ_ORTHOGONAL,
-    FINISH_REACH,
-    FORCED_FREE,
-    REACH_ALL,
-    REACH_MOVES_ONLY,
-)
+from .rules import FINISH_REACH
 
 END_REASONS = ("finish_line", "three_stations", "round_cap", "piles_empty")
 END_NOTES = {
@@ -70,16 +66,30 @@ MV_IGNORE = 1  # a: target cell (one of the 8 neighbours)
 MV_TWICE = 2  # a: option of the first card, b: option of the card landed on
 MV_NONE = 3  # no move: gain a sail point
 
+State = namedtuple("State", "card ship pl hand g deck")
 
-def new_state(n_players: int, n_cells: int, n_designs: int, deck_size: int):
-    """Empty state arrays of one game."""
-    card = np.full(n_cells, -1, np.int64)
-    ship = np.full(n_players, -1, np.int64)
-    pl = np.zeros((n_players, N_PLAYER_FIELDS), np.int64)
-    hand = np.zeros((n_players, n_designs), np.int64)
-    g = np.zeros(N_GAME_FIELDS, np.int64)
-    deck = np.zeros(max(deck_size, 1), np.int64)
-    return card, ship, pl, hand, g, deck
+
+@njit(cache=True)
+def new_state(n_players: int, n_cells: int, n_designs: int, deck_size: int) -> State:
+    """Empty arrays of one game."""
+    return State(
+        np.full(n_cells, -1, np.int64),
+        np.full(n_players, -1, np.int64),
+        np.zeros((n_players, N_PLAYER_FIELDS), np.int64),
+        np.zeros((n_players, n_designs), np.int64),
+        np.zeros(N_GAME_FIELDS, np.int64),
+        np.zeros(max(deck_size, 1), np.int64),
+    )
+
+
+@njit(cache=True)
+def copy_state(dst: State, src: State) -> None:
+    dst.card[:] = src.card
+    dst.ship[:] = src.ship
+    dst.pl[:] = src.pl
+    dst.hand[:] = src.hand
+    dst.g[:] = src.g
+    dst.deck[:] = src.deck
 
 
 # Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
@@ -107,158 +117,12 @@ def holds_cards(B, c):
 
 
 @njit(cache=True, _nrt=False)
-def touches_card(B, r, card, c):
-    """Some other card touches ``c`` (diagonally too unless the rules say orthogonally)."""
-    for i in range(8):
-        n = B.neigh[c, i]
-        if n >= 0 and card[n] >= 0 and (r.adjacency != ADJ_ORTHOGONAL or B.orth[c, i] == 1):
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
 def move_target(B, card, c, k):
     """Cell option ``k`` of the card on ``c`` leads to (-1 off the board or no such option)."""
     d = card[c]
     if d < 0 or k >= B.n_moves[d]:
         return -1
     return B.target[c, d, k]
-
-
-@njit(cache=True, _nrt=False)
-def all_off_board(B, card, c):
-    """Every option of the card under a ship leads off the board (forced 'ignorar')."""
-    d = card[c]
-    if d < 0:
-        return True
-    for k in range(B.n_moves[d]):
-        if B.target[c, d, k] >= 0:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def can_land(B, r, card, ship, p, t):
-    """Ship ``p`` may end a move on ``t``: a space with a card, no other ship unless a station."""
-    if t < 0:
-        return False
-    if card[t] < 0 and not (r.finish_mode == FINISH_REACH and B.kind[t] == K_FINISH):
-        return False
-    return is_station(B, t) or ship_at(ship, t, p) < 0
-
-
-@njit(cache=True, _nrt=False)
-def reaches(B, r, card, ship, p, c):
-    """Ship ``p`` could reach ``c`` this turn: by the moves of its card, and by the rules'
-    choice also by 'ignorar' and by either landing of 'mover dos veces'."""
-    s = ship[p]
-    d = card[s]
-    if d >= 0:
-        for k in range(B.n_moves[d]):
-            t1 = B.target[s, d, k]
-            if t1 == c:
-                return True
-            # 'mover dos veces': the second move goes by the card of a first landing
-            if r.cover_reach == REACH_ALL and t1 >= 0 and card[t1] >= 0:
-                if can_land(B, r, card, ship, p, t1):
-                    d1 = card[t1]
-                    for k2 in range(B.n_moves[d1]):
-                        if B.target[t1, d1, k2] == c:
-                            return True
-    if r.cover_reach != REACH_MOVES_ONLY:
-        for i in range(8):
-            if B.neigh[s, i] == c:
-                return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def can_place(B, r, card, ship, hand, p, d, c, n_this_turn):
-    """Player ``p`` may lay a card of design ``d`` on ``c`` as one of ``n_this_turn`` cards."""
-    if d < 0 or d >= hand.shape[1] or hand[p, d] <= 0 or c < 0 or not holds_cards(B, c):
-        return False
-    if not touches_card(B, r, card, c):
-        return False
-    if card[c] < 0:
-        return True
-    # covering a card (printed start winds included)
-    if r.cover_sole_card and n_this_turn != 1:
-        return False
-    if ship_at(ship, c, -1) >= 0:
-        return False
-    return not reaches(B, r, card, ship, p, c)
-
-
-@njit(cache=True, _nrt=False)
-def can_place_empty(B, r, card, c):
-    """An empty space a card may be laid on (the common case of the policies' search)."""
-    return c >= 0 and card[c] < 0 and holds_cards(B, c) and touches_card(B, r, card, c)
-
-
-@njit(cache=True, _nrt=False)
-def ignore_cost(B, r, card, ship, p):
-    """Sail points 'ignorar' costs now (free when forced, if the rules say so)."""
-    if r.forced_ignore == FORCED_FREE and all_off_board(B, card, ship[p]):
-        return 0
-    return r.ignore_cost
-
-
-@njit(cache=True, _nrt=False)
-def has_normal_move(B, r, card, ship, p):
-    s = ship[p]
-    d = card[s]
-    if d < 0:
-        return False
-    for k in range(B.n_moves[d]):
-        if can_land(B, r, card, ship, p, B.target[s, d, k]):
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def twice_target(B, r, card, ship, p, k1, k2):
-    """Where 'mover dos veces' with options ``k1`` then ``k2`` ends, -1 when illegal."""
-    t1 = move_target(B, card, ship[p], k1)
-    if not can_land(B, r, card, ship, p, t1) or card[t1] < 0:
-        return -1
-    t2 = move_target(B, card, t1, k2)
-    if not can_land(B, r, card, ship, p, t2):
-        return -1
-    return t2
-
-
-@njit(cache=True, _nrt=False)
-def legal_move(B, r, card, ship, pl, p, kind, a, b):
-    """The move (kind, a, b) is legal for ``p`` now (sail points included)."""
-    s = ship[p]
-    if kind == MV_NONE:
-        return True
-    if kind == MV_NORMAL:
-        return can_land(B, r, card, ship, p, move_target(B, card, s, a))
-    if kind == MV_IGNORE:
-        if pl[p, P_SP] < ignore_cost(B, r, card, ship, p):
-            return False
-        for i in range(8):
-            if B.neigh[s, i] == a and a >= 0:
-                return can_land(B, r, card, ship, p, a)
-        return False
-    if kind == MV_TWICE:
-        return pl[p, P_SP] >= r.twice_cost and twice_target(B, r, card, ship, p, a, b) >= 0
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def token_allowed(B, pl, g, p, c):
-    """Ending a move on ``c`` earns ``p`` a token: a station whose zone slot is free and whose
-    colour ``p`` does not hold yet, with a token of that colour left."""
-    z = B.st_zone[c]
-    if z < 0 or pl[p, P_TOK + z] >= 0:
-        return False
-    colour = B.st_colour[c]
-    for y in range(N_ZONES):
-        if pl[p, P_TOK + y] == colour:
-            return False
-    return g[G_TOK_LEFT + colour] > 0
 
 
 @njit(cache=True, _nrt=False)
@@ -281,28 +145,6 @@ def token_index(pl, p):
     return s
 
 
-@njit(cache=True)
-def end_move(B, r, ship, pl, g, p, t, take_token):
-    """Ship ``p`` ends a move on ``t``: it takes a token there and may win. Returns the end
-    reason (-1 when the game goes on)."""
-    ship[p] = t
-    if take_token and token_allowed(B, pl, g, p, t):
-        colour = B.st_colour[t]
-        pl[p, P_TOK + B.st_zone[t]] = colour
-        g[G_TOK_LEFT + colour] -= 1
-    n = tokens_held(pl, p)
-    if r.three_token_victory and n == N_ZONES:
-        return END_THREE
-    if B.kind[t] == K_FINISH and n >= r.finish_tokens:
-        return END_FINISH
-    return -1
-
-
-@njit(cache=True)
-def gain_sail_points(r, pl, p, n):
-    pl[p, P_SP] = min(pl[p, P_SP] + n, r.max_sail_points)
-
-
 @njit(cache=True, _nrt=False)
 def score(B, pl, ship, p):
     """Progress for the drama analysis: tokens held plus the share of the route sailed (0..1)."""
@@ -310,8 +152,9 @@ def score(B, pl, ship, p):
 
 
 @njit(cache=True)
-def state_problems(B, r, card, ship, pl, hand, g):
+def state_problems(B, r, st: State) -> int:
     """Broken invariants as a bit mask (0 when the state is sound)."""
+    card, ship, pl, hand, g, _ = st
     bad = 0
     n_players = ship.shape[0]
     for p in range(n_players):

@@ -71,6 +71,7 @@ SPEC = GameSpec(
     board=board_cells,
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",
+    commands=("simulator.commands.caza_tesoros:search_odds",),
     check=check,
     replay=REPLAY,
     outside=OUTSIDE_DECISIONS,

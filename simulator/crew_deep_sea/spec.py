@@ -58,6 +58,7 @@ SPEC = GameSpec(
     success_subject="the crew",
     breakdown=("crew_mission", "mission"),
     report_sections="reports.crew_deep_sea:sections",
+    commands=("simulator.commands.crew_deep_sea:crew_audit",),
     length_unit_of=lambda rules: "attempts" if rules.campaign else "tricks",
     replay=REPLAY,
     outside=OUTSIDE_DECISIONS,

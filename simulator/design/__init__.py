@@ -34,13 +34,14 @@ Files (everything under ``--out``)
 
 from .knobs import RuleKnob, parse_rule_knob, rotations
 from .plan import DesignPlan, plan_design, rule_changes
-from .search import DESIGN_FILE, design, read_design, variant_text
+from .search import DESIGN_FILE, design, design_summary, read_design, variant_text
 
 __all__ = [
     "DESIGN_FILE",
     "DesignPlan",
     "RuleKnob",
     "design",
+    "design_summary",
     "parse_rule_knob",
     "plan_design",
     "read_design",

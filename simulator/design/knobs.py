@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BalanceError
+from ..folders import EXPLORE_FILE
 from ..games import GameSpec
 from ..rules import OptionInfo, RuleSet, coerce
 
-EXPLORE_FILE = "explore.json"
 EXPLORE_OPTIONS = 4  # options taken from an explore when --param is not given
 
 

@@ -13,6 +13,7 @@ from ..errors import BalanceError
 from ..games import GameSpec, get_game
 from ..plan import RunConfig, default_chunk_size, plan_run
 from ..policy_file import PolicyFile, read_policy_file
+from ..requests import PlayRequest
 from ..rules import RuleSet
 from ..tuning import BATCH, plan_tune
 from .knobs import (
@@ -125,17 +126,14 @@ class DesignPlan:
             f"{k}={','.join(map(str, v)) if isinstance(v, list) else value_text(v)}"
             for k, v in rule_changes(rules).items()
         ]
+        request = PlayRequest(self.spec.id, self.tune_games, players=self.n_players,
+                              seed=self.seed, sets=sets, policy_file=self.policy_file,
+                              data={s.name: s for s in rules.data})  # fmt: skip
         return plan_tune(
-            self.spec.id,
+            request,
             self.tune if ":" in (self.tune or "") else mine[0],
-            self.tune_games,
             against=field_,
-            players=self.n_players,
-            sets=sets,
             trials=self.tune_trials,
-            seed=self.seed,
-            policy_file=self.policy_file,
-            data={s.name: s for s in rules.data},
         )
 
     def describe(self) -> dict[str, Any]:
@@ -169,31 +167,25 @@ class DesignPlan:
 
 
 def plan_design(
-    game: str,
+    request: PlayRequest,
     targets: list[str],
-    games: int,
     *,
     params: list[str] | None = None,
     explore: str | Path | None = None,
-    players: int | None = None,
-    policies: list[str] | None = None,
-    sets: list[str] | None = None,
-    variant: str | Path | None = None,
     trials: int = 30,
     check_games: int | None = None,
     check_settings: int = 3,
-    seed: int = 0,
     tune: str | None = None,
     tune_trials: int = 8,
     tune_games: int | None = None,
     rotate: bool = False,
-    policy_file: str | Path | PolicyFile | None = None,
-    data: list[str] | None = None,
 ) -> DesignPlan:
-    """Validate a design request (BalanceError naming the problem; nothing is written)."""
+    """Validate a design request (``request.games`` games per candidate; BalanceError naming
+    the problem; nothing is written)."""
     from analyses.targets import check_measurable, parse_targets
 
-    spec = get_game(game)
+    games, seed, sets, variant = request.games, request.seed, request.sets, request.variant
+    spec = get_game(request.game)
     parsed = parse_targets(targets)
     if not parsed:
         raise BalanceError("design needs at least one --target (e.g. --target draw<=5%)")
@@ -204,19 +196,10 @@ def plan_design(
         raise BalanceError(f"--check-settings must be at least 1, not {check_settings}")
     if check_games is not None and check_games < 1:
         raise BalanceError(f"--check-games must be at least 1, not {check_games}")
+    policy_file = request.policy_file
     if policy_file is not None and not isinstance(policy_file, PolicyFile):
         policy_file = read_policy_file(policy_file)
-    base = plan_run(
-        game,
-        games,
-        players=players,
-        policies=policies,
-        seed=seed,
-        sets=sets,
-        variant=variant,
-        policy_file=policy_file,
-        data=data,
-    )
+    base = plan_run(request.but(policy_file=policy_file))
     start, start_name = base.rules, base.variant
     fixed = set(rule_changes(start))
     if params:

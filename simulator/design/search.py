@@ -10,27 +10,35 @@ from typing import Any
 
 from ..dataset import now
 from ..errors import BalanceError
+from ..folders import DESIGN_FILE, read_design
+from ..requests import Execution
 from ..rules import RuleSet
 from ..tuning import BATCH, Player, games_on_disk, prepare_search_folder, search_sampler, write_json
 from ..tuning import tune as run_tune
 from .knobs import value_text
 from .plan import DesignPlan, rule_changes
 
-DESIGN_FILE = "design.json"
 
-
-def read_design(path: str | Path) -> dict[str, Any] | None:
-    """``design.json`` of a design folder (None when there is none; a damaged one is refused)."""
-    f = Path(path) / DESIGN_FILE
-    if not f.is_file():
-        return None
-    try:
-        data = json.loads(f.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BalanceError(f"cannot read {str(f)!r}: {exc}") from None
-    if not isinstance(data, dict) or "plan" not in data:
-        raise BalanceError(f"{str(f)!r} is damaged (no plan); start the design in a new folder")
-    return data
+def design_summary(
+    plan: DesignPlan, result: dict[str, Any], out: str | Path, report: str | Path
+) -> dict[str, Any]:
+    """What ``balance design --json`` prints: the plan, the results and where they are."""
+    best = result["best"]
+    return {
+        "game": plan.spec.id,
+        "targets": [t.text for t in plan.targets],
+        "trials": plan.trials,
+        "default": result["default"],
+        "best": best,
+        "settings": result["settings"],
+        "met_every_target": result["met_every_target"],
+        "held_back_by": result["held_back_by"],
+        "variant_file": best.get("variant_file") if best else None,
+        "games_total": result["games_total"],
+        "wall_seconds": result["wall_seconds"],
+        "out": str(out),
+        "report": str(report),
+    }
 
 
 def variant_text(
@@ -97,14 +105,7 @@ def _start_in_range(plan: DesignPlan) -> dict[str, Any]:
     return out
 
 
-def design(
-    plan: DesignPlan,
-    out: str | Path,
-    *,
-    jobs: int | None = None,
-    cluster: str | None = None,
-    progress: bool = False,
-) -> dict[str, Any]:
+def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> dict[str, Any]:
     """Run (or resume) the search and the check on fresh seeds; return the results."""
     import optuna
 
@@ -112,6 +113,7 @@ def design(
 
     from ..cluster import check_address, cluster_session, connect
 
+    jobs, cluster, progress = how.jobs, how.cluster, how.progress
     if cluster is not None:
         check_address(cluster)
     path = prepare_search_folder(out, DESIGN_FILE, plan.describe(), "design")
@@ -138,7 +140,7 @@ def design(
                     tuned = None
                     if plan.tune is not None:
                         tplan = plan.tune_plan(values)
-                        result = run_tune(tplan, d / "tune", jobs=jobs, cluster=cluster)
+                        result = run_tune(tplan, d / "tune", Execution(jobs, cluster))
                         tuned = tplan.policy_text(result["summary"]["best_params"])
                     runs = plan.configs(values, tuned=tuned)
                 except BalanceError as exc:  # the rules' cross-checks refuse this combination

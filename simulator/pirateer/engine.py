@@ -3,7 +3,7 @@
 One call of :func:`play_games` plays a whole chunk (recording its events ``EV_*`` when given a
 buffer: ``balance replay``, docs/rules/pirateer.md); :func:`play_one` plays one game from its
 seed and returns the final position and a trace of the moves. A turn: roll two dice, list the legal
-moves (:func:`simulator.pirateer.state.legal_moves`), let the seat's policy pick one
+moves (:func:`simulator.pirateer.turn.legal_moves`), let the seat's policy pick one
 (``policies.pirateer.decide_move``), play it die-step by die-step, recording captures and where
 the treasure changes hands.
 """
@@ -21,9 +21,11 @@ from simulator.recording import no_recording, play_recorded, record
 from simulator.search import tally_for
 
 from . import state as S
-from .board import N_CELLS, N_PICTURE
-from .forward import Position, end_turn, play_move, search_move
+from .board import N_PICTURE
+from .forward import search_move
 from .outside import X_MOVE
+from .state import State, new_state
+from .turn import end_turn, legal_moves, new_game, play_move
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
@@ -74,14 +76,19 @@ def leader_of(sc) -> int:
 
 
 @njit(cache=True)
-def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratch, cap_cell,
-              taken_cell, lost_cell, lead, rec, rec_n, checking, ext=None,
+def play_game(r, seats, seed, st: State, work, heat, rec, rec_n, checking, ext=None,
               searching=None):  # fmt: skip
-    """Play one game; returns (lead changes, leader at half length, passes, problems).
+    """Play one game into ``st``; returns (lead changes, leader at half length, passes,
+    problems). ``seats``: (policy ids, parameter rows), one per player; ``work``: the move
+    buffers and the leader after each turn; ``heat``: the per-space counts of :func:`play_move`.
     ``searching``: None unless a seat plays ``mcts`` (compiled without the search then), else
     the search's tally (``forward.search_move``)."""
+    pids, prm = seats
+    moves, scratch, lead = work
+    n_players = pids.shape[0]
     np.random.seed(seed)
-    S.new_game(r, n_players, ships, owner, occ, g)
+    new_game(r, n_players, st)
+    ships, owner, occ, g = st
     if rec.shape[0] > 0:
         for s in range(S.N_SHIPS):
             if ships[s] >= 0:
@@ -97,7 +104,7 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
         if S.count_alive(ships, owner, p) > 0:
             d1 = np.random.randint(1, 7)
             d2 = np.random.randint(1, 7)
-            n = S.legal_moves(r, ships, owner, occ, g, p, d1, d2, moves, scratch)
+            n = legal_moves(r, st, p, d1, d2, moves, scratch)
             if n == 0:
                 passes += 1
                 record(rec, rec_n, EV_PASS, g[S.G_TURN] + 1, p, d1, d2)
@@ -107,16 +114,14 @@ def play_game(r, n_players, pids, prm, seed, ships, owner, occ, g, moves, scratc
                     k = ext[X_MOVE][pids[p] - OUTSIDE](prm[p], r, ships, owner, occ, g, p, moves,
                                                        n)  # fmt: skip
                 elif searching is not None and pids[p] == MCTS:
-                    k = search_move(r, n_players, prm[p], Position(ships, owner, occ, g), p,
-                                    moves, n, None, searching)  # fmt: skip
+                    k = search_move(r, prm[p], st, p, moves, n, None, searching)
                 else:
                     k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
                 k = min(max(k, 0), n - 1)
-                play_move(r, ships, owner, occ, g, p, moves[k], cap_cell, taken_cell, lost_cell,
-                          rec, rec_n)  # fmt: skip
+                play_move(r, st, p, moves[k], heat, rec, rec_n)
             end_turn(r, g)
             if checking:
-                problems |= S.check_state(r, ships, owner, occ, g)
+                problems |= S.check_state(r, st)
             sc = seat_scores(ships, owner, g, n_players)
             leader = leader_of(sc)
             lead[g[S.G_TURN]] = leader
@@ -148,18 +153,16 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
     cap_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
     taken_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
     lost_cell = np.zeros((n, N_PICTURE), dtype=np.int64)
-    ships = np.zeros(S.N_SHIPS, dtype=np.int64)
-    owner = np.zeros(S.N_FLEETS, dtype=np.int64)
-    occ = np.zeros(N_CELLS, dtype=np.int64)
-    g = np.zeros(S.N_G, dtype=np.int64)
+    st = new_state()
+    ships, owner, g = st.ships, st.owner, st.g
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
     scratch = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    lead = np.zeros(r.max_turns + 1, dtype=np.int64)
+    work = (moves, scratch, np.zeros(r.max_turns + 1, dtype=np.int64))
+    seats = (pids[:n_players], prm)
     for i in range(n):
-        ch, half, ps, _ = play_game(
-            r, n_players, pids, prm, seeds[i], ships, owner, occ, g, moves, scratch,
-            cap_cell[i], taken_cell[i], lost_cell[i], lead, rec, rec_n, False, ext, searching,
-        )  # fmt: skip
+        heat = (cap_cell[i], taken_cell[i], lost_cell[i])
+        ch, half, ps, _ = play_game(r, seats, seeds[i], st, work, heat, rec, rec_n, False, ext,
+                                    searching)  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
         reason[i] = g[S.G_END_REASON]
@@ -216,22 +219,19 @@ def play_one(
     """Play one game from ``seed`` with every invariant checked after every turn: the outcome,
     the final position and the trace of die-steps (``TRACE_FIELDS``)."""
     r = rules.to_engine()
-    ships = np.zeros(S.N_SHIPS, dtype=np.int64)
-    owner = np.zeros(S.N_FLEETS, dtype=np.int64)
-    occ = np.zeros(N_CELLS, dtype=np.int64)
-    g = np.zeros(S.N_G, dtype=np.int64)
+    st = new_state()
+    ships, owner, occ, g = st
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    scratch = np.zeros_like(moves)
+    work = (moves, np.zeros_like(moves), np.zeros(r.max_turns + 1, dtype=np.int64))
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
-    lead = np.zeros(r.max_turns + 1, dtype=np.int64)
+    pids = np.asarray(policy_ids, dtype=np.int64)[:n_players]
+    seats = (pids, np.asarray(policy_params, dtype=np.float64))
 
     def play(rec, rec_n):
         cells[:] = 0  # played again from scratch when the first buffer was too small
         return play_game(
-            r, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
-            np.asarray(policy_params, dtype=np.float64), np.int64(seed), ships, owner, occ, g,
-            moves, scratch, cells[0], cells[1], cells[2], lead, rec, rec_n, True, outside,
-            tally_for(policy_ids, MCTS),
+            r, seats, np.int64(seed), st, work, (cells[0], cells[1], cells[2]), rec, rec_n, True,
+            outside, tally_for(policy_ids, MCTS),
         )  # fmt: skip
 
     events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)

@@ -5,7 +5,7 @@ path (benchmarks/policy_file.py)."""
 import numpy as np
 
 from policies import pirateer as P
-from simulator.pirateer import state as S
+from simulator.pirateer import turn
 from simulator.policy_file import Policy
 
 
@@ -17,9 +17,9 @@ def move(prm, r, ships, owner, occ, g, p, moves, n):
     best_score = -np.inf
     ties = 0
     for i in range(n):
-        k = S.make_move(r, ships, owner, occ, g, moves[i], undo)
+        k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
         v = P.runner_score(r, ships, owner, g, p)
-        S.unmake_move(ships, occ, g, moves[i], undo, k)
+        turn.unmake_move(ships, occ, g, moves[i], undo, k)
         if v > best_score + 1e-9:
             best_score = v
             best = i

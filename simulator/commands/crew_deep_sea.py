@@ -1,0 +1,178 @@
+"""The Crew's own command: `balance crew-audit` (declared by its spec): missions 1-32 played
+into one run folder each, then the success and task-difficulty tables of :mod:`analyses.crew`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import polars as pl
+import typer
+
+from analyses.crew import (
+    campaign,
+    difficulty_audit,
+    flagged_under_both,
+    load_games,
+    success_by_mission,
+)
+from simulator.cli_types import print_json
+from simulator.errors import BalanceError
+from simulator.runner import simulate
+
+
+def crew_audit(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the 32 runs and tables.")],
+    players: Annotated[int, typer.Option("--players", help="Crew size, 2 to 5 (2: dummy).")] = 4,
+    policy: Annotated[str, typer.Option("--policy", "-p", help="Crew policy.")] = "heuristic",
+    n: Annotated[int, typer.Option("-n", "--games", help="Attempts per mission.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes.")] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Dask scheduler address (tcp://host:8786): play the 32 runs' chunks there.",
+        ),
+    ] = None,
+    confirm_with: Annotated[
+        Path | None,
+        typer.Option(
+            "--confirm-with",
+            help="Another audit's folder (e.g. under omniscient): also list the cards out "
+            "of line in both audits.",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
+
+    Writes one run folder per mission, the audit tables (CSV) and OUT/report.html.
+    Under `expert` (about 1 attempt/s per core) a full audit is a cluster job, e.g.
+    `balance crew-audit -p omniscient -n 1000 -o audit-omni` then
+    `balance crew-audit -p expert -n 1000 -o audit-expert --cluster tcp://HOST:8786
+    --confirm-with audit-omni`.
+    """
+    from reports.build import write_report
+
+    result = run_audit(
+        players,
+        policy,
+        n,
+        out,
+        seed=seed,
+        jobs=jobs,
+        cluster=cluster,
+        confirm_with=confirm_with,
+    )
+    result["report"] = write_report(result["runs"], out / "report.html")["report"]
+    if as_json:
+        print_json(result)
+        return
+    typer.echo(
+        f"success by mission, {players} players, {policy}, {n:,} attempts each (95% interval):"
+    )
+    for row in result["success"]:
+        typer.echo(
+            f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
+            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
+        )
+    for row in result["campaign"]:
+        never = row["missions_never_won"]
+        typer.echo(
+            f"expected attempts for the logbook: {row['logbook_expected_attempts']:,.0f}"
+            + (f" ({never} missions never won, left out)" if never else "")
+        )
+    flagged = result.get(f"flagged_tasks_{players}p", [])
+    if flagged:
+        typer.echo("task cards whose printed difficulty is most out of line:")
+    for row in flagged:
+        typer.echo(
+            f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+            f"{_simulated(row)} (z {row['z']:+.1f})"
+        )
+    both = result.get(f"flagged_both_{players}p")
+    if both is not None:
+        typer.echo(f"out of line under both {policy} and {confirm_with} (|z| >= 3):")
+        for row in both or [{"task": None}]:
+            if row["task"] is None:
+                typer.echo("  none")
+                continue
+            typer.echo(
+                f"  task {row['task']:2d} {row['key']}: printed {row['printed']}, "
+                f"{_simulated(row)} (z {row['z']:+.1f}, {row['z_right']:+.1f})"
+            )
+    typer.echo(f"tables: {out}/success_by_mission.csv, {out}/task_audit_{players}p.csv")
+    typer.echo(f"report: {result['report']}")
+
+
+def _simulated(row: dict) -> str:
+    """A card's simulated difficulty on the printed scale with its 95% interval; a card easier
+    than the scale's zero shows as 0, the floor, since a difficulty is not negative."""
+    value = max(row["empirical_in_printed_units"], 0.0)
+    if "printed_units_high" not in row:  # a --confirm-with audit from an earlier version
+        return f"simulated {value:.1f}"
+    high = row["printed_units_high"]
+    if row["below_scale"]:
+        return f"simulated 0, easier than the printed scale goes (95% interval up to {high:.1f})"
+    return f"simulated {value:.1f} [{row['printed_units_low']:.1f}, {high:.1f}]"
+
+
+def run_audit(
+    players: int,
+    policy: str,
+    games: int,
+    out: str | Path,
+    seed: int = 0,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    confirm_with: str | Path | None = None,
+) -> dict[str, Any]:
+    """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them. With
+    ``confirm_with`` (another audit's folder, e.g. under `omniscient`), also list the cards out
+    of line in both (`flagged_under_both`): those are the cards' own, not one crew's."""
+    if confirm_with is not None:
+        other = Path(confirm_with) / f"task_audit_{players}p.csv"
+        if not other.is_file():
+            raise BalanceError(
+                f"--confirm-with: {str(other)!r} not found (run crew-audit there with "
+                f"--players {players} first)"
+            )
+    out = Path(out)
+    paths = [
+        simulate(
+            "crew-deep-sea",
+            games,
+            out / f"mission-{m:02d}",
+            players=players,
+            policies=[policy],
+            seed=seed,
+            sets={"mission": m},
+            jobs=jobs,
+            cluster=cluster,
+        )
+        for m in range(1, 33)
+    ]
+    data = load_games(paths)
+    table = success_by_mission(data)
+    audit = difficulty_audit(data)
+    table.write_csv(out / "success_by_mission.csv")
+    result: dict[str, Any] = {
+        "players": players,
+        "policy": policy,
+        "attempts_per_mission": games,
+        "runs": [str(p) for p in paths],
+        "success": table.to_dicts(),
+        "campaign": campaign(table).to_dicts(),
+    }
+    for n, a in audit.items():
+        a["cards"].write_csv(out / f"task_audit_{n}p.csv")
+        result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
+        result[f"mission_targets_{n}p"] = a["missions"].to_dicts()
+        result[f"slope_{n}p"] = a["slope_logodds_per_point"]
+        if confirm_with is not None:
+            other = pl.read_csv(Path(confirm_with) / f"task_audit_{n}p.csv")
+            both = flagged_under_both(a["cards"], other)
+            both.write_csv(out / f"flagged_both_{n}p.csv")
+            result[f"flagged_both_{n}p"] = both.to_dicts()
+    return result

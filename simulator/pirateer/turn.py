@@ -1,0 +1,590 @@
+"""Pirateer's turn rules: every compiled function that applies a rule to a :class:`State`.
+
+The set-up (:func:`new_game`), a die's walk (:func:`walk`), the legal moves of a roll
+(:func:`legal_moves`), playing one (:func:`make_move` / :func:`unmake_move` to try it and take it
+back, :func:`play_move` to play it for good, counting captures and ending the game), the turn cap
+(:func:`end_turn`), and what an opponent can capture next turn (:func:`capture_odds`). The engine,
+the policies and the search all call these (docs/rules/pirateer.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.recording import record
+
+from .board import ALLOWED, DIST, IS_ANCHORAGE, IS_STRAIT, IS_WIND, N_CELLS, N_DIRS, START, STEP
+from .state import (
+    ANCHORAGES_CLOSED,
+    CORNERS_ADJACENT,
+    DELIVERED,
+    END_LAST_OPPONENT,
+    END_TREASURE_HOME,
+    END_TURN_CAP,
+    FLEET,
+    G_CAPTURES,
+    G_END_REASON,
+    G_ENDED,
+    G_PLAYERS,
+    G_TAKEN_TURN,
+    G_TREASURE,
+    G_TREASURE_CAPTURES,
+    G_TURN,
+    G_WINNER,
+    LIMIT_DIRECTIONS,
+    M_KEY,
+    M_PIPS1,
+    M_SHIP1,
+    M_SHIP2,
+    M_STEPS,
+    M_TAKE1,
+    N_FLEETS,
+    N_SHIPS,
+    NULL_FORBIDDEN,
+    ON_ISLAND,
+    TAKE_ANY_TIME,
+    TAKEN_BEFORE,
+    State,
+    can_take,
+    fleet_mask,
+    is_terminal,
+    opponents_left,
+    position_key,
+    ships_of,
+    treasure_home,
+)
+
+# Recorded events of a move (rows of simulator.recording; kinds as in .engine's EV_*)
+EV_MOVE = 2
+EV_CAPTURE = 3
+EV_TREASURE = 4
+
+
+def _rays() -> np.ndarray:
+    # RAY[c, d, k]: the space k steps from c in direction d by the step table alone (no ship, wind
+    # or strait considered), -1 off the water: where a walk of k pips lands if it lands at all.
+    ray = np.full((N_CELLS, N_DIRS, 7), -1, dtype=np.int64)
+    for c in range(N_CELLS):
+        for d in range(N_DIRS):
+            ray[c, d, 0] = c
+            for k in range(1, 7):
+                if ray[c, d, k - 1] >= 0:
+                    ray[c, d, k] = STEP[ray[c, d, k - 1], d]
+    return ray
+
+
+RAY = _rays()
+
+
+@njit(cache=True)
+def fleets_of(r, n_players: int) -> np.ndarray:
+    """``owner[f]`` for a new game: which player sails each of the four flags."""
+    owner = np.full(N_FLEETS, -1, dtype=np.int64)
+    if n_players == 2:
+        if r.two_player_fleets == 2:
+            # each player sails two flags at opposite corners; the players alternate round the table
+            owner[0] = 0
+            owner[1] = 1
+            owner[2] = 0
+            owner[3] = 1
+        elif r.two_player_corners == CORNERS_ADJACENT:
+            owner[0] = 0
+            owner[1] = 1
+        else:
+            owner[0] = 0
+            owner[2] = 1
+    else:
+        for p in range(n_players):
+            owner[p] = p
+    return owner
+
+
+@njit(cache=True)
+def new_game(r, n_players: int, st: State) -> None:
+    """Set up: every flag's ships next to its anchor, the treasure on Skull Island."""
+    ships, owner, occ, g = st
+    owner[:] = fleets_of(r, n_players)
+    ships[:] = -1
+    occ[:] = -1
+    g[:] = 0
+    g[G_TREASURE] = ON_ISLAND
+    g[G_WINNER] = -1
+    g[G_TAKEN_TURN] = -1
+    g[G_PLAYERS] = n_players
+    for f in range(N_FLEETS):
+        if owner[f] < 0:
+            continue
+        for k in range(r.ships_per_fleet):
+            c = START[r.start_squares, f, k]
+            ships[f * FLEET + k] = c
+            occ[c] = f * FLEET + k
+
+
+# No reference counting (``_nrt=False``: it allocates nothing): the atomic increments and
+# decrements of its four arrays per call cost more than the walk itself.
+@njit(cache=True, _nrt=False)
+def walk(r, ships, owner, occ, g, s: int, d: int, pips: int) -> int:
+    """Where ship ``s`` lands moving ``pips`` spaces in direction ``d`` with one die, or -1.
+
+    A die moves in one straight line: grid steps anywhere, the trade-wind diagonal only from a
+    trade wind and only along it (the step table has no diagonal leaving a wind). No ship may be
+    passed, nor (by default) a trade wind or a strait: those must be landed on. The landing space
+    is empty or holds an opponent's ship (a capture). A treasure ship never heads away from its
+    port; closed anchorages (an option) are land once the treasure has left the island.
+    """
+    c = ships[s]
+    if d >= 4 and not r.wind_diagonal:
+        return -1
+    if g[G_TREASURE] == s and r.treasure_limit == LIMIT_DIRECTIONS and not ALLOWED[s // FLEET, d]:
+        return -1
+    closed = r.anchorages_after_taking == ANCHORAGES_CLOSED and g[G_TREASURE] != ON_ISLAND
+    for k in range(1, pips + 1):
+        c = STEP[c, d]
+        if c < 0:
+            return -1
+        if closed and IS_ANCHORAGE[c]:
+            return -1
+        o = occ[c]
+        if k < pips:
+            if o >= 0:
+                return -1
+            if d < 4:
+                if IS_WIND[c] and not r.wind_pass:
+                    return -1
+                if IS_STRAIT[c] and not r.strait_pass:
+                    return -1
+        elif o >= 0 and owner[o // FLEET] == owner[s // FLEET]:
+            return -1
+    return c
+
+
+# Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
+
+
+# Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
+@njit(cache=True, _nrt=False)
+def make_step(ships, occ, g, s: int, to: int, take: int) -> tuple[int, int, int]:
+    """Move ship ``s`` to ``to`` (capturing what is there, taking the treasure when ``take`` and
+    the ship lands on an anchorage with the treasure still on the island). Returns the undo record
+    ``(from, captured ship or -1, treasure before)``."""
+    frm = ships[s]
+    cap = occ[to]
+    old = g[G_TREASURE]
+    if cap >= 0:
+        ships[cap] = -1
+        if old == cap:
+            g[G_TREASURE] = s
+    occ[frm] = -1
+    occ[to] = s
+    ships[s] = to
+    if take == 1 and old == ON_ISLAND and IS_ANCHORAGE[to]:
+        g[G_TREASURE] = s
+    return frm, cap, old
+
+
+@njit(cache=True, _nrt=False)
+def unmake_step(ships, occ, g, s: int, frm: int, cap: int, old: int):
+    to = ships[s]
+    occ[to] = cap
+    if cap >= 0:
+        ships[cap] = to
+    occ[frm] = s
+    ships[s] = frm
+    g[G_TREASURE] = old
+
+
+@njit(cache=True)
+def _record(out, n: int, first, second, key: int) -> int:
+    """Row ``n`` of ``out``: the die-steps ``first`` and ``second`` (each ``(ship, direction,
+    pips, take)``; a second ship of -1: a one-step move) leading to the position ``key``."""
+    if n < out.shape[0]:
+        out[n, M_STEPS] = 1 if second[0] < 0 else 2
+        for k in range(4):  # the fields of a step, M_SHIP1.. and M_SHIP2..
+            out[n, M_SHIP1 + k] = first[k]
+            out[n, M_SHIP2 + k] = second[k]
+        out[n, M_KEY] = key
+    return n + 1
+
+
+@njit(cache=True)
+def _moves_from(r, st: State, p, d1, d2, out, singles, mine, still, pre, counts):
+    """The moves of :func:`legal_moves` from the position as it is (``pre`` >= 0: the treasure
+    was just taken where a ship stood, recorded in the first step's take field). ``counts``:
+    (two-step moves and game-ending first steps, two-step moves, single steps) so far; returns
+    them updated."""
+    ships, owner, occ, g = st
+    n2, n_real2, n1 = counts
+    n_orders = 1 if d1 == d2 else 2
+    null_ok = r.null_move != NULL_FORBIDDEN
+    none = (-1, -1, 0, 0)  # no second step
+    for order in range(n_orders):
+        a = d1 if order == 0 else d2
+        b = d2 if order == 0 else d1
+        for i in range(mine.shape[0]):
+            s = mine[i]
+            for d in range(N_DIRS):
+                t = walk(r, ships, owner, occ, g, s, d, a)
+                if t < 0:
+                    continue
+                n_take = 2 if can_take(g, t) else 1
+                for tk in range(n_take):
+                    frm, cap, old = make_step(ships, occ, g, s, t, tk)
+                    key1 = position_key(ships, owner, g, p, mine)
+                    f1 = tk if pre < 0 else pre
+                    first = (s, d, a, f1)
+                    n1 = _record(singles, n1, first, none, key1)
+                    if is_terminal(ships, owner, g, p):
+                        n2 = _record(out, n2, first, none, key1)
+                    else:
+                        stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
+                        for j in range(mine.shape[0]):
+                            s2 = mine[j]
+                            if s2 == s and stopped:
+                                continue
+                            for e in range(N_DIRS):
+                                t2 = walk(r, ships, owner, occ, g, s2, e, b)
+                                if t2 < 0:
+                                    continue
+                                n_take2 = 2 if can_take(g, t2) else 1
+                                for tk2 in range(n_take2):
+                                    f2, c2, o2 = make_step(ships, occ, g, s2, t2, tk2)
+                                    key = position_key(ships, owner, g, p, mine)
+                                    unmake_step(ships, occ, g, s2, f2, c2, o2)
+                                    if key == still and not null_ok:
+                                        continue  # out and back: not a move of both dice
+                                    n2 = _record(out, n2, first, (s2, e, b, tk2), key)
+                                    n_real2 += 1
+                    unmake_step(ships, occ, g, s, frm, cap, old)
+    return n2, n_real2, n1
+
+
+@njit(cache=True)
+def legal_moves(r, st: State, p: int, d1: int, d2: int, out, singles) -> int:
+    """Every legal move of player ``p`` for the roll ``(d1, d2)``, duplicates removed, into
+    ``out``; returns how many. ``singles`` is scratch of the same shape.
+
+    Both dice must be used when any sequence allows it (either die first, one ship twice or two
+    ships once); otherwise any single die-step is legal (with ``must_use_larger``: the larger
+    die's when it has one). A first step that ends the game (treasure home, last opponent
+    captured) is complete on its own. Landing on an anchorage with the treasure on the island
+    gives two moves, with and without taking it. With ``take_on_anchorage`` 'any_time' a ship
+    standing on an anchorage may also take it before the dice (``M_TAKE1`` = TAKEN_BEFORE +
+    that ship); with ``null_move`` 'forbidden' a double that ends where the turn started is not
+    a move.
+    """
+    ships, owner, g = st.ships, st.owner, st.g
+    mine = ships_of(ships, owner, p)
+    counts = (0, 0, 0)  # two-step moves and game-ending first steps, two-step moves, singles
+    still = position_key(ships, owner, g, p, mine)  # the position if nothing moved
+    # 'any_time': a ship standing on an anchorage may take the treasure before the dice
+    n_pre = 1
+    if r.take_on_anchorage == TAKE_ANY_TIME and g[G_TREASURE] == ON_ISLAND:
+        n_pre += mine.shape[0]
+    for pre in range(n_pre):
+        if pre > 0:
+            if not IS_ANCHORAGE[ships[mine[pre - 1]]]:
+                continue
+            g[G_TREASURE] = mine[pre - 1]
+        taken = TAKEN_BEFORE + mine[pre - 1] if pre > 0 else -1
+        counts = _moves_from(r, st, p, d1, d2, out, singles, mine, still, taken, counts)
+        if pre > 0:
+            g[G_TREASURE] = ON_ISLAND
+    n2, n_real2, n1 = counts
+    if n_real2 == 0:
+        # no sequence uses both dice: one die, any single step (the larger die's if required)
+        big = max(d1, d2)
+        keep_big = False
+        if r.must_use_larger:
+            for i in range(min(n1, singles.shape[0])):
+                if singles[i, M_PIPS1] == big:
+                    keep_big = True
+        n2 = 0
+        for i in range(min(n1, singles.shape[0])):
+            if keep_big and singles[i, M_PIPS1] != big:
+                continue
+            out[n2, :] = singles[i, :]
+            n2 += 1
+    return dedupe(out, min(n2, out.shape[0]))
+
+
+@njit(cache=True)
+def dedupe(out, n: int) -> int:
+    """Keep the first move of each resulting position (moves stay in generation order).
+
+    An open-addressing hash set of the keys (a sort would cost seconds of compile time)."""
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        key = out[i, M_KEY]
+        h = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (size - 1)
+        dup = False
+        while table[h] >= 0:
+            if out[table[h], M_KEY] == key:
+                dup = True
+                break
+            h = (h + 1) & (size - 1)
+        if dup:
+            continue
+        if m != i:
+            out[m, :] = out[i, :]
+        table[h] = m
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def step_target(r, ships, owner, occ, g, move, k: int) -> int:
+    """The landing space of die-step ``k`` (0 or 1) of ``move`` in the current position."""
+    base = 1 + 4 * k
+    return walk(r, ships, owner, occ, g, move[base], move[base + 1], move[base + 2])
+
+
+@njit(cache=True)
+def make_move(r, ships, owner, occ, g, move, undo) -> int:
+    """Apply ``move`` (legal in this position), writing undo records into ``undo[2, 3]``;
+    returns the number of steps applied (a game-ending first step stops the move)."""
+    n = move[M_STEPS]
+    if move[M_TAKE1] >= TAKEN_BEFORE:  # taken where the ship stood, before the dice
+        g[G_TREASURE] = move[M_TAKE1] - TAKEN_BEFORE
+    for k in range(n):
+        base = 1 + 4 * k
+        s = move[base]
+        t = walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
+        frm, cap, old = make_step(ships, occ, g, s, t, move[base + 3])
+        undo[k, 0] = frm
+        undo[k, 1] = cap
+        undo[k, 2] = old
+    return n
+
+
+@njit(cache=True)
+def unmake_move(ships, occ, g, move, undo, n: int):
+    for k in range(n - 1, -1, -1):
+        unmake_step(ships, occ, g, move[1 + 4 * k], undo[k, 0], undo[k, 1], undo[k, 2])
+    if move[M_TAKE1] >= TAKEN_BEFORE:
+        g[G_TREASURE] = ON_ISLAND
+
+
+@njit(cache=True)
+def play_move(r, st: State, p: int, move, heat, rec, rec_n) -> None:
+    """Play a legal move step by step, counting captures and the treasure's changes of hand
+    (``heat``: the per-space counts of captures, treasure taken and treasure lost); ends the game
+    when a step brings the treasure home or captures the last opponent."""
+    ships, owner, occ, g = st
+    cap_cell, taken_cell, lost_cell = heat
+    if move[M_TAKE1] >= TAKEN_BEFORE:  # taken where the ship stood ('any_time')
+        s = move[M_TAKE1] - TAKEN_BEFORE
+        g[G_TREASURE] = s
+        taken_cell[ships[s]] += 1
+        g[G_TAKEN_TURN] = g[G_TURN]
+        record(rec, rec_n, EV_TREASURE, g[G_TURN] + 1, p, s, ships[s], -1)
+    for k in range(move[M_STEPS]):
+        base = 1 + 4 * k
+        s = move[base]
+        frm = ships[s]
+        t = walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
+        victim = occ[t]
+        before = g[G_TREASURE]
+        make_step(ships, occ, g, s, t, move[base + 3])
+        turn = g[G_TURN] + 1
+        record(rec, rec_n, EV_MOVE, turn, p, s, move[base + 2], move[base + 1], frm, t, victim,
+               g[G_TREASURE])  # fmt: skip
+        if victim >= 0:
+            g[G_CAPTURES] += 1
+            cap_cell[t] += 1
+            carried = 1 if before == victim else 0
+            record(rec, rec_n, EV_CAPTURE, turn, p, s, victim, owner[victim // FLEET], t, carried)
+            if before == victim:
+                g[G_TREASURE_CAPTURES] += 1
+                lost_cell[t] += 1
+                taken_cell[t] += 1
+                record(rec, rec_n, EV_TREASURE, turn, p, s, t, victim)
+        elif before == ON_ISLAND and g[G_TREASURE] == s:
+            taken_cell[t] += 1
+            g[G_TAKEN_TURN] = g[G_TURN]
+            record(rec, rec_n, EV_TREASURE, turn, p, s, t, -1)
+        if treasure_home(ships, g):
+            g[G_ENDED] = 1
+            g[G_END_REASON] = END_TREASURE_HOME
+            g[G_WINNER] = p
+            g[G_TREASURE] = DELIVERED
+            return
+        if victim >= 0 and opponents_left(ships, owner, p) == 0:
+            g[G_ENDED] = 1
+            g[G_END_REASON] = END_LAST_OPPONENT
+            g[G_WINNER] = p
+            return
+
+
+@njit(cache=True)
+def end_turn(r, g) -> None:
+    """A seat with ships has played its turn: count it, and stop the game at the turn cap."""
+    g[G_TURN] += 1
+    if g[G_ENDED] == 0 and g[G_TURN] >= r.max_turns:
+        g[G_ENDED] = 1
+        g[G_END_REASON] = END_TURN_CAP
+
+
+# -- what an opponent can do next turn (exact, over the 36 rolls) ----------------------------------
+# These allocate nothing: compiled without reference counting (``_nrt=False``, as ``walk``).
+REACH = 12  # no two-dice move covers more spaces
+
+
+@njit(cache=True, _nrt=False)
+def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
+    """Can ``q`` use both dice of the roll ``(a, b)`` (either order) in this position?"""
+    theirs = fleet_mask(ships, owner, q)
+    for order in range(2):
+        x = a if order == 0 else b
+        y = b if order == 0 else a
+        for s in range(N_SHIPS):
+            if (theirs >> s) & 1 == 0:
+                continue
+            for d in range(N_DIRS):
+                t = walk(r, ships, owner, occ, g, s, d, x)
+                if t < 0:
+                    continue
+                frm, cap, old = make_step(ships, occ, g, s, t, 0)
+                found = is_terminal(ships, owner, g, q)
+                stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
+                for s2 in range(N_SHIPS):
+                    if found:
+                        break
+                    if (theirs >> s2) & 1 == 0 or (s2 == s and stopped):
+                        continue
+                    for e in range(N_DIRS):
+                        if walk(r, ships, owner, occ, g, s2, e, y) >= 0:
+                            found = True
+                            break
+                unmake_step(ships, occ, g, s, frm, cap, old)
+                if found:
+                    return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _has_single(r, ships, owner, occ, g, q: int, pips: int) -> bool:
+    theirs = fleet_mask(ships, owner, q)
+    for s in range(N_SHIPS):
+        if (theirs >> s) & 1 == 0:
+            continue
+        for d in range(N_DIRS):
+            if walk(r, ships, owner, occ, g, s, d, pips) >= 0:
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relevant) -> int:
+    """Bit mask of ``p``'s ships that some legal move of ``q`` captures with the roll ``(a, b)``.
+
+    Exact under the rules of :func:`legal_moves`: a capture by the second die-step, or by a first
+    step that some second step can follow, or that ends the game, is legal; a first-step capture
+    nothing can follow is legal only when no move uses both dice (and, with ``must_use_larger``,
+    only with the larger die). Only ``q``'s ships in ``relevant`` (a bit per ship) can be on a
+    capture's path at all; the others matter only for whether a second step exists. Taking the
+    treasure only restricts a ship, so the treasure is never taken here.
+    """
+    theirs = fleet_mask(ships, owner, q)
+    got = 0
+    pend0 = 0  # first-step captures with die a that nothing can follow
+    pend1 = 0  # the same with die b
+    n_orders = 1 if a == b else 2
+    for order in range(n_orders):
+        x = a if order == 0 else b
+        y = b if order == 0 else a
+        for s in range(N_SHIPS):
+            if (theirs >> s) & 1 == 0 or (relevant >> s) & 1 == 0:
+                continue
+            for d in range(N_DIRS):
+                t = walk(r, ships, owner, occ, g, s, d, x)
+                if t < 0:
+                    continue
+                o = occ[t]
+                capbit = (1 << o) if o >= 0 and owner[o // FLEET] == p else 0
+                frm, cap, old = make_step(ships, occ, g, s, t, 0)
+                if is_terminal(ships, owner, g, q):
+                    got |= capbit
+                    unmake_step(ships, occ, g, s, frm, cap, old)
+                    continue
+                cont = False
+                stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
+                for s2 in range(N_SHIPS):
+                    if (theirs >> s2) & 1 == 0 or (s2 == s and stopped):
+                        continue
+                    if (relevant >> s2) & 1 == 0 and cont:
+                        continue
+                    c2 = ships[s2]
+                    for e in range(N_DIRS):
+                        if cont:
+                            # a second step is known to exist: walk only to a capture not yet
+                            # counted (a walk lands on RAY's space or nowhere)
+                            t2 = RAY[c2, e, y]
+                            if t2 < 0:
+                                continue
+                            o2 = occ[t2]
+                            if o2 < 0 or owner[o2 // FLEET] != p or (got >> o2) & 1:
+                                continue
+                        t2 = walk(r, ships, owner, occ, g, s2, e, y)
+                        if t2 < 0:
+                            continue
+                        cont = True
+                        o2 = occ[t2]
+                        if o2 >= 0 and owner[o2 // FLEET] == p:
+                            got |= 1 << o2
+                unmake_step(ships, occ, g, s, frm, cap, old)
+                if cont:
+                    got |= capbit
+                elif order == 0:
+                    pend0 |= capbit
+                else:
+                    pend1 |= capbit
+    if a == b:
+        pend1 = pend0
+    if (pend0 | pend1) & ~got != 0 and not _has_two_step(r, ships, owner, occ, g, q, a, b):
+        if r.must_use_larger and a != b:
+            big_first = a > b
+            big = a if big_first else b
+            if _has_single(r, ships, owner, occ, g, q, big):
+                got |= pend0 if big_first else pend1
+            else:
+                got |= pend1 if big_first else pend0
+        else:
+            got |= pend0 | pend1
+    return got
+
+
+@njit(cache=True, _nrt=False)
+def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
+    """Set ``out[s]`` to the chance (over the 36 rolls) that ``q`` can
+    capture ``p``'s ship ``s`` on ``q``'s next turn, this position unchanged until then."""
+    for s in range(N_SHIPS):
+        out[s] = 0.0
+    relevant = 0
+    nearest = 1 << 30
+    for s in range(N_SHIPS):
+        if ships[s] < 0 or owner[s // FLEET] != q:
+            continue
+        for m in range(N_SHIPS):
+            if ships[m] >= 0 and owner[m // FLEET] == p:
+                dd = DIST[ships[s], ships[m]]
+                if dd <= REACH:
+                    relevant |= 1 << s
+                nearest = min(nearest, dd)
+    if relevant == 0:
+        return
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if a + b < nearest:
+                continue
+            mask = roll_captures(r, ships, owner, occ, g, q, p, a, b, relevant)
+            if mask == 0:
+                continue
+            w = (1.0 if a == b else 2.0) / 36.0
+            for s in range(N_SHIPS):
+                if (mask >> s) & 1:
+                    out[s] += w
