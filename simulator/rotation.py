@@ -36,6 +36,33 @@ def as_judged(request: PlayRequest, rotate: bool = False) -> tuple[PlayRequest, 
     return judged, rotate or bool(play.get("rotate", False))
 
 
+def compared_as_judged(request: PlayRequest, variants: list[str | Path]) -> PlayRequest:
+    """A comparison's players and lineup: the command line's, else those its variant files were
+    judged with (``[play]``). Compare plays one seating, so a lineup judged over every rotation
+    is refused with the command that plays it as judged, unless ``--policy`` names a seating."""
+    if request.policies or request.players is not None:
+        return request
+    judged = [(v, p) for v in variants if (p := read_play(v))]
+    if not judged:
+        return request
+    lineups = {(p.get("players"), tuple(p.get("policies") or ())) for _, p in judged}
+    if len(lineups) > 1:
+        raise BalanceError(
+            "the variant files were judged with different lineups ([play]); give --players and "
+            "--policy to compare them under one"
+        )
+    for v, p in judged:
+        if p.get("rotate"):
+            raise BalanceError(
+                f"variant file {str(v)!r} was judged over every rotation of its lineup, which "
+                f"compare does not play: `balance simulate {request.game} --variant {v} -n "
+                f"{p.get('games', request.games)} --seed {p.get('seed', request.seed)}` plays it "
+                "as judged; give --policy to compare one seating"
+            )
+    play = judged[0][1]
+    return request.but(players=play.get("players"), policies=play.get("policies"))
+
+
 def rotated_requests(request: PlayRequest) -> list[PlayRequest]:
     """One request per rotation of the request's lineup (each policy in each seat equally
     often), all on the request's seeds; refused when every seat plays the same policy."""

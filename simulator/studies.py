@@ -30,6 +30,7 @@ from .game_data import read_data
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
 from .requests import Execution, PlayRequest
+from .rotation import compared_as_judged
 from .rules import coerce, parse_sets
 from .rungs import ladder_chunk_size, rung_labels
 from .runner import RunConfig, plan_run, resolve_jobs, run, say_study_reused
@@ -158,6 +159,8 @@ def compare(
         if tune is not None or until_ci is not None:
             option = "--tune" if tune is not None else "--until-ci"
             raise BalanceError(f"--ladder cannot be combined with {option}")
+    if ladder is None:  # a variant a design wrote is compared under the lineup it was judged with
+        request = compared_as_judged(request, variants or [])
     pfile = _read(request.policy_file)
     default = request.but(sets=None, variant=None, data=None, policy_file=pfile)
     plans = [(StudyRun("01-default", "default"), plan_run(default))]
