@@ -176,11 +176,9 @@ def morris_rows(
             {
                 "option": f["option"],
                 "figure": figure,
-                "effect": mu_star,
-                "ci": _interval(np.abs(draws).mean(axis=1)),
+                "effect": _estimate(mu_star, _interval(np.abs(draws).mean(axis=1))),
                 "interaction": sigma,
-                "mu": mu,
-                "mu_ci": mu_ci,
+                "mu": _estimate(mu, mu_ci),
                 "sigma": sigma,
                 "noise": float(math.sqrt(2 / math.pi) * np.sqrt(s2).mean()),
                 "moves": bool(steady or signal[0] > 0),
@@ -232,15 +230,15 @@ def sobol_rows(
             {
                 "option": f["option"],
                 "figure": figure,
-                "effect": _share(st),
-                "ci": [_share(st - st_conf), _share(st + st_conf)],
+                "effect": _estimate(_share(st), [_share(st - st_conf), _share(st + st_conf)]),
                 "raw": {"value": st, "lo": st - st_conf, "hi": st + st_conf},
                 "interaction": _share(st) - _share(s1),
-                "s1": _share(s1),
-                "s1_ci": [_share(s1 - s1_conf), _share(s1 + s1_conf)],
+                "s1": _estimate(_share(s1), [_share(s1 - s1_conf), _share(s1 + s1_conf)]),
                 "rough": rough,
-                "mu": float(e.mean()) if len(e) else math.nan,
-                "mu_ci": _interval(e[idx].mean(axis=1)) if len(e) else [math.nan, math.nan],
+                "mu": _estimate(
+                    float(e.mean()) if len(e) else math.nan,
+                    _interval(e[idx].mean(axis=1)) if len(e) else [math.nan, math.nan],
+                ),
                 "moves": bool(st - st_conf > 0),
                 "tested": {
                     "reads": "ST",
@@ -287,12 +285,16 @@ def sobol_budget(rows: list[dict[str, Any]], base: int) -> dict[str, Any] | None
     }
 
 
+def _estimate(value: float, ci: list[float]) -> dict[str, float]:
+    return {"value": value, "lo": ci[0], "hi": ci[1]}
+
+
 def _holds(x: float, ci: list[float]) -> bool:
     return ci[0] <= x <= ci[1]
 
 
 def _direction(row: dict[str, Any]) -> str:
-    lo, hi = row["mu_ci"]
+    lo, hi = row["mu"]["lo"], row["mu"]["hi"]
     if lo > 0:
         return "raises"
     if hi < 0:
@@ -344,10 +346,10 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
             row["direction"] = _direction(row)
             row["interacts"] = bool(
                 plan["method"] == "morris"
-                and row["effect"] > 0
-                and row["sigma"] / row["effect"] > INTERACTS
+                and row["effect"]["value"] > 0
+                and row["sigma"] / row["effect"]["value"] > INTERACTS
             )
-        found.sort(key=lambda row: (-row["moves"], -row["effect"]))
+        found.sort(key=lambda row: (-row["moves"], -row["effect"]["value"]))
         for rank, row in enumerate(found, 1):
             row["rank"] = rank
         rows += found

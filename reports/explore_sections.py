@@ -57,6 +57,10 @@ def _ci(name: str, ci: list[float], signed: bool = False) -> str:
     return f"[{size(name, ci[0], signed)}, {size(name, ci[1], signed)}]".replace(" points", "")
 
 
+def _share_ci(e: dict[str, float]) -> str:
+    return f"{e['value']:.2f} [{e['lo']:.2f}, {e['hi']:.2f}]"
+
+
 def _range(row: dict[str, Any]) -> str:
     lo, hi = row["range"]
     if isinstance(lo, bool):
@@ -94,12 +98,10 @@ def tested_words(row: dict[str, Any]) -> str:
 
 
 def _share_words(row: dict[str, Any]) -> str:
-    raw = row.get("raw", {"value": row["effect"], "lo": row["ci"][0], "hi": row["ci"][1]})
+    e = row["effect"]
+    raw = row.get("raw", e)
     if 0 <= raw["value"] <= 1:
-        return (
-            f"{row['effect']:.0%} of its variance over the design [{row['ci'][0]:.0%}, "
-            f"{row['ci'][1]:.0%}]"
-        )
+        return f"{e['value']:.0%} of its variance over the design [{e['lo']:.0%}, {e['hi']:.0%}]"
     share = "about all" if raw["value"] > 1 else "next to none"
     return (
         f"{share} of its variance over the design as far as this design tells (the estimate, "
@@ -314,15 +316,15 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
                 str(r["rank"]),
                 r["option"],
                 _range(r),
-                f"{r['effect']:.2f} [{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]",
-                f"{r['s1']:.2f} [{r['s1_ci'][0]:.2f}, {r['s1_ci'][1]:.2f}]",
+                _share_ci(r["effect"]),
+                _share_ci(r["s1"]),
                 r["direction"],
                 _verdict(r),
             ]
             for r in rows
         ]
-        xlabel, values = "ST (share of the figure's variance)", [r["effect"] for r in rows]
-        lo, hi = [r["ci"][0] for r in rows], [r["ci"][1] for r in rows]
+        xlabel = "ST (share of the figure's variance)"
+        values, lo, hi = ([r["effect"][k] for r in rows] for k in ("value", "lo", "hi"))
         reference, label = None, ""
     else:
         columns = ["rank", "option", "range", "size of change [95%]", "direction", "sigma",
@@ -332,7 +334,8 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
                 str(r["rank"]),
                 r["option"],
                 _range(r),
-                f"{size(name, r['effect'])} {_ci(name, r['ci'])}",
+                f"{size(name, r['effect']['value'])} "
+                f"{_ci(name, [r['effect']['lo'], r['effect']['hi']])}",
                 r["direction"],
                 size(name, r["sigma"]) + (" (interacts or bends)" if r["interacts"] else ""),
                 size(name, r["noise"]),

@@ -51,19 +51,19 @@ def test_known_effects_rank_first_and_a_dead_option_is_exactly_zero(capsys, tmp_
     assert data["wall_seconds"] > 0  # this invocation's, from explore-time.json
     assert {"first-seat", "balance", "draw", "length", "end:drawn"} <= set(data["figures"])
     for row in data["options"]:  # the contract `balance design --explore` reads
-        assert {"option", "figure", "effect", "ci", "interaction", "direction", "mu", "sigma",
+        assert {"option", "figure", "effect", "interaction", "direction", "mu", "sigma",
                 "range"} <= set(row)  # fmt: skip
-        assert len(row["ci"]) == 2
+        assert set(row["effect"]) == set(row["mu"]) == {"value", "lo", "hi"}
     first = [r for r in data["options"] if r["figure"] == "first-seat"]
     assert first[0]["option"] in ("bias", "draw")
     bias = _row(data, "bias", "first-seat")
-    assert bias["moves"] and bias["ci"][0] > 0 and bias["direction"] == "raises"
+    assert bias["moves"] and bias["effect"]["lo"] > 0 and bias["direction"] == "raises"
     assert _row(data, "bias", "balance")["direction"] == "lowers"
     assert [r["option"] for r in data["options"] if r["figure"] == "length"][0] == "extra_length"
     assert [r["option"] for r in data["options"] if r["figure"] == "draw"][0] == "draw"
     for figure in data["figures"]:
         cap = _row(data, "cap", figure)
-        assert cap["effect"] == 0 and cap["ci"] == [0, 0] and cap["sigma"] == 0
+        assert cap["effect"] == {"value": 0, "lo": 0, "hi": 0} and cap["sigma"] == 0
         assert cap["unchanged"] and not cap["moves"]
     assert _row(data, "extra_length", "first-seat")["unchanged"]
     # the same, written for `balance design`
@@ -146,11 +146,12 @@ def test_sobol_path(capsys, tmp_path):
     assert data["method"] == "sobol" and data["points"] == 8 * (3 + 2)
     length = [r for r in data["options"] if r["figure"] == "length"]
     assert length[0]["option"] == "extra_length" and length[0]["moves"]
-    assert length[0]["effect"] > 0.9  # ST: nearly all of the variance
-    assert _row(data, "cap", "length")["effect"] == 0
+    assert length[0]["effect"]["value"] > 0.9  # ST: nearly all of the variance
+    assert _row(data, "cap", "length")["effect"]["value"] == 0
     for row in data["options"]:  # shares are shares, and the verdict reads the share shown
-        assert 0 <= row["ci"][0] <= row["effect"] <= row["ci"][1] <= 1
-        assert 0 <= row["s1"] <= 1 and row["moves"] == (row["raw"]["lo"] > 0)
+        e = row["effect"]
+        assert 0 <= e["lo"] <= e["value"] <= e["hi"] <= 1
+        assert 0 <= row["s1"]["value"] <= 1 and row["moves"] == (row["raw"]["lo"] > 0)
     budget = data["sobol_budget"]  # N = 8 is rough: the note names the N that would do
     assert budget["trajectories"] == 8 and budget["needed"] > 8
     assert budget["needed"] & (budget["needed"] - 1) == 0
@@ -163,7 +164,7 @@ def test_every_morris_verdict_reads_the_interval_it_shows(capsys, tmp_path):
         t = row["tested"]
         if t["reads"] == "mean change":
             assert row["moves"] == (t["lo"] > 0 or t["hi"] < 0)
-            assert (t["value"], [t["lo"], t["hi"]]) == (row["mu"], row["mu_ci"])
+            assert {k: t[k] for k in ("value", "lo", "hi")} == row["mu"]
         else:  # an effect whose sign changes: its size beyond luck, starting above 0
             assert row["moves"] and t["lo"] > 0
     moving = [r for r in data["options"] if r["moves"] and r["figure"] == "first-seat"]
