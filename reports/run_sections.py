@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from analyses.boards import heatmaps
+from analyses.overview import degenerate
 from analyses.runs import Run
 from analyses.seats import SEAT_EFFECT_ALPHA
 from analyses.watch import games_to_watch
@@ -66,6 +67,16 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     prefix = f"{run['label']}: " if label else ""
     unit = run["length_unit"]
     out = []
+    length = summary["length"]
+    if "success" in summary:
+        settled = summary["success"]["success"]["value"]
+    else:
+        settled = 1 - summary["seats"]["draw_rate"]["value"]
+    reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
+    same = degenerate(length["games"], "success" in summary, settled,
+                      (length["min"], length["max"]), reasons, unit)  # fmt: skip
+    if same:
+        out.append(f"{prefix}A degenerate run: {'; '.join(same)}.")
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
@@ -87,7 +98,6 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
                 f"{prefix}Hardest {word}: {hard['group']}, succeeding "
                 f"{with_interval(hard)}; easiest: {easy['group']}, {with_interval(easy)}."
             )
-    length = summary["length"]
     p = length["percentiles"]
     out.append(
         f"{prefix}Games last {with_interval(length['mean'], num, unit)} on average; half of them "

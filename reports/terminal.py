@@ -22,4 +22,6 @@ def run_lines(s: dict[str, Any]) -> list[str]:
     else:
         out.append(f"success rate {s['success_rate']:.1%}")
     out.append(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
+    if s.get("degenerate"):  # as the report says it
+        out.append(f"a degenerate run: {'; '.join(s['degenerate'])}")
     return out + targets_headline(s.get("targets", []))

@@ -1,6 +1,7 @@
 """The command line: listings, simulate --json, and one-line errors with exit code 2."""
 
 import json
+import re
 
 import pytest
 
@@ -65,7 +66,9 @@ def test_simulate_json_headline(capsys, tmp_path):
         "mean_length",
         "length_unit",
         "out",
+        "degenerate",
     }
+    assert s["degenerate"] == []
     assert s["games"] == 1000 and s["n_players"] == 2 and s["success_rate"] is None
     assert sum(s["win_rate"]) + s["draw_rate"] == pytest.approx(1.0)
     assert 0.05 < s["draw_rate"] < 0.15
@@ -184,6 +187,22 @@ def test_simulate_says_when_seats_play_different_policies(capsys, tmp_path):
                         "random", "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
     assert code == 0
     assert "seats play different policies (seat 1 strong, seat 2 random)" in out
+
+
+def test_simulate_and_report_say_a_run_is_degenerate(capsys, tmp_path):
+    """Nobody wins and every game ends alike: the report's headline and the terminal say so."""
+    code, out, _ = call(capsys, "simulate", "fake", "--set", "draw=1", "--set", "extra_length=0",
+                        "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
+    assert code == 0
+    said = re.search(r"a degenerate run: nobody won any of its 50 games; every game ended the "
+                     r"same way \((\S+) after 10 (\w+)\)", out)  # fmt: skip
+    assert said, out
+    code, out, _ = call(capsys, "report", tmp_path / "r", "--out", tmp_path / "r.md", "-f", "md")
+    assert code == 0
+    assert f"- A degenerate run: nobody won any of its 50 games; every game ended the same way " \
+           f"({said[1]} after 10 {said[2]})." in out  # fmt: skip
+    code, out, _ = call(capsys, "simulate", "fake", "-n", "50", "--out", tmp_path / "v", "-j", "1")
+    assert code == 0 and "degenerate" not in out
 
 
 def test_the_games_own_commands_are_the_ones_their_specs_declare(capsys):
