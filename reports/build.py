@@ -24,6 +24,7 @@ from .document import Document, Section
 from .grouping import kind_words, known, open_runs
 from .run_sections import (
     board_sections,
+    degenerate_sentences,
     extra_sections,
     outcome_sections,
     run_headline,
@@ -111,6 +112,9 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     if kind in ("single", "compare", "runs"):
         for summary in summaries[:1] if kind == "compare" else summaries:
             headline += run_headline(summary, label=len(summaries) > 1)
+        if kind == "compare":  # a variant whose games never vary is said too
+            for summary in summaries[1:]:
+                headline += degenerate_sentences(summary, f"{summary['run']['label']}: ")
         sections += outcome_sections(runs, summaries)
     if targets and not ladders:
         rows = target_rows(targets, runs, summaries)

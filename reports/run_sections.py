@@ -66,17 +66,8 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     run = summary["run"]
     prefix = f"{run['label']}: " if label else ""
     unit = run["length_unit"]
-    out = []
+    out = degenerate_sentences(summary, prefix)
     length = summary["length"]
-    if "success" in summary:
-        settled = summary["success"]["success"]["value"]
-    else:
-        settled = 1 - summary["seats"]["draw_rate"]["value"]
-    reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
-    same = degenerate(length["games"], "success" in summary, settled,
-                      (length["min"], length["max"]), reasons, unit)  # fmt: skip
-    if same:
-        out.append(f"{prefix}A degenerate run: {'; '.join(same)}.")
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
@@ -119,6 +110,20 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
             f"{with_interval(drama['comeback_rate'])} of the games someone won."
         )
     return out
+
+
+def degenerate_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]:
+    """What a run's games never vary in (nobody wins, every game ends alike), as one sentence;
+    none when they vary."""
+    length = summary["length"]
+    if "success" in summary:
+        settled = summary["success"]["success"]["value"]
+    else:
+        settled = 1 - summary["seats"]["draw_rate"]["value"]
+    reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
+    same = degenerate(length["games"], "success" in summary, settled,
+                      (length["min"], length["max"]), reasons, length["unit"])  # fmt: skip
+    return [f"{prefix}A degenerate run: {'; '.join(same)}."] if same else []
 
 
 def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:

@@ -203,6 +203,9 @@ def test_simulate_and_report_say_a_run_is_degenerate(capsys, tmp_path):
            f"({said[1]} after 10 {said[2]})." in out  # fmt: skip
     code, out, _ = call(capsys, "simulate", "fake", "-n", "50", "--out", tmp_path / "v", "-j", "1")
     assert code == 0 and "degenerate" not in out
+    code, out, _ = call(capsys, "compare", "fake", "--set", "draw=1", "-n", "50", "--out",
+                        tmp_path / "c", "-j", "1", "-f", "md")  # fmt: skip
+    assert code == 0 and "- draw=1: A degenerate run: nobody won any of its 50 games." in out
 
 
 def test_the_games_own_commands_are_the_ones_their_specs_declare(capsys):
