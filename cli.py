@@ -155,7 +155,7 @@ def rules(
     game: opt.GameArg,
     as_json: opt.GamesJsonOpt = False,
 ) -> None:
-    """Print every rule option of GAME: default, allowed values, meaning and seed passage.
+    """Print every rule option of GAME: default, allowed values, meaning and rulebook quote.
 
     Change any of them with `--set key=value` or a variant file (TOML):
 
@@ -174,7 +174,7 @@ def rules(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table("option", "default", "allowed", "meaning", "seed", show_lines=False)
+    table = Table("option", "default", "allowed", "meaning", "rulebook says", show_lines=False)
     for o in options:
         default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
         table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)
@@ -295,6 +295,7 @@ def simulate(
     until_ci: opt.SimulateUntilCiOpt = None,
     wait: opt.WaitOpt = False,
     target: opt.TargetOpt = None,
+    rotate: opt.RotateOpt = False,
 ) -> None:
     """Play N games of GAME and write them to a run folder (manifest.json + Parquet parts).
 
@@ -307,7 +308,19 @@ def simulate(
     from simulator.runner import run
 
     targets = _report_options("html", target, game)
-    config = plan_run(_what(ctx), chunk_size=chunk_size)
+    from simulator.rotation import as_judged, rotated_lines, simulate_rotated
+
+    request, rotate = as_judged(_what(ctx), rotate)
+    if rotate:
+        if until_ci is not None:
+            raise BalanceError("--until-ci cannot stop a --rotate run: give -n instead")
+        result = simulate_rotated(request, out, _how(ctx), chunk_size=chunk_size, targets=targets)
+        if as_json:
+            print_json(result)
+        elif not quiet:
+            typer.echo("\n".join(rotated_lines(result)))
+        return
+    config = plan_run(request, chunk_size=chunk_size)
     until = None
     if until_ci is not None:
         from simulator.studies import until_ci_rule
@@ -320,12 +333,9 @@ def simulate(
     if as_json:
         print_json(summary)
     elif not quiet:
-        _print_headline(summary)
-        if targets:
-            from reports.study_sections import targets_headline
+        from reports.terminal import run_lines
 
-            for line in targets_headline(summary["targets"]):
-                typer.echo(line)
+        typer.echo("\n".join(run_lines(summary)))
         if until is not None:
             games_played = f"{summary['games']:,} games"
             typer.echo(
@@ -344,17 +354,6 @@ def _run_targets(path: Path, targets: list) -> list[dict]:
     run_ = Run.open(path)
     rows = check_targets(targets, estimates(run_summary(run_)), run_.n_players)
     return [{"run": run_.label, **r} for r in rows]
-
-
-def _print_headline(s: dict) -> None:
-    where = f"seed {s['seed']} -> {s['out']}"
-    typer.echo(f"{s['game']}: {s['games']:,} games, {s['n_players']} players, {where}")
-    if s["win_rate"] is not None:
-        rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
-        typer.echo(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")
-    else:
-        typer.echo(f"success rate {s['success_rate']:.1%}")
-    typer.echo(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
 
 
 # -- reports and studies ---------------------------------------------------------------------

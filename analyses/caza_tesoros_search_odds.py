@@ -59,12 +59,13 @@ JSON_KEYS = (
     "exact",
     "exact_optimal",
     "exact_greedy",
-    "monte_carlo",
-    "ci_low",
-    "ci_high",
+    "simulated",
     "trials",
 )
 FLOAT_TOLERANCE = 1e-12
+# The joint check runs at every invocation, so it alarms only where a correct engine lands one
+# table in a thousand: at 0.05 one table in twenty would call a sound engine wrong.
+ALARM_P = 0.001
 
 
 # -- exact ---------------------------------------------------------------------------------------
@@ -257,6 +258,11 @@ class SearchRow:
         return self.successes / self.trials
 
     @property
+    def simulated(self) -> dict[str, float]:
+        """The simulated chance as every estimate is written: value and 95% interval."""
+        return {"value": self.monte_carlo, "lo": self.ci_low, "hi": self.ci_high}
+
+    @property
     def exact(self) -> Fraction:
         """The exact chance of the rule in force: what the simulation plays."""
         return self.exact_optimal if self.choice == "optimal" else self.exact_greedy
@@ -277,9 +283,7 @@ class SearchRow:
             "exact": float(self.exact),
             "exact_optimal": float(self.exact_optimal),
             "exact_greedy": float(self.exact_greedy),
-            "monte_carlo": self.monte_carlo,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
+            "simulated": self.simulated,
             "trials": self.trials,
         }
 
@@ -366,6 +370,24 @@ def joint_agreement(rows: list[SearchRow]) -> tuple[float, int, float]:
         statistic += (row.successes - n * p) ** 2 / (n * p * (1 - p))
         df += 1
     return statistic, df, float(chi2.sf(statistic, df)) if df else 1.0
+
+
+def agreement_verdict(rows: list[SearchRow]) -> str:
+    """The joint check in one sentence: an alarm only below ``ALARM_P``, otherwise its p-value
+    and what that p means for a check run every time."""
+    statistic, df, p = joint_agreement(rows)
+    figures = f"chi-square {statistic:.1f} on {df} rows, p = {p:.3g}"
+    if p < ALARM_P:
+        return (
+            f"Taken together the simulated rows disagree with the exact chances ({figures}, "
+            f"below {ALARM_P:g}, which a correct engine gives one table in "
+            f"{round(1 / ALARM_P):,}): the engine plays other odds than the rules."
+        )
+    return (
+        f"Taken together the simulated rows are consistent with the exact chances ({figures}; "
+        f"this check alarms only below p = {ALARM_P:g}, since a correct engine lands below 0.05 "
+        "one table in twenty)."
+    )
 
 
 # -- economics -----------------------------------------------------------------------------------
@@ -556,18 +578,11 @@ class SearchOdds:
 
     def agreement_text(self) -> str:
         """What the exact and simulated columns are, and whether they agree, tested jointly."""
-        statistic, df, p = joint_agreement(self.rows)
-        verdict = (
-            "agree with the exact chances"
-            if p >= 0.05
-            else "disagree with the exact chances: the engine plays other odds than the rules"
-        )
         return (
             f"exact: the chance under the rule in force (marking one: "
             f"{self.rules.marking_choice}); simulated: searches played by the engine's own "
-            f"rules, with a 95% interval. Taken together the simulated rows {verdict} "
-            f"(chi-square {statistic:.1f} on {df} rows, p = {p:.3f}); each row's interval alone "
-            "misses its exact chance 1 time in 20 by design."
+            f"rules, with a 95% interval. {agreement_verdict(self.rows)} Each row's interval "
+            "alone misses its exact chance 1 time in 20 by design."
         )
 
     def economics_table(self) -> Any:

@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from simulator.folders import EXPLORE_TIME_FILE, read_plan
+from simulator.games import COUNT, MEASURE
 
 from .runs import Run
 
@@ -63,7 +65,8 @@ def is_rate(figure: str) -> bool:
 def _own_columns(run: Run) -> list[str]:
     spec = run.spec
     schema = run.scan().collect_schema()
-    names = list(spec.columns) if spec else []
+    # Only amounts, and only those that apply in every game (a "none" value would be averaged).
+    names = [c for c in spec.columns if spec.kind_of(c) in (COUNT, MEASURE)] if spec else []
     return [c for c in names if c in schema and schema[c] in _NUMERIC]
 
 
@@ -167,24 +170,38 @@ def morris_rows(
         sigma = float(e.std(ddof=1)) if len(e) > 1 else math.nan
         # Mean squared true effect: a resampled effect carries the games' luck twice over.
         signal = _interval((draws**2 - 2 * s2[idx]).mean(axis=1))
+        mu_ci = _interval(draws.mean(axis=1))
+        steady = not _holds(0.0, mu_ci)
         rows.append(
             {
                 "option": f["option"],
                 "figure": figure,
-                "effect": mu_star,
-                "ci": _interval(np.abs(draws).mean(axis=1)),
+                "effect": _estimate(mu_star, _interval(np.abs(draws).mean(axis=1))),
                 "interaction": sigma,
-                "mu": mu,
-                "mu_ci": _interval(draws.mean(axis=1)),
+                "mu": _estimate(mu, mu_ci),
                 "sigma": sigma,
                 "noise": float(math.sqrt(2 / math.pi) * np.sqrt(s2).mean()),
-                "moves": bool(signal[0] > 0 or not _holds(0.0, _interval(draws.mean(axis=1)))),
+                "moves": bool(steady or signal[0] > 0),
+                "tested": _morris_test(mu, mu_ci, float(np.mean(e**2 - s2)), signal, steady),
                 "unchanged": bool(np.all(e == 0) and np.all(s2 == 0)),
                 "elementary_effects": len(e),
                 "range": f["range"],
             }
         )
     return rows
+
+
+def _morris_test(
+    mu: float, mu_ci: list[float], signal: float, signal_ci: list[float], steady: bool
+) -> dict[str, Any]:
+    """The figure a Morris verdict reads, with the interval it tests: the mean change (moves
+    when its interval excludes 0), else the size of the change beyond luck, the root of the
+    mean squared true effect (moves when its interval starts above 0: an effect that changes
+    sign). An option that moves neither way is shown by its mean change."""
+    if steady or signal_ci[0] <= 0:
+        return {"reads": "mean change", "value": mu, "lo": mu_ci[0], "hi": mu_ci[1]}
+    root = [math.sqrt(max(x, 0.0)) for x in (signal, *signal_ci)]
+    return {"reads": "size beyond luck", "value": root[0], "lo": root[1], "hi": root[2]}
 
 
 # -- Sobol -------------------------------------------------------------------------------------
@@ -195,7 +212,10 @@ def sobol_rows(
 
     k = len(factors)
     problem = {"num_vars": k, "names": [f["option"] for f in factors], "bounds": [[0, 1]] * k}
-    si = analyze(problem, y, calc_second_order=False, conf_level=0.95, seed=SEED)
+    with warnings.catch_warnings(record=True) as caught:  # said once, in our words (notes)
+        warnings.simplefilter("always")
+        si = analyze(problem, y, calc_second_order=False, conf_level=0.95, seed=SEED)
+    rough = bool(caught)  # SALib: some resample saw the same value at every point
     rows = []
     for j, f in enumerate(factors):
         # Saltelli's blocks: A, AB_1 .. AB_k, B; AB_j differs from A in option j only.
@@ -210,14 +230,22 @@ def sobol_rows(
             {
                 "option": f["option"],
                 "figure": figure,
-                "effect": st,
-                "ci": [st - st_conf, st + st_conf],
-                "interaction": st - s1,
-                "s1": s1,
-                "s1_ci": [s1 - s1_conf, s1 + s1_conf],
-                "mu": float(e.mean()) if len(e) else math.nan,
-                "mu_ci": _interval(e[idx].mean(axis=1)) if len(e) else [math.nan, math.nan],
+                "effect": _estimate(_share(st), [_share(st - st_conf), _share(st + st_conf)]),
+                "raw": {"value": st, "lo": st - st_conf, "hi": st + st_conf},
+                "interaction": _share(st) - _share(s1),
+                "s1": _estimate(_share(s1), [_share(s1 - s1_conf), _share(s1 + s1_conf)]),
+                "rough": rough,
+                "mu": _estimate(
+                    float(e.mean()) if len(e) else math.nan,
+                    _interval(e[idx].mean(axis=1)) if len(e) else [math.nan, math.nan],
+                ),
                 "moves": bool(st - st_conf > 0),
+                "tested": {
+                    "reads": "ST",
+                    "value": _share(st),
+                    "lo": _share(st - st_conf),
+                    "hi": _share(st + st_conf),
+                },  # fmt: skip
                 "unchanged": bool(len(e) and np.all(e == 0)),
                 "range": f["range"],
             }
@@ -225,12 +253,48 @@ def sobol_rows(
     return rows
 
 
+def _share(x: float) -> float:
+    """A variance share, which lies in 0..1: Saltelli's estimates stray outside it when the
+    design is small (the budget note says how large a design would pin them down)."""
+    return min(max(float(x), 0.0), 1.0)
+
+
+SOBOL_HALF_WIDTH = 0.10  # a share known to +-10 points is a share a designer can quote
+
+
+def sobol_budget(rows: list[dict[str, Any]], base: int) -> dict[str, Any] | None:
+    """When the Sobol shares of options that move a figure are too rough to quote (an estimate
+    outside 0-100%, or an interval wider than +-10 points), the base sample N that would narrow
+    the widest to +-10 points (intervals narrow as 1/sqrt(N); N a power of 2); None when they
+    hold."""
+    # The shares quoted are those of options that move a figure; where nothing does, the
+    # figure's spread is the games' luck and its shares mean nothing at any budget.
+    quoted = [r for r in rows if "raw" in r and r["moves"]]
+    if not quoted:
+        return None
+    half = max((r["raw"]["hi"] - r["raw"]["lo"]) / 2 for r in quoted)
+    beyond = [r for r in quoted if not 0 <= r["raw"]["value"] <= 1]
+    if half <= SOBOL_HALF_WIDTH and not beyond and not any(r["rough"] for r in quoted):
+        return None
+    need = base * (half / SOBOL_HALF_WIDTH) ** 2
+    return {
+        "trajectories": base,
+        "half_width": half,
+        "beyond": [{"option": r["option"], "figure": r["figure"], **r["raw"]} for r in beyond],
+        "needed": max(2 * base, 2 ** math.ceil(math.log2(max(need, 1.0)))),
+    }
+
+
+def _estimate(value: float, ci: list[float]) -> dict[str, float]:
+    return {"value": value, "lo": ci[0], "hi": ci[1]}
+
+
 def _holds(x: float, ci: list[float]) -> bool:
     return ci[0] <= x <= ci[1]
 
 
 def _direction(row: dict[str, Any]) -> str:
-    lo, hi = row["mu_ci"]
+    lo, hi = row["mu"]["lo"], row["mu"]["hi"]
     if lo > 0:
         return "raises"
     if hi < 0:
@@ -282,10 +346,10 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
             row["direction"] = _direction(row)
             row["interacts"] = bool(
                 plan["method"] == "morris"
-                and row["effect"] > 0
-                and row["sigma"] / row["effect"] > INTERACTS
+                and row["effect"]["value"] > 0
+                and row["sigma"] / row["effect"]["value"] > INTERACTS
             )
-        found.sort(key=lambda row: (-row["moves"], -row["effect"]))
+        found.sort(key=lambda row: (-row["moves"], -row["effect"]["value"]))
         for rank, row in enumerate(found, 1):
             row["rank"] = rank
         rows += found
@@ -317,6 +381,9 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
         "seed": first.seed,
         "wall_seconds": seconds,
         "first_seat_edge": edge,
+        "sobol_budget": sobol_budget(rows, plan["trajectories"])
+        if plan["method"] == "sobol"
+        else None,
     }
 
 

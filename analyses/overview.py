@@ -11,7 +11,8 @@ from simulator.dataset import RunFolder
 
 
 def headline(run: str | Path) -> dict[str, Any]:
-    """Win rate by seat (or success rate), draw rate and mean length of a run folder."""
+    """Win rate by seat (or success rate), draw rate and mean length of a run folder, and what
+    its games never vary in (``degenerate``, as the report says it)."""
     folder = RunFolder.open(run)
     manifest = folder.read_manifest()
     config = manifest["config"]
@@ -24,6 +25,9 @@ def headline(run: str | Path) -> dict[str, Any]:
             pl.col("length").mean().alias("mean_length"),
             pl.col("winner").is_null().mean().alias("draw_rate"),
             pl.col("success").mean().alias("success_rate"),
+            pl.col("length").min().alias("shortest"),
+            pl.col("length").max().alias("longest"),
+            pl.col("end_reason").unique().alias("reasons").implode(),
             *[
                 (pl.col("winner") == s).fill_null(False).mean().alias(f"w{s}")
                 for s in range(n_players)
@@ -44,4 +48,35 @@ def headline(run: str | Path) -> dict[str, Any]:
         "mean_length": row["mean_length"],
         "length_unit": manifest["length_unit"],
         "out": str(folder.path),
+        "degenerate": degenerate(
+            row["games"],
+            cooperative,
+            row["success_rate"] if cooperative else 1 - row["draw_rate"],
+            (row["shortest"], row["longest"]),
+            [r for r in row["reasons"] if r is not None],
+            manifest["length_unit"],
+        ),
     }
+
+
+def degenerate(
+    games: int,
+    cooperative: bool,
+    settled: float,
+    lengths: tuple[int, int],
+    reasons: list[str],
+    unit: str,
+) -> list[str]:
+    """What a run's games never vary in, in words: nobody wins (no game succeeds: ``settled``,
+    the share won or succeeded, is 0), every game ends the same way after the same length.
+    Empty when the games vary."""
+    words = []
+    if games and not settled:
+        words.append(
+            f"no game of {games:,} succeeded"
+            if cooperative
+            else f"nobody won any of its {games:,} games"
+        )
+    if games > 1 and lengths[0] == lengths[1] and len(reasons) == 1:
+        words.append(f"every game ended the same way ({reasons[0]} after {lengths[0]:,} {unit})")
+    return words

@@ -101,22 +101,28 @@ class Run:
         return self.scan().collect_schema().names()
 
     def own_figures(self) -> dict[str, pl.Expr]:
-        """The game's own numeric columns as one number per game (what ``mean:COLUMN`` targets
-        measure): a column with a value per seat counts every seat together; cell lists (the
-        heatmaps) are not numbers and are left out."""
+        """The game's own counts and measures as one number per game (what ``mean:COLUMN``
+        targets measure): a column with a value per seat counts every seat together. Codes,
+        seats and cell lists are not amounts and are left out; a column's "none" value (-1: does
+        not apply) is left out too, and a game where nothing applies has no value (null)."""
         spec = self.spec
         if spec is None:
             return {}
         schema = self.scan().collect_schema()
         out = {}
         for c in spec.columns:
-            dtype = schema.get(c)
-            if c in spec.heatmaps or dtype is None:
+            dtype, kind = schema.get(c), spec.kind_of(c)
+            if dtype is None or not kind.averaged:
                 continue
             if dtype.is_numeric():
-                out[c] = pl.col(c).cast(pl.Float64)
+                value = pl.col(c).cast(pl.Float64)
+                out[c] = value if kind.none is None else pl.when(value != kind.none).then(value)
             elif isinstance(dtype, pl.List) and dtype.inner.is_numeric():
-                out[c] = pl.col(c).list.sum().cast(pl.Float64)
+                items = pl.col(c)
+                if kind.none is not None:
+                    items = items.list.eval(pl.element().filter(pl.element() != kind.none))
+                total = items.list.sum().cast(pl.Float64)
+                out[c] = pl.when(items.list.len() > 0).then(total)
         return out
 
     def games_played(self) -> int:

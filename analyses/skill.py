@@ -32,6 +32,7 @@ from scipy.stats import chi2
 
 from .runs import Run
 from .stats import CONFIDENCE, mean_from_moments, proportion, unpaired_proportion
+from .summary import means_of
 
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
 COIN_FLIP = 0.5  # how often either of two rungs of the same skill wins a decided game
@@ -466,10 +467,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
             "lo": (1 - none.hi) / players,
             "hi": (1 - none.lo) / players,
         }
-    out["columns"] = {
-        c: mean_from_moments(float(frame[c].mean()), float(frame[c].std() or 0.0), games).as_dict()
-        for c in own
-    }
+    out["columns"] = means_of(frame, list(own))  # over the games where each column applies
     return out
 
 

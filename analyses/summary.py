@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import polars as pl
+
 from .drama import drama_summary
 from .length import end_reasons, length_summary
 from .runs import Run
@@ -27,17 +29,26 @@ def run_summary(run: Run) -> dict[str, Any]:
 
 
 def column_means(run: Run) -> dict[str, dict[str, float]]:
-    """Mean per game of each of the game's own numeric columns, with its 95% interval."""
+    """Mean per game of each of the game's own counts and measures, with its 95% interval (over
+    the games where the column applies)."""
     own = run.own_figures()
     if not own:
         return {}
     frame = run.scan().select(*(e.alias(c) for c, e in own.items())).collect()
-    return {
-        c: mean_from_moments(
-            float(frame[c].mean() or 0.0), float(frame[c].std() or 0.0), frame.height
-        ).as_dict()
-        for c in own
-    }
+    return means_of(frame, list(own))
+
+
+def means_of(frame: pl.DataFrame, columns: list[str]) -> dict[str, dict[str, float]]:
+    """Mean and 95% interval of each column over the games where it applies (a null is a game
+    where it does not: no campaign, a turn never reached); a column that never applies is left
+    out."""
+    out = {}
+    for c in columns:
+        values = frame[c].drop_nulls()
+        if values.len():
+            mean, std = float(values.mean() or 0.0), float(values.std() or 0.0)
+            out[c] = mean_from_moments(mean, std, values.len()).as_dict()
+    return out
 
 
 def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:

@@ -61,6 +61,7 @@ class Target:
     low: float
     high: float
     text: str
+    given: tuple[float, ...] = ()  # the numbers written (a value or a range's ends)
 
     def verdict(self, estimate: Estimate | None) -> str:
         if estimate is None or not all(map(math.isfinite, (estimate.lo, estimate.hi))):
@@ -78,9 +79,7 @@ class Target:
     @property
     def is_share(self) -> bool:
         """Whether the measure is a share of games (printed as a percentage)."""
-        return self.name not in ("length", "lead-changes", "balance") and not self.name.startswith(
-            "mean:"
-        )
+        return is_share_measure(self.name)
 
 
 def _number(text: str, target: str) -> float:
@@ -112,19 +111,57 @@ def parse_target(text: str) -> Target:
         if not re.fullmatch(_NUMBER, spec):
             raise BalanceError(f"--target {text!r}: {grammar}")
         value = _number(spec, text)
+        _check_reachable(name, (value,), text)
         low, high = (value, math.inf) if op == ">=" else (-math.inf, value)
-        return Target(name, low, high, text.strip())
+        return Target(name, low, high, text.strip(), (value,))
     if m := _TOLERANCE.match(spec):
         value, tol = _number(m[1], text), _number(m[2], text)
+        _check_reachable(name, (value,), text)
         if tol < 0:
             raise BalanceError(f"--target {text!r}: the tolerance must not be negative")
-        return Target(name, value - tol, value + tol, text.strip())
+        return Target(name, value - tol, value + tol, text.strip(), (value,))
     if m := _RANGE.match(spec):
         low, high = _number(m[1], text), _number(m[2], text)
+        _check_reachable(name, (low, high), text)
         if low > high:
             raise BalanceError(f"--target {text!r}: LOW must not exceed HIGH")
-        return Target(name, low, high, text.strip())
+        return Target(name, low, high, text.strip(), (low, high))
+    if re.fullmatch(_NUMBER, spec):  # a bare value: its range first, then the missing tolerance
+        _check_reachable(name, (_number(spec, text),), text)
+        raise BalanceError(
+            f"--target {text!r}: give a tolerance or a range, e.g. {name}={spec}+-2"
+            f"{'%' if spec.endswith('%') else ''} or {name}<={spec}"
+        )
     raise BalanceError(f"--target {text!r}: {grammar}")
+
+
+def _reachable(name: str) -> tuple[float, float] | None:
+    """The values a measure can take whatever the game (None: any number, e.g. a column's
+    mean, whose sign the game's spec knows)."""
+    if name in ("length", "lead-changes"):
+        return 0.0, math.inf
+    if name == "balance" or is_share_measure(name):
+        return 0.0, 1.0
+    return None
+
+
+def _check_reachable(name: str, values: tuple[float, ...], text: str) -> None:
+    """Refuse a target value no run can produce (a share above 100%, a negative length)."""
+    bounds = _reachable(name)
+    if bounds is None or all(bounds[0] <= v <= bounds[1] for v in values):
+        return
+    if bounds[1] == 1.0:
+        what = "balance runs from 0 to 1" if name == "balance" else "a share lies in 0%..100%"
+    else:
+        what = f"{name} is never negative"
+    bad = next(v for v in values if not bounds[0] <= v <= bounds[1])
+    shown = f"{bad:.4g}" if bounds[1] != 1.0 or name == "balance" else f"{bad * 100:.4g}%"
+    raise BalanceError(f"--target {text!r}: {shown} cannot be reached; {what}")
+
+
+def is_share_measure(name: str) -> bool:
+    """Whether a measure is a share of games (printed as a percentage, between 0 and 1)."""
+    return name not in ("length", "lead-changes", "balance") and not name.startswith("mean:")
 
 
 def parse_targets(texts: list[str] | None) -> list[Target]:
@@ -132,8 +169,9 @@ def parse_targets(texts: list[str] | None) -> list[Target]:
 
 
 def measurable_columns(spec: GameSpec) -> list[str]:
-    """The game's own columns a ``mean:`` target can name (cell lists are not numbers)."""
-    return [c for c in spec.columns if c not in spec.heatmaps]
+    """The game's own columns a ``mean:`` target can name: counts and measures (codes, seats
+    and cell lists are not amounts)."""
+    return [c for c in spec.columns if spec.kind_of(c).averaged]
 
 
 def check_measurable(targets: list[Target], spec: GameSpec) -> None:
@@ -146,9 +184,17 @@ def check_measurable(targets: list[Target], spec: GameSpec) -> None:
                 f"conditions: {', '.join(spec.end_reasons)}"
             )
         if kind == "mean" and what not in measurable_columns(spec):
+            holds = {"category": "codes", "seat": "seat numbers", "cells": "board cells"}
+            kind_name = spec.kind_of(what).kind
+            held = f" (it holds {holds[kind_name]}, not amounts)" if what in spec.columns else ""
             raise BalanceError(
-                f"--target {t.text!r}: {spec.id} has no numeric column {what!r}; its columns: "
-                f"{', '.join(measurable_columns(spec)) or 'none'}"
+                f"--target {t.text!r}: {spec.id} has no count or measure {what!r}{held}; its "
+                f"columns: {', '.join(measurable_columns(spec)) or 'none'}"
+            )
+        if kind == "mean" and spec.kind_of(what).never_negative and min(t.given, default=0) < 0:
+            raise BalanceError(
+                f"--target {t.text!r}: {min(t.given):.4g} cannot be reached; {what} is a count, "
+                "never negative"
             )
         seat_measure = t.name in SEAT_NAMES or t.name.startswith(("seat-", "policy:"))
         if spec.cooperative and seat_measure:

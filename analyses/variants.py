@@ -3,7 +3,8 @@
 Runs made with the same seed (``balance compare``) play the same game seeds index by index, so
 games are paired by ``game_index`` (common random numbers) and the paired tests see only the effect
 of the rule change. Runs with different seeds are compared as independent samples. p-values are
-corrected for the number of comparisons (Benjamini-Hochberg over every row of the comparison).
+corrected for the number of comparisons (Benjamini-Hochberg over every row of the comparison),
+and each change carries the interval widened to the level that correction tests (``corrected``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from simulator.errors import BalanceError
 
@@ -49,7 +51,27 @@ def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
     for row, p_adj in zip(rows, adjusted, strict=True):
         row["p_adjusted"] = p_adj
         row["significant"] = bool(p_adj < ALPHA) if p_adj == p_adj else False
+    # The interval a corrected verdict rests on: with R of m changes called significant, each
+    # interval at 1 - R * ALPHA / m excludes 0 exactly where the corrected p-value is below
+    # ALPHA (false coverage rate intervals; 1 - ALPHA / m when none is).
+    tested = sum(r["p_value"] == r["p_value"] for r in rows)
+    level = 1 - max(sum(r["significant"] for r in rows), 1) * ALPHA / max(tested, 1)
+    for row in rows:
+        lo, hi = widened(row["diff"], row["lo"], row["hi"], level)
+        row["corrected"] = {
+            "value": row["diff"],
+            "lo": lo,
+            "hi": hi,
+            "confidence": level,
+            "comparisons": tested,
+        }
     return rows
+
+
+def widened(value: float, lo: float, hi: float, confidence: float) -> tuple[float, float]:
+    """A 95% interval around ``value`` widened to ``confidence`` (normal scaling of each side)."""
+    ratio = float(stats.norm.ppf(1 - (1 - confidence) / 2) / stats.norm.ppf(1 - ALPHA / 2))
+    return value - (value - lo) * ratio, value + (hi - value) * ratio
 
 
 def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:

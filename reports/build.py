@@ -24,6 +24,7 @@ from .document import Document, Section
 from .grouping import kind_words, known, open_runs
 from .run_sections import (
     board_sections,
+    degenerate_sentences,
     extra_sections,
     outcome_sections,
     run_headline,
@@ -111,6 +112,9 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     if kind in ("single", "compare", "runs"):
         for summary in summaries[:1] if kind == "compare" else summaries:
             headline += run_headline(summary, label=len(summaries) > 1)
+        if kind == "compare":  # a variant whose games never vary is said too
+            for summary in summaries[1:]:
+                headline += degenerate_sentences(summary, f"{summary['run']['label']}: ")
         sections += outcome_sections(runs, summaries)
     if targets and not ladders:
         rows = target_rows(targets, runs, summaries)
@@ -124,10 +128,13 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
             sections.append(watch)
         sections += extra_sections(runs)
     sections.append(_how_to_read(kind))
+    methods = _methods(kind)
     if kind == "explore":
-        from .explore_sections import how_to_read_explore
+        from .explore_sections import explore_methods, how_to_read_explore
 
         sections[-1].paragraphs[:0] = how_to_read_explore()
+        methods.paragraphs[:0] = explore_methods(explore)
+    sections.append(methods)
     data["headline"] = headline
     subtitle = (
         f"{title} ({runs[0].game}), {kind_words(kind, len(runs))}; balance {runs[0].version}; "
@@ -152,16 +159,36 @@ def _how_to_read(kind: str) -> Section:
             "repetitions of the whole run; more games make it narrower.",
             "A p-value is the chance of seeing a difference at least this large if nothing "
             "really differed; below 0.05 we call a difference significant. When many "
-            "differences are tested at once, p-values are corrected so that luck does not "
-            "produce false alarms.",
-            "Win-rate intervals are Wilson intervals; the seat test is a chi-square test of equal "
-            "wins among seats; mean-length intervals are t intervals; the balance interval comes "
-            "from the intervals of every pair of seats' gap at once (Bonferroni), and a "
-            "difference of balance between settings from a paired bootstrap over games.",
+            "differences are tested at once, p-values are raised and intervals widened (a "
+            "'98.3% interval, widened because 3 comparisons were made') so that luck does not "
+            "produce false alarms; a verdict always shows the interval it tested.",
+            "The seat test asks whether the seats could be winning equally often with the "
+            "differences seen coming from luck; balance is 1 minus the largest gap between two "
+            "seats' win rates (1: every seat wins equally often), and its interval holds every "
+            "pair of seats' gap at once.",
             "A sentence calls something the best, the most balanced or the strongest only when "
             "paired differences on the same games separate it from every alternative, with "
             "intervals corrected for how many were compared; otherwise it names what cannot be "
             "told apart yet and roughly how many games would tell.",
+        ],
+    )
+
+
+def _methods(kind: str) -> Section:
+    """The statistical methods by name, for a reader who wants to check them (the report's
+    sentences say what each does in plain words)."""
+    return Section(
+        "Methods",
+        [
+            "Win and success rates: Wilson score intervals. Seat test: chi-square test of equal "
+            "wins among seats. Mean length: t intervals. Balance: Bonferroni-corrected intervals "
+            "of every pair of seats' gap; a difference of balance between settings: paired "
+            "bootstrap over games.",
+            "Changes between runs on the same seeds: McNemar's exact test (rates) and paired t "
+            "test and interval (length); on different seeds: chi-square and Mann-Whitney tests "
+            "with Welch intervals. Many comparisons: Benjamini-Hochberg corrected p-values, with "
+            "false-coverage-rate intervals (level 1 - R x 0.05 / m for R of m changes called "
+            "significant) and Bonferroni intervals where one setting is called the best.",
         ],
     )
 

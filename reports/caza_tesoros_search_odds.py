@@ -55,9 +55,7 @@ def search_odds_rows(rules: Any, trials: int = 20_000, seed: int = 0) -> list[di
                     "exact": float(row.exact),
                     "optimal": float(row.exact_optimal),
                     "greedy": float(row.exact_greedy),
-                    "monte_carlo": row.monte_carlo,
-                    "ci_low": row.ci_low,
-                    "ci_high": row.ci_high,
+                    "simulated": row.simulated,
                     "trials": trials,
                 }
             )
@@ -73,9 +71,12 @@ def search_odds_figure(rows: list[dict[str, Any]]) -> bytes:
     for k, level in enumerate((1, 2)):
         sel = {r["equipment"]: r for r in rows if r["level"] == level}
         exact = np.array([sel[n]["exact"] for n in names])
-        sim = np.array([sel[n]["monte_carlo"] for n in names])
+        sim = np.array([sel[n]["simulated"]["value"] for n in names])
         err = np.vstack(
-            [sim - [sel[n]["ci_low"] for n in names], [sel[n]["ci_high"] for n in names] - sim]
+            [
+                sim - [sel[n]["simulated"]["lo"] for n in names],
+                [sel[n]["simulated"]["hi"] for n in names] - sim,
+            ]
         ).clip(min=0)
         pos = x + (k - 0.5) * 0.38
         ax.bar(pos, exact, width=0.3, label=f"level {level}, exact", color=f"C{k}", alpha=0.8)
@@ -112,7 +113,7 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
     png = base64.b64encode(search_odds_figure(rows)).decode("ascii")
     caption = (
         f"Exact chance that one search succeeds (bars) and the simulated rate of the engine's "
-        f"search with its 95% Wilson interval ({trials:,} searches each); marking: level 1 "
+        f"search with its 95% interval ({trials:,} searches each); marking: level 1 "
         f"'{rules.level1_marking}', level 2 '{rules.level2_marking}' (one value: "
         f"{rules.marking_choice} choice); level 2 pairs "
         f"'{rules.level2_combinations}'."
@@ -125,8 +126,8 @@ def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) 
             str(r["dice"]),
             str(r["rerolls"]),
             _pct(r["exact"]),
-            _pct(r["monte_carlo"]),
-            f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
+            _pct(r["simulated"]["value"]),
+            f"{_pct(r['simulated']['lo'])} - {_pct(r['simulated']['hi'])}",
         ]
         for r in rows
     ]

@@ -18,7 +18,7 @@ from simulator.folders import read_design
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _png, plt
 from .study_sections import target_range, target_value_text
-from .text import rules_text
+from .text import SEARCH_METHODS, rules_text
 
 
 def _range_text(target: str) -> str:
@@ -258,7 +258,8 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             f"{plan['game']} at {plan['n_players']} players, seats {', '.join(plan['policies'])}"
             + (", rotated so every policy holds every seat equally often" if plan["rotate"] else "")
             + f", starting from {rules_text(plan['start'])}.{tune}",
-            f"{plan['trials']} candidates proposed by Optuna's TPE sampler (seed {plan['seed']}, "
+            f"{plan['trials']} candidates proposed by a search that tries next the settings "
+            f"most like the best so far (seed {plan['seed']}, "
             f"{plan['batch']} at a time), the starting rules first; each played "
             f"{_games_text(plan, plan['games'])} on the same game seeds. A candidate's shortfall "
             "is how far each estimate lies outside its target (in tens of points for a share, "
@@ -328,7 +329,7 @@ def design_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         f"{plan['trials']} candidates x {_games_text(plan, plan['games'])}; generated "
         f"{str(data.get('finished', ''))[:10]}",
         headline,
-        [verdict, what, history, options],
+        [verdict, what, history, options, Section("Methods", [SEARCH_METHODS])],
     )
     return doc, data
 

@@ -6,19 +6,25 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from analyses.explore import MAIN, is_rate
 
 from . import figures
 from .document import Figure, Section, Table
-from .text import num
+from .text import num, points, unsigned_zero
+from .text import signed as signed_number
 
 TOP = 3  # options named per figure in the headline
 
 
+def _mixed(s: dict[str, Any]) -> bool:
+    """Whether the seats play different policies (seat 1's figure is then its policy's too)."""
+    return len(set(s["policies"])) > 1
+
+
 def _figure_words(name: str, s: dict[str, Any]) -> str:
     unit = s["length_unit"]
+    if name == "first-seat" and _mixed(s):
+        return f"the first seat's win rate (seat 1 plays {s['policies'][0]}: its seat and policy)"
     if name == "first-seat":
         return "the first seat's win rate"
     if name == "balance":
@@ -38,14 +44,21 @@ def size(name: str, x: float, signed: bool = False) -> str:
     """An effect in the figure's own unit: points for rates, plain numbers otherwise."""
     if x is None or not math.isfinite(x):
         return "n/a"
+    if name == "balance":  # on its own 0-1 scale, as every other command prints it
+        x = unsigned_zero(x, 3)
+        return f"{x:{'+' if signed and x else ''}.3f}"
     if is_rate(name):
-        return f"{x * 100:+.1f} points" if signed else f"{x * 100:.1f} points"
+        return points(x) if signed else f"{unsigned_zero(x, 1, 100) * 100:.1f} points"
     digits = 2 if abs(x) < 10 else 1
-    return f"{x:+,.{digits}f}" if signed else f"{x:,.{digits}f}"
+    return signed_number(x, digits) if signed else num(x, digits)
 
 
-def _ci(name: str, ci: list[float]) -> str:
-    return f"[{size(name, ci[0])}, {size(name, ci[1])}]".replace(" points", "")
+def _ci(name: str, ci: list[float], signed: bool = False) -> str:
+    return f"[{size(name, ci[0], signed)}, {size(name, ci[1], signed)}]".replace(" points", "")
+
+
+def _share_ci(e: dict[str, float]) -> str:
+    return f"{e['value']:.2f} [{e['lo']:.2f}, {e['hi']:.2f}]"
 
 
 def _range(row: dict[str, Any]) -> str:
@@ -60,18 +73,53 @@ def _sobol(s: dict[str, Any]) -> bool:
 
 
 def _effect_words(row: dict[str, Any], s: dict[str, Any]) -> str:
-    name = row["figure"]
+    """An option's effect on a figure, by the figure and interval its verdict reads."""
     if _sobol(s):
-        return (
-            f"{row['option']} ({_range(row)}): {row['effect']:.0%} of its variance over the "
-            f"design [{row['ci'][0]:.0%}, {row['ci'][1]:.0%}]"
-        )
+        return f"{row['option']} ({_range(row)}): {_share_words(row)}"
     way = {"raises": "raising it raises", "lowers": "raising it lowers"}.get(row["direction"])
     how = f"{way} it" if way else "no steady direction"
     bends = ", interacts or bends" if row["interacts"] else ""
+    return f"{row['option']} ({_range(row)}; {how}{bends}): {tested_words(row)}"
+
+
+def tested_words(row: dict[str, Any]) -> str:
+    """The Morris verdict's own figure and interval, in the figure's unit: the mean change
+    over the option's range, or (an effect that changes sign) its size beyond luck."""
+    name, t = row["figure"], row["tested"]
+    if t["reads"] == "mean change":
+        return (
+            f"{size(name, t['value'], signed=True)} {_ci(name, [t['lo'], t['hi']], signed=True)}"
+            " mean change over its range"
+        )
     return (
-        f"{row['option']} ({_range(row)}; {how}{bends}): {size(name, row['effect'])} "
-        f"{_ci(name, row['ci'])} over its range"
+        f"{size(name, t['value'])} {_ci(name, [t['lo'], t['hi']])} change beyond luck over its "
+        "range, up or down depending on the other options"
+    )
+
+
+def _share_words(row: dict[str, Any]) -> str:
+    e = row["effect"]
+    raw = row.get("raw", e)
+    if 0 <= raw["value"] <= 1:
+        return f"{e['value']:.0%} of its variance over the design [{e['lo']:.0%}, {e['hi']:.0%}]"
+    share = "about all" if raw["value"] > 1 else "next to none"
+    return (
+        f"{share} of its variance over the design as far as this design tells (the estimate, "
+        f"{raw['value']:.0%} [{raw['lo']:.0%}, {raw['hi']:.0%}], lies outside the 0-100% a "
+        "share can take: too few design points)"
+    )
+
+
+def budget_words(s: dict[str, Any]) -> str | None:
+    """The Sobol budget note: why the shares are rough and the -r that would pin them down."""
+    b = s.get("sobol_budget")
+    if not b:
+        return None
+    return (
+        f"Sobol shares at -r {b['trajectories']} are rough (intervals up to "
+        f"+-{b['half_width']:.0%}{'; some estimates stray outside 0-100%' if b['beyond'] else ''}"
+        f"; shown within 0-100%): -r {b['needed']} would narrow every interval to about +-10 "
+        "points."
     )
 
 
@@ -81,6 +129,12 @@ def explore_headline(s: dict[str, Any]) -> list[str]:
         f"points, {s['games_per_point']:,} games each on the same seeds: {s['games']:,} games, "
         f"{_duration(s['wall_seconds'])} of wall time)."
     ]
+    if _mixed(s):
+        seats = ", ".join(f"seat {i} {p}" for i, p in enumerate(s["policies"], 1))
+        out.append(
+            f"The seats play different policies ({seats}): a seat's figures are its seat and its "
+            "policy together, and balance compares policies as much as seats."
+        )
     by_figure = _by_figure(s)
     ends = [f for f in s["figures"] if f.startswith("end:") and f not in s["same_as"]]
     for name in [m for m in MAIN if m in by_figure] + ends[:2]:
@@ -100,6 +154,8 @@ def explore_headline(s: dict[str, Any]) -> list[str]:
     if s["dropped"]:
         names = ", ".join(d["figure"] for d in s["dropped"])
         out.append(f"The same at every point, so left out: {names}.")
+    if budget_words(s):
+        out.append(budget_words(s))
     return out
 
 
@@ -128,7 +184,8 @@ def explore_sections(s: dict[str, Any]) -> list[Section]:
 def _design_section(s: dict[str, Any]) -> Section:
     if _sobol(s):
         budget = (
-            f"Sobol (Saltelli's sample, N = {s['trajectories']}): N(k + 2) = {s['points']:,} points"
+            f"Variance shares (N = {s['trajectories']} base points): N(k + 2) = {s['points']:,} "
+            "points"
         )
     else:
         budget = (
@@ -191,17 +248,22 @@ def _value(v: Any) -> str:
 def _effect_meaning(s: dict[str, Any]) -> str:
     if _sobol(s):
         return (
-            "Effect: ST, the share of a figure's variance over the design that goes away when "
-            "the option is fixed (its interactions included), with its 95% interval; S1 is its "
-            "share alone, and ST - S1 what it has only through interactions."
+            "Effect: the share of a figure's spread over the design that would go away if the "
+            "option were fixed, its interactions with the other options included (ST), with "
+            "its 95% interval; S1 is its share alone, and ST - S1 what it has only through "
+            "interactions. A share lies between 0% and 100%; an option moves a figure when the "
+            "interval of its share starts above 0%."
         )
     return (
-        "Effect: the mean size of a figure's change when the option crosses its whole range "
-        "(Morris's mu*; rates in percentage points), with its 95% interval from resampling "
-        "trajectories and games. mu gives the direction; sigma above mu* means the effect "
-        "depends on the other options or bends over the range. 'Luck alone' is the mu* an "
-        "option that does nothing would show at this budget; an option moves a figure only "
-        "when its effects stand above their luck (see How to read)."
+        "Size of change: how much a figure changes, on average and whatever the direction, when "
+        "the option crosses its whole range (rates in percentage points), with its 95% interval "
+        "from resampling the design and the games. It ranks the options, but it is never below "
+        "what luck alone gives, so the verdict does not read it: an option moves a figure when "
+        "its mean change has an interval clear of 0 (a steady direction), or, for an effect "
+        "that goes up or down depending on the other options, when its size beyond luck has an "
+        "interval above 0. The last column shows that figure and interval. 'Luck alone' is the "
+        "size an option that does nothing would show at this budget; sigma above the size "
+        "means the effect depends on the other options or bends over the range."
     )
 
 
@@ -254,47 +316,66 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
                 str(r["rank"]),
                 r["option"],
                 _range(r),
-                f"{r['effect']:.2f} [{r['ci'][0]:.2f}, {r['ci'][1]:.2f}]",
-                f"{r['s1']:.2f} [{r['s1_ci'][0]:.2f}, {r['s1_ci'][1]:.2f}]",
+                _share_ci(r["effect"]),
+                _share_ci(r["s1"]),
                 r["direction"],
                 _verdict(r),
             ]
             for r in rows
         ]
-        xlabel, values = "ST (share of the figure's variance)", [r["effect"] for r in rows]
-        lo, hi = [r["ci"][0] for r in rows], [r["ci"][1] for r in rows]
+        xlabel = "ST (share of the figure's variance)"
+        values, lo, hi = ([r["effect"][k] for r in rows] for k in ("value", "lo", "hi"))
         reference, label = None, ""
     else:
-        columns = ["rank", "option", "range", "mu* [95%]", "mu (direction)", "sigma",
-                   "luck alone", "verdict"]  # fmt: skip
+        columns = ["rank", "option", "range", "size of change [95%]", "direction", "sigma",
+                   "luck alone", "verdict", "what the verdict reads [95%]"]  # fmt: skip
         table = [
             [
                 str(r["rank"]),
                 r["option"],
                 _range(r),
-                f"{size(name, r['effect'])} {_ci(name, r['ci'])}",
-                f"{size(name, r['mu'], signed=True)} ({r['direction']})",
+                f"{size(name, r['effect']['value'])} "
+                f"{_ci(name, [r['effect']['lo'], r['effect']['hi']])}",
+                r["direction"],
                 size(name, r["sigma"]) + (" (interacts or bends)" if r["interacts"] else ""),
                 size(name, r["noise"]),
                 _verdict(r),
+                tested_words(r),
             ]
             for r in rows
         ]
-        scale = 100 if is_rate(name) else 1
-        values = [r["effect"] * scale for r in rows]
-        lo, hi = [r["ci"][0] * scale for r in rows], [r["ci"][1] * scale for r in rows]
+        # The chart draws what each verdict reads: an interval clear of 0 moves the figure.
+        scale = 100 if is_rate(name) and name != "balance" else 1
+        values = [r["tested"]["value"] * scale for r in rows]
+        lo = [r["tested"]["lo"] * scale for r in rows]
+        hi = [r["tested"]["hi"] * scale for r in rows]
         unit = (
-            "percentage points" if is_rate(name) else s["length_unit"] if name == "length" else ""
+            "balance, 0-1"
+            if name == "balance"
+            else "percentage points"
+            if is_rate(name)
+            else s["length_unit"]
+            if name == "length"
+            else ""
         )
-        xlabel = f"mu*: change over the option's range{f' ({unit})' if unit else ''}"
-        reference = float(np.median([r["noise"] for r in rows])) * scale
-        label = "luck alone (median over options)"
+        xlabel = (
+            f"mean change over the option's range (size beyond luck where marked)"
+            f"{f' ({unit})' if unit else ''}"
+        )
+        reference, label = 0.0, "no change: a verdict 'moves it' needs the interval clear of 0"
     section = Section(f"What moves {name}", paragraphs)
+    if _sobol(s) and budget_words(s):
+        section.paragraphs.append(budget_words(s))
     shown = rows[:20]
+    marked = [
+        r["option"] + (" (size beyond luck)" if r.get("tested", {}).get("reads") == "size beyond "
+                       "luck" else "")
+        for r in shown
+    ]  # fmt: skip
     section.add(
         Figure(
             figures.interval_bars(
-                [r["option"] for r in shown],
+                marked,
                 values[: len(shown)],
                 lo[: len(shown)],
                 hi[: len(shown)],
@@ -303,8 +384,10 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
                 reference_label=label,
                 percent=False,
             ),
-            "Bars: effect of each option over its range; whiskers: 95% intervals. Options "
-            "that move the figure come first, then those that cannot be told from noise"
+            "Bars: what each option's verdict reads (Sobol: its share of the variance; "
+            "screening: its mean change over its range, or its size beyond luck where marked); "
+            "whiskers: the 95% intervals the verdicts test. Options that move the figure come "
+            "first, then those that cannot be told from noise"
             + (
                 f"; only the first {len(shown)} of {len(rows)} options drawn"
                 if len(rows) > 20
@@ -319,19 +402,35 @@ def _figure_section(name: str, rows: list[dict[str, Any]], s: dict[str, Any]) ->
 
 def how_to_read_explore() -> list[str]:
     return [
-        "Screening: an option's elementary effect is the change of a figure between two "
-        "points of the design that differ in that option only, scaled to the option's whole "
-        "range. Morris's mu* is the mean size of these changes, so it ranks options by how "
-        "much they move a figure over the ranges screened (another range gives another "
-        "ranking); it is a screening, not a forecast of any one setting.",
-        "Every point plays the same game seeds, so an option that changes nothing has effects "
-        "of exactly 0 ('changed no game'). Luck still enters each effect (another setting "
-        "plays the same seeds differently); mu* is a mean of sizes and is never below what "
-        "luck alone gives, so its interval excluding 0 proves nothing. An option 'moves' a "
-        "figure when its mean change (mu) has a 95% interval excluding 0 (a steady direction), "
-        "or when the mean of its squared effects, less what the games' luck adds to them, has "
-        "a 95% interval above 0 (an effect that changes sign across the design); otherwise it "
-        "'cannot be told from noise at this budget' and more games per point (-n) or more "
-        "trajectories would tell. Intervals resample trajectories and games together: the "
-        "same lucky games stand behind every trajectory.",
+        "Screening: the design steps one option at a time between points that differ in that "
+        "option only, and scales each step's change of a figure to the option's whole range. "
+        "The mean size of these changes ranks options by how much they move a figure over the "
+        "ranges screened (another range gives another ranking); it is a screening, not a "
+        "forecast of any one setting.",
+        "Every point plays the same game seeds, so an option that changes nothing has changes "
+        "of exactly 0 ('changed no game'). Luck still enters each change (another setting "
+        "plays the same seeds differently), and a mean of sizes is never below what luck alone "
+        "gives, so an interval of the size excluding 0 proves nothing. An option 'moves' a "
+        "figure when its mean change has a 95% interval clear of 0 (a steady direction), or "
+        "when its size beyond luck (the root of the mean squared change less what the games' "
+        "luck adds) has a 95% interval above 0 (a change whose sign depends on the other "
+        "options); the verdict's figure and interval are printed beside it and drawn in the "
+        "chart. Otherwise it 'cannot be told from noise at this budget' and more games per "
+        "point (-n) or more trajectories (-r) would tell. Intervals resample the design and "
+        "the games together: the same lucky games stand behind every step.",
+    ]
+
+
+def explore_methods(s: dict[str, Any]) -> list[str]:
+    """The methods' names, for the report's Methods note."""
+    if _sobol(s):
+        return [
+            f"Variance shares: Sobol indices from Saltelli's sample (N = {s['trajectories']}), "
+            "first-order S1 and total ST with SALib's bootstrap intervals, shown within 0-100%; "
+            "direction from Saltelli's pairs of points that differ in one option."
+        ]
+    return [
+        f"Screening: Morris's elementary effects (r = {s['trajectories']} trajectories, SALib's "
+        "sample): size of change is mu*, mean change mu, sigma their spread; intervals are "
+        "percentile bootstraps over trajectories and game resamples."
     ]

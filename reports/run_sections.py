@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from analyses.boards import heatmaps
+from analyses.overview import degenerate
 from analyses.runs import Run
 from analyses.seats import SEAT_EFFECT_ALPHA
 from analyses.watch import games_to_watch
@@ -65,7 +66,8 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     run = summary["run"]
     prefix = f"{run['label']}: " if label else ""
     unit = run["length_unit"]
-    out = []
+    out = degenerate_sentences(summary, prefix)
+    length = summary["length"]
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
@@ -87,7 +89,6 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
                 f"{prefix}Hardest {word}: {hard['group']}, succeeding "
                 f"{with_interval(hard)}; easiest: {easy['group']}, {with_interval(easy)}."
             )
-    length = summary["length"]
     p = length["percentiles"]
     out.append(
         f"{prefix}Games last {with_interval(length['mean'], num, unit)} on average; half of them "
@@ -111,6 +112,20 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     return out
 
 
+def degenerate_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]:
+    """What a run's games never vary in (nobody wins, every game ends alike), as one sentence;
+    none when they vary."""
+    length = summary["length"]
+    if "success" in summary:
+        settled = summary["success"]["success"]["value"]
+    else:
+        settled = 1 - summary["seats"]["draw_rate"]["value"]
+    reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
+    same = degenerate(length["games"], "success" in summary, settled,
+                      (length["min"], length["max"]), reasons, length["unit"])  # fmt: skip
+    return [f"{prefix}A degenerate run: {'; '.join(same)}."] if same else []
+
+
 def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
     """Who wins by seat, claiming a seat advantage only when every seat plays the same policy
     and a seat winning most only when it is separated from every other seat."""
@@ -127,9 +142,8 @@ def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
         return [
             f"{prefix}Seats play different policies, so each seat's figure is the seat and its "
             f"policy together, not an advantage of the seat: {rates}.",
-            f"{prefix}These seat-and-policy pairs {test} (chi-square, "
-            f"{p_value(s['seat_test_p'])}); to tell seat from policy, rotate the policies "
-            "through the seats (balance tournament).",
+            f"{prefix}These seat-and-policy pairs {test} ({p_value(s['seat_test_p'])}); to tell "
+            "seat from policy, rotate the policies through the seats (balance tournament).",
         ]
     top, lead = by_rate[0], s["most_wins"]
     if lead["separated"]:
@@ -140,22 +154,20 @@ def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
     else:
         low = by_rate[-1]
         first = (
-            f"{prefix}Seat win rates run from {with_interval(low)} (seat {low['seat']}) to "
-            f"{with_interval(top)} (seat {top['seat']}); {fair}. No seat is shown to win most: "
+            f"{prefix}Seat win rates run from seat {low['seat']}'s {with_interval(low)} to "
+            f"seat {top['seat']}'s {with_interval(top)}; {fair}. No seat is shown to win most: "
             f"seat {top['seat']} {lead_text(lead, 'seat')}."
         )
     out = [first]
     if s["seat_effect"]:
         out.append(
-            f"{prefix}The seat test finds a real seat effect (chi-square, "
-            f"{p_value(s['seat_test_p'])}): the differences between seats are larger than "
-            "luck explains."
+            f"{prefix}The seat test finds a real seat effect ({p_value(s['seat_test_p'])}): the "
+            "differences between seats are larger than luck explains."
         )
     else:
         out.append(
-            f"{prefix}The seat test finds no clear seat effect (chi-square, "
-            f"{p_value(s['seat_test_p'])}): the differences between seats are within what "
-            "luck produces at this number of games."
+            f"{prefix}The seat test finds no clear seat effect ({p_value(s['seat_test_p'])}): the "
+            "differences between seats are within what luck produces at this number of games."
         )
     out.append(
         f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
@@ -226,7 +238,7 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
     section.add(Table(["run", "seat", "policy", "wins", "win rate", "95% interval"], rows))
     section.add(
         Table(
-            ["run", "fair share", "no winner", "seat test (chi-square)", "balance", "95% interval"],
+            ["run", "fair share", "no winner", "seat test", "balance", "95% interval"],
             [
                 [
                     label_of[id(s)],

@@ -32,14 +32,23 @@ from .text import (
 
 # -- compare ---------------------------------------------------------------------------------
 def _change_text(row: dict[str, Any], unit: str) -> str:
+    """A change with the interval its corrected verdict tests (widened for the comparisons)."""
+    c = row.get("corrected") or {"confidence": 0.95, "comparisons": 1, **row}
+    level = f"{c['confidence']:.1%}".replace(".0%", "%")
+    why = (
+        f", widened because {c['comparisons']} comparisons were made"
+        if c["comparisons"] > 1
+        else ""
+    )
     if row["kind"] == "rate":
         return (
             f"{row['measure']} {points(row['diff'])} ({pct(row['base'])} to {pct(row['other'])}; "
-            f"95% interval {points(row['lo'])} to {points(row['hi'])})"
+            f"{level} interval {points(c['lo'])} to {points(c['hi'])}{why})"
         )
     return (
         f"{row['measure']} {signed(row['diff'], 2)} {unit} ({num(row['base'], 2)} to "
-        f"{num(row['other'], 2)}; 95% interval {signed(row['lo'], 2)} to {signed(row['hi'], 2)})"
+        f"{num(row['other'], 2)}; {level} interval {signed(c['lo'], 2)} to "
+        f"{signed(c['hi'], 2)}{why})"
     )
 
 
@@ -74,14 +83,15 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
             "Each variant's change from the default rules, with its 95% interval and p-value. "
             + (
                 "Every run played the same game seeds, so each game is compared with its twin "
-                "under the default rules (exact McNemar test for win and success rates, paired t "
-                "test for length). "
+                "under the default rules: a change counts the games it turned from a loss into a "
+                "win and back (for length, the mean of each game's change). "
                 if paired
                 else "The runs used different seeds, so they are compared as independent "
-                "samples (chi-square for rates, Mann-Whitney for length). "
+                "samples (see Methods). "
             )
-            + f"p-values are corrected for the {len(rows)} comparisons made (Benjamini-Hochberg); "
-            "'yes' marks a change unlikely to be luck."
+            + f"p-values are raised to allow for the {len(rows)} comparisons made, so that "
+            "luck alone rarely marks one of them 'yes'; the corrected interval is the 95% "
+            "interval widened to the same end: it excludes 0 where the change is marked 'yes'."
         ],
     )
     table_rows = []
@@ -94,6 +104,12 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
             if rate
             else f"[{signed(r['lo'], 2)}, {signed(r['hi'], 2)}]"
         )
+        c = r.get("corrected") or r
+        corrected = (
+            f"[{points(c['lo'])}, {points(c['hi'])}]"
+            if rate
+            else f"[{signed(c['lo'], 2)}, {signed(c['hi'], 2)}]"
+        )
         table_rows.append(
             [
                 r["variant"],
@@ -103,10 +119,12 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
                 change,
                 ci,
                 p_value(r["p_value"]),
+                corrected,
                 p_value(r["p_adjusted"]),
                 "yes" if r["significant"] else "no",
             ]
         )
+    level = f"{rows[0]['corrected']['confidence']:.1%}" if rows and "corrected" in rows[0] else ""
     section.add(
         Table(
             [
@@ -117,6 +135,7 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
                 "change",
                 "95% interval",
                 "p",
+                f"corrected {level} interval".replace("  ", " "),
                 "p corrected",
                 "significant",
             ],
@@ -136,14 +155,15 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
                 figures.forest(
                     [f"{r['variant']}: {r['measure']}" for r in chosen],
                     [r["diff"] for r in chosen],
-                    [r["lo"] for r in chosen],
-                    [r["hi"] for r in chosen],
+                    [(r.get("corrected") or r)["lo"] for r in chosen],
+                    [(r.get("corrected") or r)["hi"] for r in chosen],
                     xlabel,
                     percent=percent,
                     significant=[r["significant"] for r in chosen],
                 ),
-                "Change against the default with its 95% interval; filled dots are significant "
-                "after correction.",
+                "Change against the default with its corrected interval (the 95% interval "
+                "widened because several comparisons were made; the one the verdict tests); "
+                "filled dots are significant after correction.",
                 name,
             )
         )

@@ -6,29 +6,37 @@ import math
 from typing import Any
 
 
+def unsigned_zero(x: float, digits: int, scale: float = 1.0) -> float:
+    """``x``, or 0.0 when it rounds to zero at ``digits`` (so a tiny negative never prints as
+    "-0.0")."""
+    return 0.0 if round(x * scale, digits) == 0 else x
+
+
 def pct(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:.{digits}%}"
+    return f"{unsigned_zero(x, digits, 100):.{digits}%}"
 
 
 def num(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:,.{digits}f}"
+    return f"{unsigned_zero(x, digits):,.{digits}f}"
 
 
 def points(x: float | None) -> str:
-    """A change of a rate, in percentage points with its sign."""
+    """A change of a rate, in percentage points with its sign (0.0 without one)."""
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x * 100:+.1f} points"
+    x = unsigned_zero(x, 1, 100)
+    return f"{x * 100:{'+' if x else ''}.1f} points"
 
 
 def signed(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    return f"{x:+,.{digits}f}"
+    x = unsigned_zero(x, digits)
+    return f"{x:{'+' if x else ''},.{digits}f}"
 
 
 def interval(est: dict[str, Any], fmt=pct) -> str:
@@ -65,7 +73,9 @@ def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str
     difference with its interval, and roughly how many games would tell."""
     level = f"{lead['confidence']:.1%}".replace(".0%", "%")
     corrected = (
-        f", corrected for {lead['comparisons']} comparisons" if lead["comparisons"] > 1 else ""
+        f", widened from 95% because {lead['comparisons']} comparisons were made"
+        if lead["comparisons"] > 1
+        else ""
     )
     c = lead["closest"]
     gap = (
@@ -88,3 +98,11 @@ def lead_text(lead: dict[str, Any], noun: str, fmt=points, per: str = "") -> str
 def rough(count: int) -> str:
     """A count to two significant figures (an estimate of games needed is no more precise)."""
     return f"{float(f'{count:.2g}'):,.0f}"
+
+
+# The Methods note of a search's report (design, tune): the names behind its plain sentences.
+SEARCH_METHODS = (
+    "The search: Optuna's TPE sampler (Tree-structured Parzen Estimator), seeded; win and "
+    "success rates with Wilson score intervals; paired differences on common game seeds with "
+    "t intervals."
+)

@@ -16,7 +16,7 @@ from simulator.folders import read_tune
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _errors, _png, interval_bars, plt
-from .text import interval, p_value, pct, points, rules_text, with_interval
+from .text import SEARCH_METHODS, interval, p_value, pct, points, rules_text, with_interval
 
 
 def setting_text(params: dict[str, Any]) -> str:
@@ -213,7 +213,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             f"Policy {s['policy']} of {s['game']} at {plan['n_players']} players under {rules}, "
             f"starting from {plan['base']}; field: {field}. Seatings: "
             f"{'; '.join(plan['seatings'])}.",
-            f"{s['trials']} candidates proposed by Optuna's TPE sampler (seed {plan['seed']}), "
+            f"{s['trials']} candidates proposed by a search that tries next the settings "
+            f"most like the best so far (seed {plan['seed']}), "
             f"{plan['batch']} at a time; each candidate plays {s['games_per_trial']:,} games "
             f"({plan['games_per_seating']:,} per seating) on the same game seeds, in quarters; "
             f"{pruned} weak candidates were stopped after a quarter or more (median rule). "
@@ -257,14 +258,14 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 reference=c["fair_share"],
                 reference_label="fair share",
             ),
-            f"{measure.capitalize()} on fresh seeds; whiskers: 95% Wilson intervals.",
+            f"{measure.capitalize()} on fresh seeds; whiskers: 95% intervals.",
             "verdict",
         )
     )
     history = Section(
         "Search history",
         [
-            "Each candidate's score on the search seeds (whiskers: 95% Wilson intervals); pruned "
+            "Each candidate's score on the search seeds (whiskers: 95% intervals); pruned "
             "candidates are scored on the games they played."
         ],
     )
@@ -298,7 +299,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         effects.add(
             Figure(
                 parameter_figure(data, k),
-                f"{k['name']}: each candidate's {measure} (95% Wilson intervals).",
+                f"{k['name']}: each candidate's {measure} (95% intervals).",
                 f"param-{k['name']}",
             )
         )
@@ -365,7 +366,14 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         f"{s['trials']} candidates x {s['games_per_trial']:,} games; generated "
         f"{data.get('finished', '')[:10]}",
         headline,
-        [verdict_section, what, history, effects, dom_section],
+        [
+            verdict_section,
+            what,
+            history,
+            effects,
+            dom_section,
+            Section("Methods", [SEARCH_METHODS]),
+        ],
     )
     return doc, data | {"dominance": dom}
 

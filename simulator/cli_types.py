@@ -146,6 +146,15 @@ SimulateUntilCiOpt = Annotated[
         "width, e.g. 0.02; -n is then the most games played.",
     ),
 ]
+RotateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--rotate",
+        help="Play every rotation of the lineup (--policy per seat) on the same seeds into "
+        "OUT/rot-K/ and pool them, as `design --rotate` judges a setting (a variant file a "
+        "design wrote carries its lineup and rotation).",
+    ),
+]
 
 # -- balance report
 ReportRunsArg = Annotated[

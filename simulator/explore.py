@@ -25,6 +25,7 @@ import json
 import math
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ LEVELS = (
 MIN_STEPS = 2  # whole steps an integer range spans at least, where the bounds allow
 MAX_POINTS = 2000
 DEFAULT_TRAJECTORIES = {"morris": 10, "sobol": 16}
+MIN_SOBOL_BASE = 8  # below it the shares' bootstrap intervals mean nothing (N = 2: 186% [172, 200])
 
 
 @dataclass(frozen=True)
@@ -373,7 +375,9 @@ def sample(method: str, k: int, trajectories: int, seed: int) -> list[list[float
     else:
         from SALib.sample.sobol import sample as sobol_sample
 
-        x = sobol_sample(problem, trajectories, calc_second_order=False, seed=seed)
+        with warnings.catch_warnings():  # N is checked here (a power of 2); no second word
+            warnings.simplefilter("ignore")
+            x = sobol_sample(problem, trajectories, calc_second_order=False, seed=seed)
     return [[round(float(v), 12) for v in row] for row in x]
 
 
@@ -401,6 +405,12 @@ def plan_explore(
         raise BalanceError(
             f"--trajectories must be at least 2, not {r}: the spread of the effects and their "
             "intervals need two or more"
+        )
+    if method == "sobol" and r < MIN_SOBOL_BASE:
+        raise BalanceError(
+            f"--method sobol: --trajectories {r} is too small a base sample; shares of variance "
+            f"from {2 * r} points fall outside 0-100% by luck alone: use --trajectories "
+            f"{MIN_SOBOL_BASE} or more (the report says when a larger one would pin them down)"
         )
     if method == "sobol" and r & (r - 1):
         raise BalanceError(
@@ -497,7 +507,7 @@ def _add_seconds(out: Path, seconds: float) -> None:
 SUMMARY_KEYS = (
     "game", "figures", "options", "method", "points", "games", "out", "ranges", "skipped",
     "dropped", "same_as", "noise", "games_per_point", "runs", "trajectories", "players",
-    "policies", "wall_seconds", "first_seat_edge", "headline", "report",
+    "policies", "wall_seconds", "first_seat_edge", "sobol_budget", "headline", "report",
 )  # fmt: skip
 
 
@@ -529,11 +539,13 @@ def _explore(request: PlayRequest, out: str | Path, how: Execution, **design: An
 def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution) -> Study:
     """Points of one chunk each would play one after another on one core: spread whole points
     over the worker processes instead (the first played here, so it compiles once)."""
-    from .runner import resolve_jobs, run
+    from .runner import resolve_jobs, run, say_study_reused
 
     workers, wait = resolve_jobs(how.jobs), how.wait
     if how.cluster is not None or workers == 1 or len(plans[0][1].chunks()) > 1 or len(plans) < 3:
         return _execute(study, plans, how)
+    if how.progress:
+        say_study_reused(study.path, plans)
     from joblib import Parallel, delayed
 
     first, rest = plans[0], plans[1:]

@@ -14,7 +14,7 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 TIMES_FILE = "compile-seconds.json"
 USUAL = "usually 30 s to 2.5 min"
 REAL_COMPILE_S = 5.0  # a first call shorter than this loaded code compiled before the marker
+QUIET_LINE_S = 20.0  # off a terminal (a log, CI), a progress line this often instead of ticking
 
 
 def compiled_what(config: RunConfig) -> tuple[str, str]:
@@ -41,8 +42,24 @@ def compiled_what(config: RunConfig) -> tuple[str, str]:
     return "-".join(key), words
 
 
-def _say(message: str) -> None:
-    print(f"balance: {message}", file=sys.stderr, flush=True)
+def tell(message: str) -> None:
+    """One line on stderr (over a ticking line, which it clears first on a terminal)."""
+    clear = "\r\033[K" if sys.stderr.isatty() else ""
+    print(f"{clear}balance: {message}", file=sys.stderr, flush=True)
+
+
+def needs_compile(config: RunConfig) -> bool:
+    """Whether this version of the sources has not compiled what the run needs yet."""
+    from numba.core import config as numba_config
+
+    key, _ = compiled_what(config)
+    return not numba_config.DISABLE_JIT and not (cache_folder() / "compiled" / key).is_file()
+
+
+def estimate(config: RunConfig) -> str:
+    """About how long compiling what the run needs takes (the last version's time if known)."""
+    before = _seconds_before(compiled_what(config)[0])
+    return f"about {before:.0f} s last time" if before is not None else USUAL
 
 
 def _seconds_before(key: str) -> float | None:
@@ -63,16 +80,17 @@ def _remember(key: str, seconds: float) -> None:
 
 
 @contextmanager
-def _ticking(start: float) -> Iterator[None]:
-    """Elapsed seconds on one terminal line while the body runs (nothing when not a terminal)."""
-    if not sys.stderr.isatty():
-        yield
-        return
+def ticking(start: float, what: Callable[[], str] = lambda: "compiling") -> Iterator[None]:
+    """Elapsed seconds while the body runs: ticking on one terminal line every second, or off
+    a terminal one line every ``QUIET_LINE_S`` seconds, so a log shows the wait too. ``what``
+    says what is being waited for at each tick."""
+    tty = sys.stderr.isatty()
     done = threading.Event()
 
     def tick() -> None:
-        while not done.wait(1.0):
-            print(f"\rbalance: compiling... {time.perf_counter() - start:.0f} s", end="",
+        while not done.wait(1.0 if tty else QUIET_LINE_S):
+            line = f"balance: {what()}... {time.perf_counter() - start:.0f} s"
+            print(f"\r{line}\033[K" if tty else line, end="" if tty else "\n",
                   file=sys.stderr, flush=True)  # fmt: skip
 
     thread = threading.Thread(target=tick, daemon=True)
@@ -82,7 +100,8 @@ def _ticking(start: float) -> Iterator[None]:
     finally:
         done.set()
         thread.join()
-        print("\r", end="", file=sys.stderr, flush=True)
+        if tty:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 @contextmanager
@@ -97,16 +116,16 @@ def compile_notice(config: RunConfig, say: bool = True) -> Iterator[None]:
     if numba_config.DISABLE_JIT or marker.is_file():
         yield
         return
-    before = _seconds_before(key)
-    estimate = f"about {before:.0f} s last time" if before is not None else USUAL
     if say:
-        _say(f"compiling {words} for this version of balance, once (then cached): {estimate}")
+        tell(
+            f"compiling {words} for this version of balance, once (then cached): {estimate(config)}"
+        )
     start = time.perf_counter()
-    with _ticking(start) if say else nullcontext():
+    with ticking(start, lambda: f"compiling {words}") if say else nullcontext():
         yield
     seconds = time.perf_counter() - start
     if say:
-        _say(f"compiled in {seconds:.0f} s")
+        tell(f"compiled in {seconds:.0f} s")
     if seconds >= REAL_COMPILE_S:
         _remember(key, seconds)
     try:

@@ -51,6 +51,40 @@ GAME_MODULES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class ColumnKind:
+    """What one of a game's own columns holds, so that only numbers are averaged.
+
+    ``count`` (things that happened: searches, captures) and ``measure`` (an amount: sail points,
+    a turn number) are averaged per game; ``category`` (a code: a mission number, a colour),
+    ``seat`` (a seat index) and ``cells`` (board cells, drawn as heatmaps) are not. ``none`` is
+    the value that means "does not apply" (a turn never reached, list padding): it is left out of
+    every average, and a game where nothing applies has no value rather than -1."""
+
+    kind: str
+    none: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in COLUMN_KINDS:
+            raise ValueError(f"column kind {self.kind!r}; known: {', '.join(COLUMN_KINDS)}")
+
+    @property
+    def averaged(self) -> bool:
+        return self.kind in ("count", "measure")
+
+    @property
+    def never_negative(self) -> bool:
+        return self.kind == "count"
+
+    def describe(self) -> str:
+        """``count`` or ``measure (-1: none)``, for ``balance games GAME`` and docs."""
+        return self.kind + (f" ({self.none}: none)" if self.none is not None else "")
+
+
+COLUMN_KINDS = ("count", "measure", "category", "seat", "cells")
+COUNT, MEASURE, CATEGORY, SEAT, CELLS = (ColumnKind(k) for k in COLUMN_KINDS)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     id: str
     title: str
@@ -65,6 +99,9 @@ class GameSpec:
     default_policy: str
     play_chunk: Callable[..., dict[str, Any]]
     columns: dict[str, str] = field(default_factory=dict)  # game-specific column -> meaning
+    # Game-specific column -> what it holds; a column left out is a measure (cells when it is a
+    # heatmap), so a designer's prototype needs none, while every shipped game declares all.
+    column_kinds: dict[str, ColumnKind] = field(default_factory=dict)
     # The rules in force -> the board as cells (None: the game has no board to draw).
     board: Callable[[RuleSet], Board] | None = None
     # Columns of per-cell counts (games x cells, cell i = board cell i) -> caption of the heatmap.
@@ -98,6 +135,9 @@ class GameSpec:
     end_notes: dict[str, str] = field(default_factory=dict)
     # Why game lengths bunch where they do (a weekly upkeep), for the report's length section.
     length_note: str = ""
+    # What the ``scores`` column counts, in a designer's words ("victory points"), so a replay's
+    # "scores 3.75, 2.611" says what those numbers are.
+    score_note: str = ""
 
     @property
     def best_heuristic(self) -> str:
@@ -107,6 +147,12 @@ class GameSpec:
     def searches(self) -> bool:
         """Does the game declare the search player (``mcts``)?"""
         return "mcts" in self.policies
+
+    def kind_of(self, column: str) -> ColumnKind:
+        """What a game column holds (see :class:`ColumnKind`)."""
+        if column in self.column_kinds:
+            return self.column_kinds[column]
+        return CELLS if column in self.heatmaps else MEASURE
 
     def unit(self, rules: RuleSet) -> str:
         """The unit of ``length`` under these rules."""
@@ -139,6 +185,10 @@ class GameSpec:
             "end_reasons": list(self.end_reasons),
             "replay": self.replay is not None,
             "strongest": self.best_heuristic,
+            "columns": {
+                name: {"meaning": meaning, "kind": self.kind_of(name).describe()}
+                for name, meaning in self.columns.items()
+            },
         }
 
 

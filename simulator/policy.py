@@ -136,6 +136,7 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
     pdef = registry[name]
     where = f"{pdef.source}: " if pdef.source else ""
     values = {p.name: p.default for p in pdef.params}
+    given: set[str] = set()
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, sep, raw = item.partition("=")
         param = next((p for p in pdef.params if p.name == key.strip()), None)
@@ -162,6 +163,12 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
                 f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
                 f"allowed: {kind} from {param.lo:g} to {param.hi:g}"
             )
+        if param.name in given and values[param.name] != value:
+            raise BalanceError(
+                f"{where}policy '{name}' parameter '{param.name}' is given twice with "
+                "different values; keep one"
+            )
+        given.add(param.name)
         values[param.name] = value
     return SeatPolicy(pdef, tuple(values[p.name] for p in pdef.params))
 

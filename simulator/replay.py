@@ -108,8 +108,10 @@ class Replay:
         else:
             who = f"seat {r['winner'] + 1} wins"
         scores = ", ".join(f"{s:.4g}" if isinstance(s, float) else str(s) for s in r["scores"])
+        what = f" ({self.spec.score_note}, by seat)" if self.spec.score_note else ""
         line = (
-            f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores {scores}"
+            f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores "
+            f"{scores}{what}"
         )
         if r.get("winner") is not None and r["scores"][r["winner"]] < max(r["scores"]):
             note = self.spec.end_notes.get(str(r["end_reason"]), "the game's end rule decides")

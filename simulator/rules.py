@@ -368,13 +368,19 @@ def _number(info: OptionInfo, kind: str, raw: Any, bad) -> int | float:
 
 
 def parse_sets(pairs: list[str]) -> dict[str, str]:
-    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a pair without ``=`` is an error."""
+    """``["a=1", "b=x"]`` -> ``{"a": "1", "b": "x"}``; a pair without ``=``, or a key given twice
+    with different values (only one could be played), is an error."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise BalanceError(f"--set expects key=value, got {pair!r}")
-        out[key.strip()] = value
+        key = key.strip()
+        if key in out and out[key].strip() != value.strip():
+            raise BalanceError(
+                f"--set {key} is given twice ({key}={out[key]} and {key}={value}); keep one"
+            )
+        out[key] = value
     return out
 
 
@@ -394,11 +400,11 @@ def read_variant(path: str | Path) -> tuple[str, dict[str, Any], dict[str, Path]
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BalanceError(f"variant file {str(p)!r} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"name", "description", "rules", "data"}
+    unknown = set(data) - {"name", "description", "rules", "data", "play"}
     if unknown:
         raise BalanceError(
             f"variant file {str(p)!r} has unknown key(s) {', '.join(sorted(unknown))}; "
-            "allowed: name, description, [rules], [data]"
+            "allowed: name, description, [rules], [data], [play]"
         )
     name = data.get("name", p.stem)
     if not isinstance(name, str) or not name.strip():
@@ -415,6 +421,35 @@ def read_variant(path: str | Path) -> tuple[str, dict[str, Any], dict[str, Path]
             "to the variant file)"
         )
     return name.strip(), rules, {k: p.parent / v.strip() for k, v in files.items()}
+
+
+PLAY_KEYS = {"players": int, "policies": list, "rotate": bool, "seed": int, "games": int}
+
+
+def read_play(path: str | Path) -> dict[str, Any]:
+    """A variant file's ``[play]`` table: how the setting was judged (``balance design`` writes
+    it): ``players``, ``policies`` (the lineup, seat by seat), ``rotate`` (every rotation of the
+    lineup on the same seeds, pooled), and the ``seed`` and ``games`` of that check. Empty when
+    the file has none."""
+    p = Path(path)
+    read_variant(p)  # the file's own checks first
+    play = tomllib.loads(p.read_text(encoding="utf-8")).get("play", {})
+    if not isinstance(play, dict):
+        raise BalanceError(f"variant file {str(p)!r}: [play] must be a table of key = value")
+    for key, value in play.items():
+        kind = PLAY_KEYS.get(key)
+        if kind is None:
+            raise BalanceError(
+                f"variant file {str(p)!r}: [play] has unknown key {key!r}; allowed: "
+                f"{', '.join(PLAY_KEYS)}"
+            )
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise BalanceError(
+                f"variant file {str(p)!r}: [play] {key} must be {kind.__name__}, not {value!r}"
+            )
+        if kind is list and not all(isinstance(x, str) and x.strip() for x in value):
+            raise BalanceError(f"variant file {str(p)!r}: [play] policies must be policy names")
+    return play
 
 
 def build_rules(

@@ -45,10 +45,13 @@ def run(
     until: Callable[[RunFolder], bool] | None = None,
     wait: bool = False,
     notice: bool | None = None,
+    say_reused: bool = True,
 ) -> RunFolder:
     """Play every chunk not yet soundly on disk and write it as a part; returns the folder.
 
     ``notice``: say so before a first compile of the engine (default: with ``progress``).
+    With ``progress`` (and ``say_reused``), a folder that already holds games says so: "reused"
+    when nothing is left to play, "resuming" otherwise.
 
     Damaged parts (and, in a finished run, missing ones) are replayed, the bad files moved to
     ``damaged/``, and a line on stderr says how many. One writer per folder: a folder another
@@ -76,6 +79,11 @@ def run(
         done = folder.done_parts()
         todo = [c for c in config.chunks() if c[0] not in done]
         already = sum(c[2] for c in config.chunks() if c[0] in done)
+        if progress and say_reused and already:  # a folder played before: what is reused
+            if not todo:
+                say(f"reused: {out} already holds these {already:,} games")
+            else:
+                say(f"resuming: {out} already holds {already:,} of these {config.games:,} games")
         with _Progress(config.games, already, progress) as bar:
             bar.notice = progress if notice is None else notice
             if until is None:
@@ -96,6 +104,21 @@ def run(
             }
         folder.update_manifest(finished=now(), **extra)
     return folder
+
+
+def finished(config: RunConfig, folder: Path) -> bool:
+    """Whether a run folder already holds every chunk of ``config`` (an earlier command's)."""
+    done = RunFolder(folder).done_parts()
+    return all(c[0] in done for c in config.chunks())
+
+
+def say_study_reused(path: Path, plans: list[tuple[Any, RunConfig]]) -> None:
+    """One line when some runs of a study (``(entry, config)`` with ``entry.folder``) were
+    finished by an earlier command and are reused rather than played again."""
+    reused = sum(finished(config, path / entry.folder) for entry, config in plans)
+    if reused:
+        many = "all" if reused == len(plans) else f"{reused:,} of"
+        say(f"reused: {path} already holds {many} {len(plans):,} runs finished; not played again")
 
 
 def say(message: str) -> None:

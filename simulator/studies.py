@@ -30,9 +30,10 @@ from .game_data import read_data
 from .games import get_game
 from .policy_file import PolicyFile, read_policy_file
 from .requests import Execution, PlayRequest
+from .rotation import compared_as_judged
 from .rules import coerce, parse_sets
 from .rungs import ladder_chunk_size, rung_labels
-from .runner import RunConfig, plan_run, resolve_jobs, run
+from .runner import RunConfig, plan_run, resolve_jobs, run, say_study_reused
 
 MAX_STUDY_RUNS = 100
 KINDS = ("compare", "sweep", "tournament", "skill", "ladder", "explore")
@@ -100,6 +101,8 @@ def _execute(
 ) -> Study:
     from .cluster import cluster_session
 
+    if how.progress and len(plans) > 1:  # one line for the study, not one per run
+        say_study_reused(study.path, plans)
     # One cluster connection (or one --cluster local) for the whole study, not one per run.
     with cluster_session(how.cluster):
         for k, (entry, config) in enumerate(plans):
@@ -107,7 +110,13 @@ def _execute(
             if how.progress and sys.stderr.isatty() and len(plans) > 1:
                 # Each run's bar is transient: say which of the study's runs it is.
                 print(f"run {k + 1} of {len(plans)}: {entry.label}", file=sys.stderr)
-            run(config, study.path / entry.folder, until=until, **how.run_options())
+            run(
+                config,
+                study.path / entry.folder,
+                until=until,
+                say_reused=len(plans) == 1,
+                **how.run_options(),
+            )
     return study
 
 
@@ -150,6 +159,8 @@ def compare(
         if tune is not None or until_ci is not None:
             option = "--tune" if tune is not None else "--until-ci"
             raise BalanceError(f"--ladder cannot be combined with {option}")
+    if ladder is None:  # a variant a design wrote is compared under the lineup it was judged with
+        request = compared_as_judged(request, variants or [])
     pfile = _read(request.policy_file)
     default = request.but(sets=None, variant=None, data=None, policy_file=pfile)
     plans = [(StudyRun("01-default", "default"), plan_run(default))]

@@ -100,7 +100,11 @@ def test_targets_a_game_cannot_measure_are_refused_before_play(fake_game):
     check_measurable(parse_targets(["end:drawn<=10%", "mean:fake_total>=0.5"]), fake_game)
     for text, message in [
         ("end:lost>=10%", "no end condition 'lost'; its end conditions: won, drawn"),
-        ("mean:fake_win_cells>=1", "no numeric column 'fake_win_cells'; its columns: fake_total"),
+        (
+            "mean:fake_win_cells>=1",
+            r"no count or measure 'fake_win_cells' \(it holds board cells, not amounts\); "
+            "its columns: fake_total",
+        ),
         ("success>=0.5", "competitive"),
         ("seat-7=0.1..0.2", "at most 6 players"),
     ]:

@@ -101,3 +101,16 @@ def test_runs_of_other_player_counts_are_refused(tmp_path, runs):
     four = Run.open(simulate("fake", 300, tmp_path / "four", jobs=1, players=4))
     with pytest.raises(BalanceError, match="players"):
         compare_runs(runs["default"], [four])
+
+
+def test_a_corrected_verdict_carries_the_interval_it_tests(runs):
+    others = [runs["same"], runs["longer"], runs["rigged"]]
+    rows = compare_runs(runs["default"], others)
+    called = sum(r["significant"] for r in rows)
+    for r in rows:
+        c = r["corrected"]
+        assert c["comparisons"] == len(rows) == 12
+        assert c["confidence"] == pytest.approx(1 - max(called, 1) * 0.05 / 12)
+        assert c["lo"] <= r["lo"] <= r["diff"] <= r["hi"] <= c["hi"]  # widened, not moved
+        if r["lo"] != r["hi"]:  # a change that varies from game to game: verdict = interval
+            assert r["significant"] == (c["lo"] > 0 or c["hi"] < 0), r

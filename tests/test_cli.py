@@ -1,6 +1,7 @@
 """The command line: listings, simulate --json, and one-line errors with exit code 2."""
 
 import json
+import re
 
 import pytest
 
@@ -65,7 +66,9 @@ def test_simulate_json_headline(capsys, tmp_path):
         "mean_length",
         "length_unit",
         "out",
+        "degenerate",
     }
+    assert s["degenerate"] == []
     assert s["games"] == 1000 and s["n_players"] == 2 and s["success_rate"] is None
     assert sum(s["win_rate"]) + s["draw_rate"] == pytest.approx(1.0)
     assert 0.05 < s["draw_rate"] < 0.15
@@ -176,6 +179,33 @@ def test_board_json_and_picture(capsys, tmp_path):
 def test_board_bad_input_is_one_line(capsys, tmp_path, args, words):
     code, _, err = call(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_says_when_seats_play_different_policies(capsys, tmp_path):
+    """The report's caveat, in the terminal too: a seat's rate is its policy's as well."""
+    code, out, _ = call(capsys, "simulate", "fake", "--players", "2", "-p", "strong", "-p",
+                        "random", "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
+    assert code == 0
+    assert "seats play different policies (seat 1 strong, seat 2 random)" in out
+
+
+def test_simulate_and_report_say_a_run_is_degenerate(capsys, tmp_path):
+    """Nobody wins and every game ends alike: the report's headline and the terminal say so."""
+    code, out, _ = call(capsys, "simulate", "fake", "--set", "draw=1", "--set", "extra_length=0",
+                        "-n", "50", "--out", tmp_path / "r", "--jobs", "1")  # fmt: skip
+    assert code == 0
+    said = re.search(r"a degenerate run: nobody won any of its 50 games; every game ended the "
+                     r"same way \((\S+) after 10 (\w+)\)", out)  # fmt: skip
+    assert said, out
+    code, out, _ = call(capsys, "report", tmp_path / "r", "--out", tmp_path / "r.md", "-f", "md")
+    assert code == 0
+    assert f"- A degenerate run: nobody won any of its 50 games; every game ended the same way " \
+           f"({said[1]} after 10 {said[2]})." in out  # fmt: skip
+    code, out, _ = call(capsys, "simulate", "fake", "-n", "50", "--out", tmp_path / "v", "-j", "1")
+    assert code == 0 and "degenerate" not in out
+    code, out, _ = call(capsys, "compare", "fake", "--set", "draw=1", "-n", "50", "--out",
+                        tmp_path / "c", "-j", "1", "-f", "md")  # fmt: skip
+    assert code == 0 and "- draw=1: A degenerate run: nobody won any of its 50 games." in out
 
 
 def test_the_games_own_commands_are_the_ones_their_specs_declare(capsys):

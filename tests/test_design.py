@@ -179,7 +179,7 @@ def test_choice_and_yes_no_options_search_every_value():
         (["--target", "draw<=5%", "--param", "bias=0:20"], "out of bounds"),
         (["--target", "draw<=5%", "--param", "bias=0:2", "--trials", "0"], "--trials must be"),
         (["--param", "bias=0:2"], "Missing option '--target'"),
-        (["--target", "mean:fake_nothing>=1", "--param", "bias=0:2"], "no numeric column"),
+        (["--target", "mean:fake_nothing>=1", "--param", "bias=0:2"], "no count or measure"),
         (["--target", "end:lost<=5%", "--param", "bias=0:2"], "no end condition 'lost'"),
         (["--target", "draw<=5%"], "name the rule options to search"),
         (["--target", "draw<=5%", "--explore", "{tmp}/nowhere"], "no explore.json there"),
@@ -331,3 +331,34 @@ def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path
         from simulator.games import get_game
 
         knobs_from_explore(tmp_path / "x", get_game("pirateer"), ["first-seat"], set(), 4)
+
+
+def test_a_rotated_setting_plays_again_as_it_was_judged(tmp_path, capsys):
+    """The variant file records lineup, rotation, check seed and games; `simulate --variant`
+    then plays every rotation on the same seeds and gives the design's figures exactly."""
+    request = PlayRequest("fake", 200, players=2, policies=["strong", "random"])
+    plan = plan_design(request, ["first-seat>=60%"], params=["bias=0:4"], trials=4, rotate=True)
+    data = design(plan, tmp_path / "d", Execution(jobs=1))
+    best = data["settings"][0]
+    variant = tmp_path / "d" / "variants" / "setting-1.toml"
+    play = tomllib.loads(variant.read_text())["play"]
+    assert play == {"players": 2, "policies": ["strong", "random"], "rotate": True,
+                    "seed": plan.check_seed, "games": plan.check_games}  # fmt: skip
+    args = ["simulate", "fake", "--variant", variant, "-n", play["games"], "--seed", play["seed"],
+            "--out", tmp_path / "again", "--jobs", "1", "--json"]  # fmt: skip
+    code, out, err = call(list(map(str, args)), capsys)
+    assert code == 0, err
+    again = json.loads(out)
+    assert [r["policies"] for r in again["rotations"]] == [
+        ["strong", "random"],
+        ["random", "strong"],
+    ]
+    assert again["pooled"]["first-seat"] == best["figures"]["first-seat>=60%"]
+    code, out, err = call(list(map(str, args[:-1])), capsys)  # the same, in words: reused
+    assert "2 rotations of the lineup (strong, random)" in out and "first seat wins" in out
+    assert "reused" in err
+
+
+def test_rotation_needs_a_lineup_of_different_policies(tmp_path, capsys):
+    code, _, err = call(["simulate", "fake", "--rotate", "--out", str(tmp_path / "r")], capsys)
+    assert code == 2 and "--rotate needs seats playing different policies" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -50,19 +51,19 @@ def test_known_effects_rank_first_and_a_dead_option_is_exactly_zero(capsys, tmp_
     assert data["wall_seconds"] > 0  # this invocation's, from explore-time.json
     assert {"first-seat", "balance", "draw", "length", "end:drawn"} <= set(data["figures"])
     for row in data["options"]:  # the contract `balance design --explore` reads
-        assert {"option", "figure", "effect", "ci", "interaction", "direction", "mu", "sigma",
+        assert {"option", "figure", "effect", "interaction", "direction", "mu", "sigma",
                 "range"} <= set(row)  # fmt: skip
-        assert len(row["ci"]) == 2
+        assert set(row["effect"]) == set(row["mu"]) == {"value", "lo", "hi"}
     first = [r for r in data["options"] if r["figure"] == "first-seat"]
     assert first[0]["option"] in ("bias", "draw")
     bias = _row(data, "bias", "first-seat")
-    assert bias["moves"] and bias["ci"][0] > 0 and bias["direction"] == "raises"
+    assert bias["moves"] and bias["effect"]["lo"] > 0 and bias["direction"] == "raises"
     assert _row(data, "bias", "balance")["direction"] == "lowers"
     assert [r["option"] for r in data["options"] if r["figure"] == "length"][0] == "extra_length"
     assert [r["option"] for r in data["options"] if r["figure"] == "draw"][0] == "draw"
     for figure in data["figures"]:
         cap = _row(data, "cap", figure)
-        assert cap["effect"] == 0 and cap["ci"] == [0, 0] and cap["sigma"] == 0
+        assert cap["effect"] == {"value": 0, "lo": 0, "hi": 0} and cap["sigma"] == 0
         assert cap["unchanged"] and not cap["moves"]
     assert _row(data, "extra_length", "first-seat")["unchanged"]
     # the same, written for `balance design`
@@ -145,8 +146,32 @@ def test_sobol_path(capsys, tmp_path):
     assert data["method"] == "sobol" and data["points"] == 8 * (3 + 2)
     length = [r for r in data["options"] if r["figure"] == "length"]
     assert length[0]["option"] == "extra_length" and length[0]["moves"]
-    assert length[0]["effect"] > 0.9  # ST: nearly all of the variance
-    assert _row(data, "cap", "length")["effect"] == 0
+    assert length[0]["effect"]["value"] > 0.9  # ST: nearly all of the variance
+    assert _row(data, "cap", "length")["effect"]["value"] == 0
+    for row in data["options"]:  # shares are shares, and the verdict reads the share shown
+        e = row["effect"]
+        assert 0 <= e["lo"] <= e["value"] <= e["hi"] <= 1
+        assert 0 <= row["s1"]["value"] <= 1 and row["moves"] == (row["raw"]["lo"] > 0)
+    budget = data["sobol_budget"]  # N = 8 is rough: the note names the N that would do
+    assert budget["trajectories"] == 8 and budget["needed"] > 8
+    assert budget["needed"] & (budget["needed"] - 1) == 0
+    assert any(f"-r {budget['needed']} would narrow" in h for h in data["headline"])
+
+
+def test_every_morris_verdict_reads_the_interval_it_shows(capsys, tmp_path):
+    data = _explore(capsys, tmp_path / "m", "-n", "100", "-r", "4", "--range", "bias=0:2")
+    for row in data["options"]:
+        t = row["tested"]
+        if t["reads"] == "mean change":
+            assert row["moves"] == (t["lo"] > 0 or t["hi"] < 0)
+            assert {k: t[k] for k in ("value", "lo", "hi")} == row["mu"]
+        else:  # an effect whose sign changes: its size beyond luck, starting above 0
+            assert row["moves"] and t["lo"] > 0
+    moving = [r for r in data["options"] if r["moves"] and r["figure"] == "first-seat"]
+    head = next(h for h in data["headline"] if "first seat's win rate" in h)
+    t = moving[0]["tested"]
+    assert f"[{t['lo'] * 100:+.1f}, {t['hi'] * 100:+.1f}]" in head
+    assert not re.search(r"-0\.0+(?![0-9])", (tmp_path / "m" / "report.html").read_text())
 
 
 @pytest.mark.parametrize(
@@ -164,6 +189,7 @@ def test_sobol_path(capsys, tmp_path):
         (["-n", "0"], "at least 1 game"),
         (["--trajectories", "1"], "at least 2"),
         (["--method", "sobol", "-r", "10"], "power of 2"),
+        (["--method", "sobol", "-r", "4"], "use --trajectories 8 or more"),
         (["--method", "fast"], "morris or sobol"),
         (["--trajectories", "500"], "at most"),
     ],
@@ -244,3 +270,13 @@ def test_cluster_local_gives_the_same_screen(capsys, tmp_path):
         capsys, tmp_path / "b", "-n", "200", "-r", "4", "--range", "bias=0:2", "--cluster", "local"
     )
     assert there["options"] == here["options"] and there["points"] == here["points"]
+
+
+def test_the_terminal_says_what_the_report_says_of_mixed_seats_and_balance(capsys, tmp_path):
+    data = _explore(capsys, tmp_path / "p", "-n", "100", "-r", "3", "--range", "bias=0:2",
+                    "--policy", "strong", "--policy", "random")  # fmt: skip
+    head = "\n".join(data["headline"])
+    assert "The seats play different policies (seat 1 strong, seat 2 random)" in head
+    assert "the first seat's win rate (seat 1 plays strong: its seat and policy)" in head
+    balance = [h for h in data["headline"] if h.startswith("What moves balance")]
+    assert "points" not in balance[0] and re.search(r"[+-]0\.\d{3} \[", balance[0])

@@ -46,3 +46,41 @@ def test_search_player_and_policy_files_are_compiled_combinations_of_their_own()
     own = plan_run("pirateer", 10, policy_file=read_policy_file(path))
     key, words = first_compile.compiled_what(own)
     assert key.startswith("pirateer-policy-file-") and words.endswith(f"policies of {path}")
+
+
+def test_the_wait_ticks_on_a_log_too(monkeypatch, capsys):
+    """Off a terminal the elapsed time is a line every QUIET_LINE_S seconds, naming the wait."""
+    import time
+
+    monkeypatch.setattr(first_compile, "QUIET_LINE_S", 0.05)
+    with first_compile.ticking(time.perf_counter(), lambda: "compiling the fake engine"):
+        time.sleep(0.3)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 2 and all(
+        x.startswith("balance: compiling the fake engine... ") for x in lines
+    )
+
+
+def test_engines_compiled_side_by_side_are_each_announced_and_said_ready(
+    tmp_path, monkeypatch, capsys
+):
+    from simulator.warmup import compile_engines
+
+    monkeypatch.setattr(first_compile, "cache_folder", lambda: tmp_path / "numba-v1")
+    monkeypatch.setattr(first_compile, "cache_root", lambda: tmp_path)
+    seconds = compile_engines(["fake"], jobs=1)
+    err = capsys.readouterr().err
+    assert set(seconds) == {"fake"} and "compiling the fake engine" in err
+
+
+def test_a_finished_run_says_it_is_reused(tmp_path, capsys):
+    out = tmp_path / "a"
+    simulate("fake", 50, out, jobs=1, progress=True, chunk_size=10)
+    assert "reused" not in capsys.readouterr().err
+    simulate("fake", 50, out, jobs=1, progress=True, chunk_size=10)
+    assert f"balance: reused: {out} already holds these 50 games" in capsys.readouterr().err
+    (out / "games" / "part-00002.parquet").unlink()
+    simulate("fake", 50, out, jobs=1, progress=True, chunk_size=10)
+    assert f"balance: resuming: {out} already holds 40 of these 50 games" in capsys.readouterr().err
+    simulate("fake", 50, out, jobs=1, chunk_size=10)  # quiet: not a word
+    assert "reused" not in capsys.readouterr().err

@@ -154,7 +154,7 @@ RUNS = {
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
-    "simulator.rungs", "simulator.design",
+    "simulator.rungs", "simulator.design", "simulator.rotation",
 }  # fmt: skip
 CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.

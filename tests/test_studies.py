@@ -44,6 +44,23 @@ def test_compare_plays_default_and_variants_on_the_same_seeds(tmp_path):
     assert read_manifest(study.run_paths()[1])["rules_changed"] == {"bias": 1.0}
 
 
+def test_compare_plays_a_designed_variant_under_the_lineup_it_was_judged_with(tmp_path):
+    variant = tmp_path / "setting-1.toml"
+    play = '[play]\nplayers = 2\npolicies = ["strong", "random"]\nseed = 3\ngames = 300\n'
+    variant.write_text('name = "design-1"\n[rules]\nbias = 1.0\n' + play + "rotate = false\n")
+    study = studies.compare(PlayRequest("fake", 300), tmp_path / "cmp", Execution(jobs=1),
+                            variants=[variant])  # fmt: skip
+    for path in study.run_paths():
+        assert read_manifest(path)["config"]["policies"] == ["strong", "random"]
+    variant.write_text('name = "design-1"\n[rules]\nbias = 1.0\n' + play + "rotate = true\n")
+    with pytest.raises(BalanceError, match="judged over every rotation.*--seed 3` plays it"):
+        studies.compare(PlayRequest("fake", 300), tmp_path / "c2", Execution(jobs=1),
+                        variants=[variant])  # fmt: skip
+    one = studies.compare(PlayRequest("fake", 300, 2, policies=["random", "strong"]),
+                          tmp_path / "c3", Execution(jobs=1), variants=[variant])  # fmt: skip
+    assert read_manifest(one.run_paths()[1])["config"]["policies"] == ["random", "strong"]
+
+
 def test_compare_resumes_and_refuses_another_study(tmp_path):
     out = tmp_path / "cmp"
     study = studies.compare(PlayRequest("fake", 500, sets=["bias=1"]), out, Execution(jobs=1))

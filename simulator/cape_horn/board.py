@@ -224,6 +224,11 @@ def parse_cards(src: DataSource) -> tuple[tuple[str, int, tuple[tuple[int, int],
                     f"{src.where(line)}: moves: {m!r} is not side:forward (two integers, e.g. "
                     "0:2 forward 2, -1:0 one to the side, 2:2 diagonal 2)"
                 )
+            if steps[-1] == (0, 0):
+                raise BalanceError(
+                    f"{src.where(line)}: moves: 0:0 leaves the ship where it is; a card's move "
+                    "goes at least one space (stay put is the 'no move' special move)"
+                )
         if not 1 <= len(steps) <= MAX_MOVES:
             raise BalanceError(
                 f"{src.where(line)}: moves: card {name} has {len(steps)} moves; a card has 1 to "
@@ -293,6 +298,7 @@ def load_sources(srcs: tuple[DataSource, ...]) -> BoardData:
     starts = parse_starts(start_src)
     cards = parse_cards(card_src)
     names = tuple(c[0] for c in cards)
+    _check_moves_land(grid, cards, board_src, card_src)
     seen: dict[tuple[int, int], int] = {}
     for z, _, col, row, line in stations:
         ch = _char(grid, col, row)
@@ -329,6 +335,40 @@ def load_sources(srcs: tuple[DataSource, ...]) -> BoardData:
         tuple(c[1] for c in cards),
         tuple(c[2] for c in cards),
     )
+
+
+def _check_moves_land(
+    grid: _Map,
+    cards: tuple[tuple[str, int, tuple[tuple[int, int], ...]], ...],
+    board_src: DataSource,
+    card_src: DataSource,
+) -> None:
+    """Refuse a card move that lands on no space from any space of the board (``0:99``): the
+    deck would hold an option no ship can ever take."""
+    spaces = [
+        (c, r + grid.row_origin, _area_of(ch))
+        for r, x in enumerate(grid.rows)
+        for c, ch in enumerate(x)
+        if _area_of(ch)
+    ]
+    for name, _, steps in cards:
+        for side, fwd in steps:
+            if not any(
+                _char(grid, *_landing(col, row, area, side, fwd)) not in ".L"
+                for col, row, area in spaces
+            ):
+                raise BalanceError(
+                    f"{card_src.where()}: card {name}: the move {side}:{fwd} lands off the board "
+                    f"from every space of {board_src.where()} ({grid.width} columns x "
+                    f"{len(grid.rows)} rows); no ship could ever take it"
+                )
+
+
+def _landing(col: int, row: int, area: int, side: int, fwd: int) -> tuple[int, int]:
+    """Where a move (side, forward) of a card laid in ``area`` takes a ship from (col, row)."""
+    fc, fr = AREA_FORWARD[area]
+    sc, sr = -fr, fc  # the card's side axis (designs are symmetric left/right)
+    return col + side * sc + fwd * fc, row + side * sr + fwd * fr
 
 
 def char_at(data: BoardData, col: int, row: int) -> str:
@@ -440,12 +480,10 @@ def board_arrays(srcs: tuple[DataSource, ...], finish_tokens: int, three_wins: b
     for c in range(n):
         if area[c] == 0:
             continue
-        fc, fr = AREA_FORWARD[int(area[c])]
-        sc, sr = -fr, fc  # the card's side axis (designs are symmetric left/right)
         col, row = data.col_row(c)
         for d, steps in enumerate(data.card_moves):
             for k, (side, fwd) in enumerate(steps):
-                tc, tr = col + side * sc + fwd * fc, row + side * sr + fwd * fr
+                tc, tr = _landing(col, row, int(area[c]), side, fwd)
                 if char_at(data, tc, tr) not in ".L":
                     target[c, d, k] = data.cell(tc, tr)
     neigh = np.full((n, 8), -1, np.int64)

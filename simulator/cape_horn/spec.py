@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from policies.cape_horn import POLICIES
-from simulator.games import GameSpec
+from simulator.games import CATEGORY, CELLS, COUNT, MEASURE, ColumnKind, GameSpec
 
 from . import board as BD
 from .engine import COLUMNS, HEATMAPS, play_chunk
@@ -13,6 +13,15 @@ from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
 from .state import END_NOTES, END_REASONS
+
+COLUMN_KINDS = {
+    **{c: COUNT for c in COLUMNS if c not in HEATMAPS},
+    "cape_horn_token_zone1": CATEGORY,
+    "cape_horn_token_zone2": ColumnKind("category", none=-1),
+    "cape_horn_token_zone3": ColumnKind("category", none=-1),
+    **{c: MEASURE for c in COLUMNS if c.startswith(("cape_horn_sp", "cape_horn_sail"))},
+    **{c: CELLS for c in HEATMAPS},
+}
 
 COLOURS = {
     "none": "white",
@@ -100,6 +109,9 @@ SPEC = GameSpec(
     default_policy="planner",
     play_chunk=play_chunk,
     columns=COLUMNS,
+    column_kinds=COLUMN_KINDS,
+    score_note="station tokens held plus the share of the route sailed, 0 at the start row to 1 "
+    "at the finish",
     board=board,
     heatmaps=HEATMAPS,
     check=check,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from policies.caza_tesoros import POLICIES
-from simulator.games import GameSpec
+from simulator.games import CELLS, COUNT, GameSpec
 
 from .board import board_cells
 from .engine import play_chunk
@@ -29,6 +29,10 @@ COLUMNS = {
 HEATMAPS = {
     "caza_search_cells": "where ships search",
     "caza_find_cells": "where treasures are found",
+}
+COLUMN_KINDS = {
+    **{c: COUNT for c in COLUMNS if c not in HEATMAPS},
+    **{c: CELLS for c in HEATMAPS},
 }
 
 
@@ -62,6 +66,8 @@ SPEC = GameSpec(
     strongest="planner",
     play_chunk=play_chunk,
     columns=COLUMNS,
+    column_kinds=COLUMN_KINDS,
+    score_note="victory points",
     board=board_cells,
     heatmaps=HEATMAPS,
     report_sections="reports.caza_tesoros:sections",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from policies.crew_deep_sea import OMNISCIENT, POLICIES
-from simulator.games import GameSpec
+from simulator.games import CATEGORY, COUNT, SEAT, ColumnKind, GameSpec
 from simulator.policy import SeatPolicy
 
 from .campaign import play_chunk
@@ -11,6 +11,19 @@ from .engine import COLUMNS, END_REASONS
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
+
+COLUMN_KINDS = {
+    "crew_mission": CATEGORY,
+    "crew_tasks": ColumnKind("category", none=-1),
+    "crew_task_holders": ColumnKind("seat", none=-1),
+    "crew_task_done": ColumnKind("count", none=-1),  # summed: tasks completed
+    "crew_distress": COUNT,
+    "crew_redraws": COUNT,
+    "crew_captain": SEAT,
+    "crew_comm_mode": CATEGORY,
+    "crew_search_nodes": COUNT,
+    "crew_campaign_attempts": ColumnKind("count", none=-1),  # summed: a campaign's attempts
+}
 
 
 def check(rules: Rules, n_players: int, seats: list[SeatPolicy]) -> str | None:
@@ -39,6 +52,8 @@ SPEC = GameSpec(
     default_policy="heuristic",
     play_chunk=play_chunk,
     columns=COLUMNS,
+    column_kinds=COLUMN_KINDS,
+    score_note="tasks each seat completed",
     check=check,
     success_subject="the crew",
     breakdown=("crew_mission", "mission"),

@@ -151,7 +151,7 @@ def knobs_from_explore(
     # Effects of different figures are in different units (points, days): take each figure's
     # options in its own order, a figure at a time, so every target gets its strongest levers.
     by_figure = [
-        sorted((r for r in told if r["figure"] == f), key=lambda r: -float(r["effect"]))
+        sorted((r for r in told if r["figure"] == f), key=lambda r: -_value(r["effect"]))
         for f in figures
     ]
     ranked = [
@@ -183,3 +183,9 @@ def knobs_from_explore(
 def figure_of_target(name: str) -> str:
     """The explore figure a target measures (seat-N targets are read on the first seat's)."""
     return "first-seat" if name in ("last-seat",) or name.startswith("seat-") else name
+
+
+def _value(estimate: Any) -> float:
+    """An estimate's value: ``{"value", "lo", "hi"}``, or a bare number (explore.json written
+    before estimates carried their interval)."""
+    return float(estimate["value"] if isinstance(estimate, dict) else estimate)

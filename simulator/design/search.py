@@ -41,9 +41,12 @@ def design_summary(
     }
 
 
-def variant_text(name: str, description: str, rules: RuleSet) -> str:
-    """A variant file (``name``, ``description``, ``[rules]``, and ``[data]`` with the path of
-    every replaced data file) that ``--variant`` reads back."""
+def variant_text(
+    name: str, description: str, rules: RuleSet, play: dict[str, Any] | None = None
+) -> str:
+    """A variant file (``name``, ``description``, ``[rules]``, ``[data]`` with the path of
+    every replaced data file, and ``[play]``: how the setting was judged) that ``--variant``
+    reads back."""
 
     def value(v: Any) -> str:
         if isinstance(v, bool):
@@ -64,6 +67,11 @@ def variant_text(name: str, description: str, rules: RuleSet) -> str:
     if rules.data:
         lines += ["", "[data]"]
         lines += [f"{s.name} = {json.dumps(str(Path(s.path).resolve()))}" for s in rules.data]
+    if play:
+        lines += ["", "# How the design judged this setting; `balance simulate GAME --variant THIS",
+                  f"# -n {play['games']} --seed {play['seed']}` plays those games again.",
+                  "[play]"]  # fmt: skip
+        lines += [f"{k} = {value(v)}" for k, v in play.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -187,7 +195,15 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
     for i, s in enumerate(verdict["settings"], 1):
         f = path / "variants" / f"setting-{i}.toml"
         f.parent.mkdir(exist_ok=True)
-        f.write_text(variant_text(f"design-{i}", s["label"], plan.rules(s["values"])))
+        judged = plan.configs(s["values"], check=True, tuned=s.get("tuned"))[0][1]
+        play = {
+            "players": plan.n_players,
+            "policies": [seat.label for seat in judged.seats],
+            "rotate": plan.rotate,
+            "seed": plan.check_seed,
+            "games": plan.check_games,
+        }
+        f.write_text(variant_text(f"design-{i}", s["label"], plan.rules(s["values"]), play))
         s["variant_file"] = str(f)
     elapsed = time.perf_counter() - started
     data = read_design(path) or {}

@@ -6,7 +6,7 @@ from typing import Any
 
 from policies.pedruscos import POLICIES
 from simulator.boards import Board, Cell
-from simulator.games import GameSpec
+from simulator.games import CELLS, COUNT, MEASURE, GameSpec
 
 from .board import board_of
 from .engine import play_chunk
@@ -35,6 +35,11 @@ COLUMNS = {
 HEATMAPS = {
     "pedruscos_turn_ends_by_cell": "where ships end their turns",
     "pedruscos_collects_by_cell": "where ore cards are collected (landings and harvests)",
+}
+COLUMN_KINDS = {
+    **{c: COUNT for c in COLUMNS if c not in HEATMAPS},
+    "pedruscos_harvest_points": MEASURE,
+    **{c: CELLS for c in HEATMAPS},
 }
 
 
@@ -91,6 +96,8 @@ SPEC = GameSpec(
     default_policy="lookahead",
     play_chunk=play_chunk,
     columns=COLUMNS,
+    column_kinds=COLUMN_KINDS,
+    score_note="points",
     board=board,
     heatmaps=HEATMAPS,
     replay=REPLAY,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from policies.pirateer import POLICIES
 from simulator.boards import Board, Cell
-from simulator.games import GameSpec
+from simulator.games import CELLS, COUNT, ColumnKind, GameSpec
 from simulator.policy import SeatPolicy
 
 from . import board as B
@@ -34,6 +34,11 @@ HEATMAPS = {
     "pirateer_treasure_taken_by_cell": "where the treasure is taken (from Skull Island or by "
     "capturing the treasure ship)",
     "pirateer_treasure_lost_by_cell": "where a treasure ship is captured",
+}
+COLUMN_KINDS = {
+    **{c: COUNT for c in COLUMNS if c not in HEATMAPS},
+    "pirateer_treasure_taken_turn": ColumnKind("measure", none=-1),
+    **{c: CELLS for c in HEATMAPS},
 }
 
 
@@ -78,6 +83,8 @@ SPEC = GameSpec(
     strongest="lookahead",
     play_chunk=play_chunk,
     columns=COLUMNS,
+    column_kinds=COLUMN_KINDS,
+    score_note="ships on the board, plus 3 for the seat carrying the treasure",
     board=board,
     heatmaps=HEATMAPS,
     check=check,
