@@ -69,14 +69,23 @@ SMALL_TASKS = [
     "win_at_least_2_sevens",
     "win_exactly_1_pink",
     "win_no_subs",
+    "win_trick_using_2",
+    "trick_only_odd",
+    "no_lead_pink_green",
+    "win_last_trick",
+    "win_exactly_1_trick",
+    "win_2_in_a_row",
+    "never_2_in_a_row",
+    "more_tricks_than_captain",
 ]
 
 
 def test_exhaustive_on_tiny_deals():
-    """3 players with 3 cards each, two random tasks: the solver agrees with trying every line."""
+    """3 players with 3 cards each, two random tasks (card, trick and streak tasks): the solver,
+    transposition table included, agrees with trying every line."""
     rng = np.random.default_rng(5)
     answers = set()
-    for _ in range(60):
+    for _ in range(120):
         cards = rng.choice(S.NC, 9, replace=False)
         hands = [[card_name(int(c)) for c in cards[p::3]] for p in range(3)]
         s = make_state(hands, captain=int(rng.integers(3)))
