@@ -172,6 +172,11 @@ def run_audit(
     ``confirm_with`` (another audit's folder, e.g. under `omniscient`), also list the cards out
     of line in both (`flagged_under_both`): those are the cards' own, not one crew's. With
     ``ceiling_deals``, the exact solver decides each mission's first deals (`ceiling_of_run`)."""
+    if ceiling_deals < 0 or ceiling_budget < 1:
+        raise BalanceError(
+            f"--ceiling-deals must be 0 or more and --ceiling-budget 1 or more, not "
+            f"{ceiling_deals} and {ceiling_budget}"
+        )
     if confirm_with is not None:
         other = Path(confirm_with) / f"task_audit_{players}p.csv"
         if not other.is_file():
