@@ -9,25 +9,11 @@ import numpy as np
 from numba import njit
 
 from simulator.crew_deep_sea.state import (
-    C_NEVER_LEAD_SUITS,
-    C_WIN_TRICK_EQUAL_SUITS,
     NC,
-    O_CTRICK,
-    O_DOWN,
-    O_OWNER,
-    O_TASK,
-    O_TSTATE,
-    O_TWINNER,
-    O_WINNER,
-    OBJ_NO_LEAD,
-    PENDING,
     S_DONE,
-    S_LEADER,
     S_NIN,
     S_NP,
-    S_NTASKS,
     S_NTRICKS,
-    S_OBJECTIVE,
     STATE_SIZE,
     current_player,
 )
@@ -73,105 +59,20 @@ def search_line(s, ttype, tparams, budget, line):
 WINNABLE, IMPOSSIBLE, UNKNOWN = 1, 0, -1
 
 
-TABLE_BITS = 18  # proven-lost trick starts remembered by :func:`solve` (2**18 keys, 2 MB)
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True)
-def _history_matters(s, ttype):
-    """Does a pending task or the mission rule read which cards went into which trick (not only
-    who won each card and each trick)? Then the transposition key keeps the trick of every card."""
-    if s[S_OBJECTIVE] == OBJ_NO_LEAD:
-        return True
-    for k in range(s[S_NTASKS]):
-        ct = ttype[s[O_TASK + k]]
-        if s[O_TSTATE + k] == PENDING and C_WIN_TRICK_EQUAL_SUITS <= ct <= C_NEVER_LEAD_SUITS:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _position_key(s, ttype):
-    """A 64-bit key of a trick start: everything the rest of the game can depend on (the hands
-    and face-down cards, who won each card and each trick, task states, the leader), not the
-    order in which earlier tricks were played unless :func:`_history_matters`."""
-    h = np.uint64(s[S_LEADER] + 1)
-    for c in range(NC):
-        h = (h ^ np.uint64(s[O_OWNER + c] + 2)) * _MIX
-        h = (h ^ np.uint64(s[O_WINNER + c] + 2)) * _MIX
-        h = (h ^ np.uint64(s[O_DOWN + c] + 1)) * _MIX
-    for t in range(s[S_DONE]):
-        h = (h ^ np.uint64(s[O_TWINNER + t] + 2)) * _MIX
-    for k in range(s[S_NTASKS]):
-        h = (h ^ np.uint64(s[O_TSTATE + k] + 1)) * _MIX
-    if _history_matters(s, ttype):
-        for c in range(NC):
-            h = (h ^ np.uint64(s[O_CTRICK + c] + 2)) * _MIX
-    return h | np.uint64(1)  # 0 marks an empty slot
-
-
 @njit(cache=True)
 def solve(s, ttype, tparams, budget):
     """Can the crew, choosing every seat's card with every hand visible, complete the mission
     from ``s``? WINNABLE (a line was found), IMPOSSIBLE (every legal line was tried: each ends
     in a failed task or rule, or with tasks left when the cards run out) or UNKNOWN (more than
-    ``budget`` cards tried first). Returns (verdict, cards tried).
-
-    Depth first, the heuristic's card first, a line cut only where the referee ends the
-    mission; a trick start whose every continuation was tried and lost is remembered by its
-    :func:`_position_key` and not searched again when another order of earlier tricks reaches
-    it (exact up to a 64-bit key collision)."""
-    table = np.zeros(1 << TABLE_BITS, np.uint64)
-    mask = (1 << TABLE_BITS) - 1
-    n_players = s[S_NP]
-    depth_max = (s[S_NTRICKS] - s[S_DONE]) * n_players - s[S_NIN]
-    snap = np.empty((depth_max + 1, STATE_SIZE), np.int64)
-    cand = np.empty((depth_max + 1, NC), np.int64)
-    ncand = np.zeros(depth_max + 1, np.int64)
-    idx = np.zeros(depth_max + 1, np.int64)
-    keys = np.zeros(depth_max + 1, np.uint64)  # key of each trick start on the path, 0 mid-trick
-    hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
-    snap[0] = s
-    if s[S_NIN] == 0:
-        end = mission_end(snap[0], ttype, tparams)
-        if end == END_SUCCESS:
-            return WINNABLE, 0
-        if end != ONGOING:
-            return IMPOSSIBLE, 0
-        keys[0] = _position_key(snap[0], ttype)
-    ncand[0] = legal_cards(snap[0], current_player(snap[0]), cand[0])
-    _order_moves(snap[0], cand[0], ncand[0], hprm, ttype, tparams)
-    d = 0
-    nodes = 0
-    while d >= 0:
-        if idx[d] >= ncand[d]:
-            if keys[d] != 0:  # every continuation of this trick start lost
-                table[np.int64(keys[d] & np.uint64(mask))] = keys[d]
-            d -= 1
-            continue
-        c = cand[d, idx[d]]
-        idx[d] += 1
-        nodes += 1
-        if nodes > budget:
-            return UNKNOWN, nodes
-        st = snap[d + 1]
-        st[:] = snap[d]
-        keys[d + 1] = 0
-        if play_and_close(st, current_player(st), c):
-            end = mission_end(st, ttype, tparams)
-            if end == END_SUCCESS:
-                return WINNABLE, nodes
-            if end != ONGOING:
-                continue
-            key = _position_key(st, ttype)
-            if table[np.int64(key & np.uint64(mask))] == key:
-                continue
-            keys[d + 1] = key
-        d += 1
-        ncand[d] = legal_cards(st, current_player(st), cand[d])
-        idx[d] = 0
-        if ncand[d] > 1:
-            _order_moves(st, cand[d], ncand[d], hprm, ttype, tparams)
+    ``budget`` cards tried first). Returns (verdict, cards tried). Exact because the search
+    only cuts a line where the referee ends the mission; the move order changes only how soon
+    a line is found."""
+    line = np.empty(NC, np.int64)
+    found, nodes, _ = depth_first(s, ttype, tparams, budget, line, False)
+    if found >= 0:
+        return WINNABLE, nodes
+    if nodes > budget:
+        return UNKNOWN, nodes
     return IMPOSSIBLE, nodes
 
 
