@@ -71,6 +71,33 @@ def success_by_mission(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def ceiling_summary(verdict: np.ndarray, budget: int, seconds: np.ndarray) -> dict[str, Any]:
+    """The crew's ceiling on one mission's deals from the exact solver's verdicts (1 winnable,
+    0 impossible, -1 unknown: budget spent): the share proven winnable with its Wilson
+    interval, and the share not proven impossible (what the ceiling would be if every unknown
+    deal were winnable), so the true ceiling lies between the two."""
+    verdict = np.asarray(verdict)
+    n = len(verdict)
+    won = int((verdict == 1).sum())
+    unknown = int((verdict == -1).sum())
+
+    def share(k: int) -> dict[str, float]:
+        lo, hi = wilson(k, n)
+        return {"value": k / n if n else 0.0, "lo": lo, "hi": hi}
+
+    return {
+        "deals": n,
+        "winnable": won,
+        "impossible": n - won - unknown,
+        "unknown": unknown,
+        "exact": n - unknown,
+        "ceiling": share(won),
+        "not_impossible": share(won + unknown),
+        "budget": int(budget),
+        "seconds_per_deal": float(np.mean(seconds)) if n else 0.0,
+    }
+
+
 def campaign(table: pl.DataFrame) -> pl.DataFrame:
     """Expected attempts per mission (1/success, distress counted as one more attempt each)
     and the whole logbook (sum), per policy and player count."""

@@ -284,8 +284,9 @@ def test_two_player_mission_end_to_end(tmp_path):
 
 def test_crew_audit_accepts_two_players(tmp_path):
     done = _cli(
-        "crew-audit", "--players", "2", "-n", "8", "--out", str(tmp_path), "-j", "1", "--json"
-    )
+        "crew-audit", "--players", "2", "-n", "8", "--out", str(tmp_path), "-j", "1", "--json",
+        "--ceiling-deals", "2", "--ceiling-budget", "5000",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["players"] == 2
@@ -293,3 +294,6 @@ def test_crew_audit_accepts_two_players(tmp_path):
     report = (tmp_path / "report.html").read_text()
     assert result["report"] == str(tmp_path / "report.html")
     assert "mission=32" in report and "The crew succeeds in" in report
+    assert [c["crew_mission"] for c in result["ceiling"]] == list(range(1, 33))
+    assert all(c["deals"] == 2 and c["budget"] == 5000 for c in result["ceiling"])
+    assert "Ceiling: what a crew seeing every hand could win" in report

@@ -49,13 +49,14 @@ from .heuristic import (
     trick_aims,
 )
 from .knowledge import could_hold, later_discard, own_view, sample_deal, take_probs
-from .solver import depth_first, search_line
+from .solver import IMPOSSIBLE, UNKNOWN, WINNABLE, depth_first, search_line, solve
 from .tasks import horizon_value, is_avoid_task, task_fit, task_keep, task_targets
 
 __all__ = [
     "EXPERT",
     "EXPERT_P",
     "HEURISTIC",
+    "IMPOSSIBLE",
     "HEURISTIC_DEFAULTS",
     "HEURISTIC_P",
     "OMNISCIENT",
@@ -63,6 +64,8 @@ __all__ = [
     "POLICIES",
     "RANDOM",
     "RANDOM_P",
+    "UNKNOWN",
+    "WINNABLE",
     "later_discard",
     "could_hold",
     "decide_comm",
@@ -83,6 +86,7 @@ __all__ = [
     "own_view",
     "sample_deal",
     "search_line",
+    "solve",
     "take_probs",
     "task_fit",
     "task_keep",

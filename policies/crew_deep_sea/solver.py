@@ -1,6 +1,6 @@
 """The perfect-information search: depth first, every hand visible, the heuristic's card tried
-first at every node, pruned as soon as a task or mission rule fails (the omniscient crew, and
-the expert on each sampled deal).
+first at every node, pruned as soon as a task or mission rule fails (the omniscient crew, the
+expert on each sampled deal, and :func:`solve`, the exact verdict the crew's ceiling counts).
 """
 
 from __future__ import annotations
@@ -53,6 +53,27 @@ def search_line(s, ttype, tparams, budget, line):
     line is written to ``line``."""
     found, nodes, _ = depth_first(s, ttype, tparams, budget, line, False)
     return found, nodes
+
+
+# verdicts of :func:`solve`
+WINNABLE, IMPOSSIBLE, UNKNOWN = 1, 0, -1
+
+
+@njit(cache=True)
+def solve(s, ttype, tparams, budget):
+    """Can the crew, choosing every seat's card with every hand visible, complete the mission
+    from ``s``? WINNABLE (a line was found), IMPOSSIBLE (every legal line was tried: each ends
+    in a failed task or rule, or with tasks left when the cards run out) or UNKNOWN (more than
+    ``budget`` cards tried first). Returns (verdict, cards tried). Exact because the search
+    only cuts a line where the referee ends the mission; the move order changes only how soon
+    a line is found."""
+    line = np.empty(NC, np.int64)
+    found, nodes, _ = depth_first(s, ttype, tparams, budget, line, False)
+    if found >= 0:
+        return WINNABLE, nodes
+    if nodes > budget:
+        return UNKNOWN, nodes
+    return IMPOSSIBLE, nodes
 
 
 @njit(cache=True)

@@ -3,20 +3,26 @@ into one run folder each, then the success and task-difficulty tables of :mod:`a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import polars as pl
 import typer
 
 from analyses.crew import (
     campaign,
+    ceiling_summary,
     difficulty_audit,
     flagged_under_both,
     load_games,
     success_by_mission,
 )
 from simulator.cli_types import print_json
+from simulator.crew_deep_sea.ceiling import DEFAULT_BUDGET, ceiling
+from simulator.crew_deep_sea.rules import Rules
+from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 from simulator.runner import simulate
 
@@ -43,6 +49,20 @@ def crew_audit(
             "of line in both audits.",
         ),
     ] = None,
+    ceiling_deals: Annotated[
+        int,
+        typer.Option(
+            "--ceiling-deals",
+            help="Deals per mission (the run's first) the exact solver decides for the "
+            "ceiling; 0 skips it.",
+        ),
+    ] = 100,
+    ceiling_budget: Annotated[
+        int,
+        typer.Option(
+            "--ceiling-budget", help="The solver's budget: cards tried per task allocation."
+        ),
+    ] = DEFAULT_BUDGET,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The Crew: Mission Deep Sea: success of missions 1-32 and the task-difficulty audit.
@@ -64,6 +84,8 @@ def crew_audit(
         jobs=jobs,
         cluster=cluster,
         confirm_with=confirm_with,
+        ceiling_deals=ceiling_deals,
+        ceiling_budget=ceiling_budget,
     )
     result["report"] = write_report(result["runs"], out / "report.html")["report"]
     if as_json:
@@ -72,10 +94,18 @@ def crew_audit(
     typer.echo(
         f"success by mission, {players} players, {policy}, {n:,} attempts each (95% interval):"
     )
+    ceilings = {c["crew_mission"]: c for c in result["ceiling"]}
     for row in result["success"]:
+        c = ceilings.get(row["crew_mission"])
         typer.echo(
             f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
-            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
+            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]" + (f"  {_ceiling(c)}" if c else "")
+        )
+    if ceilings:
+        typer.echo(
+            f"ceiling: share of the first {ceiling_deals} deals a crew seeing every hand can "
+            f"win, proven by the exact solver ({ceiling_budget:,} cards per allocation; "
+            "'exact' counts the deals it decided)"
         )
     for row in result["campaign"]:
         never = row["missions_never_won"]
@@ -106,6 +136,14 @@ def crew_audit(
     typer.echo(f"report: {result['report']}")
 
 
+def _ceiling(c: dict) -> str:
+    e = c["ceiling"]
+    return (
+        f"ceiling {e['value']:.1%} [{e['lo']:.1%}, {e['hi']:.1%}] "
+        f"(exact {c['exact']}/{c['deals']}; this crew {c['crew_success']:.1%} on them)"
+    )
+
+
 def _simulated(row: dict) -> str:
     """A card's simulated difficulty on the printed scale with its 95% interval; a card easier
     than the scale's zero shows as 0, the floor, since a difficulty is not negative."""
@@ -127,10 +165,18 @@ def run_audit(
     jobs: int | None = None,
     cluster: str | None = None,
     confirm_with: str | Path | None = None,
+    ceiling_deals: int = 0,
+    ceiling_budget: int = DEFAULT_BUDGET,
 ) -> dict[str, Any]:
     """Simulate missions 1-32 (``games`` attempts each) into ``out`` and audit them. With
     ``confirm_with`` (another audit's folder, e.g. under `omniscient`), also list the cards out
-    of line in both (`flagged_under_both`): those are the cards' own, not one crew's."""
+    of line in both (`flagged_under_both`): those are the cards' own, not one crew's. With
+    ``ceiling_deals``, the exact solver decides each mission's first deals (`ceiling_of_run`)."""
+    if ceiling_deals < 0 or ceiling_budget < 1:
+        raise BalanceError(
+            f"--ceiling-deals must be 0 or more and --ceiling-budget 1 or more, not "
+            f"{ceiling_deals} and {ceiling_budget}"
+        )
     if confirm_with is not None:
         other = Path(confirm_with) / f"task_audit_{players}p.csv"
         if not other.is_file():
@@ -164,7 +210,15 @@ def run_audit(
         "runs": [str(p) for p in paths],
         "success": table.to_dicts(),
         "campaign": campaign(table).to_dicts(),
+        "ceiling": [
+            ceiling_of_run(path, m, players, ceiling_deals, ceiling_budget)
+            for m, path in enumerate(paths, start=1)
+        ]
+        if ceiling_deals > 0
+        else [],
     }
+    if result["ceiling"]:
+        (out / "ceiling_by_mission.json").write_text(json.dumps(result["ceiling"], indent=1))
     for n, a in audit.items():
         a["cards"].write_csv(out / f"task_audit_{n}p.csv")
         result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
@@ -176,3 +230,18 @@ def run_audit(
             both.write_csv(out / f"flagged_both_{n}p.csv")
             result[f"flagged_both_{n}p"] = both.to_dicts()
     return result
+
+
+def ceiling_of_run(path: str | Path, mission: int, players: int, deals: int, budget: int) -> dict:
+    """The exact solver's ceiling on the first ``deals`` deals of one mission's run (its own
+    per-game seeds), beside the run's crew on those same deals; also written into the run
+    folder as ceiling.json, where the report finds it."""
+    games = RunFolder.open(path).scan().select("game_index", "seed", "success").collect()
+    first = games.sort("game_index").head(deals)
+    seeds = first["seed"].to_numpy().astype(np.uint32)
+    out = ceiling(Rules().with_values({"mission": mission}), players, seeds, budget)
+    row = {"crew_mission": mission, "n_players": players}
+    row |= ceiling_summary(out["verdict"], budget, out["seconds"])
+    row["crew_success"] = float(first["success"].mean())
+    (Path(path) / "ceiling.json").write_text(json.dumps(row, indent=1))
+    return row

@@ -611,7 +611,7 @@ def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None)
 
 
 @njit(cache=True)
-def _free_predictions(s, ttype):
+def free_predictions(s, ttype):
     for k in range(s[S_NTASKS]):
         if ttype[s[O_TASK + k]] == C_WIN_EXACT_TRICKS_PREDICTED:
             s[O_TX + k] = -2
@@ -691,7 +691,7 @@ def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, us
                 allocate(State(trial, ttype, tparams), m, ids, play_params)
                 if a == 0:
                     s = trial.copy()
-                _free_predictions(trial, ttype)
+                free_predictions(trial, ttype)
                 found, used = search_line(trial, ttype, tparams, budget // tries, line)
                 nodes_out[g] += used
                 if found >= 0:
