@@ -114,9 +114,9 @@ def test_never_impossible_where_the_omniscient_crew_succeeds(mission):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mission", [2, 5, 7, 8, 9, 12, 24])
+@pytest.mark.parametrize("mission", [5, 8, 12])
 def test_never_impossible_where_the_omniscient_crew_succeeds_many(mission):
-    seeds = np.arange(300, dtype=np.uint32)
+    seeds = np.arange(60, dtype=np.uint32)
     won = omniscient_success(mission, seeds)
     out = ceiling(Rules().with_values({"mission": mission}), 4, seeds, budget=50_000)
     assert not (won & (out["verdict"] == IMPOSSIBLE)).any()
