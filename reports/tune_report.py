@@ -217,7 +217,12 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             f"most like the best so far (seed {plan['seed']}), "
             f"{plan['batch']} at a time; each candidate plays {s['games_per_trial']:,} games "
             f"({plan['games_per_seating']:,} per seating) on the same game seeds, in quarters; "
-            f"{pruned} weak candidates were stopped after a quarter or more (median rule). "
+            + (
+                "1 weak candidate was stopped"
+                if pruned == 1
+                else f"{pruned} weak candidates were stopped"
+            )
+            + " after a quarter or more (median rule). "
             f"{data['games_total']:,} games in all ({data['games_played_now']:,} played by the "
             f"last command), {data['wall_seconds']:,.0f} s of wall time on {data['backend']}.",
         ],
