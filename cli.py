@@ -571,10 +571,11 @@ def skill(
 
     Every rung plays against itself (the game's figures at that skill: first-seat edge, length,
     end reasons) and, in a competitive game, against every other rung with seats rotated on the
-    same seeds. The report rates the rungs (Bradley-Terry, with intervals), gives each adjacent
-    pair's head to head, how often the weaker rung wins (the upset rate; 50% would be pure
-    chance) and how the game's figures move with skill. A cooperative game gives each rung's
-    success rate. Writes OUT/<run>/ folders and OUT/report.html; a killed ladder resumes.
+    same seeds. The report rates the rungs (Elo scale, with intervals), orders them only where
+    head to heads separate them, says how often the top rung loses to the weakest and to the best
+    hand-written policy (the luck the game leaves) and how the game's figures move with skill.
+    A cooperative game gives each rung's success rate. Writes OUT/<run>/ folders and
+    OUT/report.html; a killed ladder resumes.
     Cost: every game with a search seat runs the search; see docs/performance.md.
     """
     from simulator.rungs import split_rungs

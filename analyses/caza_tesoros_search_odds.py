@@ -7,12 +7,12 @@ a search from ``marked`` with ``r`` rerolls lasts at most ``L = boxes - |marked|
 throws, so ``V * (6**dice)**L`` is a whole number, and the result is an exact ``Fraction``. A
 float64 programme written independently (numpy, a popcount layer at a time) must agree with it.
 
-With marking ``one`` the player may mark the best choice (the new value leaving the highest
-chance to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.search`); both are solved
-exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte Carlo
-figure, played by the engine's search rules (``search_trials``: the same throws, marking and
-choice: the engine's own ``search_kernel``, on an explicit xoshiro256** generator), estimates
-that same rule.
+With marking ``one`` the player may mark the best choice (the new value leaving the highest chance
+to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.treasure_search`); both are
+solved exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte
+Carlo figure, played by the engine's search rules (``search_trials``: the same throws, marking and
+choice: the engine's own ``search_kernel``, on an explicit xoshiro256** generator), estimates that
+same rule.
 
 Economics: one attempt at a treasure is a level 1 search, then a level 2 search if level 1 fails;
 ``cost per treasure found`` (expected VP spent / chance of finding) is also the break-even treasure
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import binomtest, chi2
 
-from simulator.caza_tesoros.search import (
+from simulator.caza_tesoros.treasure_search import (
     GREEDY_ORDER,
     LEVEL_BASE_DICE,
     LEVEL_BOXES,

@@ -1,6 +1,6 @@
 /* The Caza-Tesoros search kernel as a plain C loop, the yardstick for the compiled one.
  *
- * Same rules and same generator as simulator/caza_tesoros/search.py:search_kernel with
+ * Same rules and same generator as simulator/caza_tesoros/treasure_search.py:search_kernel with
  * simulator/rng.py (xoshiro256**, Lemire's bounded integers), so from the same state both play
  * the same dice and count the same successes. benchmarks/search_kernel.py builds it with the
  * system compiler (cc -O2 -shared) and calls `simulate` through ctypes.

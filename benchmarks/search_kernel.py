@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulator.caza_tesoros.odds import search_values  # noqa: E402
-from simulator.caza_tesoros.search import (  # noqa: E402
+from simulator.caza_tesoros.treasure_search import (  # noqa: E402
     GREEDY_ORDER,
     MARK_ALL,
     MARK_ONE,
@@ -64,7 +64,7 @@ def engine_trials(words, trials, level, n_dice, rerolls, marking, pairs, worth):
     for _ in range(trials):
         dice = np.empty(MAX_DICE, dtype=np.int64)  # engine.search: one array per search
         found, _throws = search_kernel(
-            words, 0, dice, level, n_dice, rerolls, marking, pairs, worth, log, log_n, 0, 0, 0, 0
+            words, dice, level, n_dice, rerolls, marking, pairs, worth, log, log_n, (0, 0, 0, 0)
         )
         successes += found
     return successes

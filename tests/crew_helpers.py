@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card, task_table
 
 
@@ -50,15 +51,15 @@ def play_trick(s: np.ndarray, codes: list[str]) -> int:
     for code in codes:
         p = S.current_player(s)
         c = card(code)
-        n = S.legal_cards(s, p, legal)
+        n = turn.legal_cards(s, p, legal)
         assert c in legal[:n], f"{code} is not legal for player {p}"
-        S.play_card(s, p, c)
-    return int(S.finish_trick(s))
+        turn.play_card(s, p, c)
+    return int(turn.finish_trick(s))
 
 
 def task_state(s: np.ndarray, k: int = 0, public: bool = False) -> int:
     t = task_table()
-    return int(S.eval_task(s, k, t.ctype, t.params, public))
+    return int(turn.eval_task(s, k, t.ctype, t.params, public))
 
 
 @njit

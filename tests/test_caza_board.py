@@ -54,7 +54,7 @@ def test_neighbours_are_at_distance_one_and_mutual():
 
 
 def test_three_d6_placement_stays_within_3_to_18():
-    g = new_state(1, 1)[3]
+    g = new_state(1, 1, 1).g
     seed_rng(g, 5)
     xs, ys = [], []
     for _ in range(3000):
@@ -126,7 +126,7 @@ def test_storm_deviation_example_and_board_edge():
 
 
 def test_deviation_roll_higher_die_is_the_side():
-    g = new_state(1, 1)[3]
+    g = new_state(1, 1, 1).g
     seed_rng(g, 11)
     counts = np.zeros((7, 7))
     n = 36_000

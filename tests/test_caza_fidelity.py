@@ -23,18 +23,19 @@ from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.spec import SPEC
 from simulator.errors import BalanceError
 from tests.test_caza_game import seats
-from tests.test_caza_rules import NO_HITS, NO_LOG, inputs, policies, position, put_cross
+from tests.test_caza_rules import NO_LOG, inputs, policies, position, put_cross
 
 DIRS = np.zeros(64, dtype=np.int64)
 
 
-def fail_level_one(r, tv, worth, pl, sh, cr, g, p, c, first_seed):
+def fail_level_one(r, t, st, p, c, first_seed):
     """Search cross ``c`` with ``p``'s ship at level 1 from consecutive seeds until it fails."""
+    pl, sh, cr, g = st[:4]
     for k in range(first_seed, first_seed + 1000):
         saved = pl.copy(), sh.copy(), cr.copy(), g.copy()
         seed_rng(g, k)
         assert S.search_level(r, cr, g, p, c) == 1
-        if not search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, p, 0, c, worth):
+        if not search(r, t, st, NO_LOG, p, 0, c):
             return
         for now, then in zip((pl, sh, cr, g), saved, strict=True):
             now[:] = then
@@ -43,14 +44,15 @@ def fail_level_one(r, tv, worth, pl, sh, cr, g, p, c, first_seed):
 
 # 1. "el jugador fallara y deberá realizar una búsqueda de segundo nivel": the duty is the player's
 def test_two_players_failing_on_one_archive_cross_each_keep_their_level_two():
-    r, tv, *_, worth = inputs()
-    pl, sh, cr, g = position(2)
+    r, t = inputs()
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     sh[1, 0, S.S_CELL] = sh[0, 0, S.S_CELL]
     c = put_cross(cr, pl, sh[0, 0, S.S_CELL], S.ARCHIVE)
     g[S.G_ARCHIVE_CROSSES] = 1
-    fail_level_one(r, tv, worth, pl, sh, cr, g, 0, c, 1)
+    fail_level_one(r, t, st, 0, c, 1)
     g[S.G_DAY] += 1
-    fail_level_one(r, tv, worth, pl, sh, cr, g, 1, c, 1)  # the other player fails there next
+    fail_level_one(r, t, st, 1, c, 1)  # the other player fails there next
     g[S.G_DAY] += 1
     assert S.search_level(r, cr, g, 0, c) == 2  # not overwritten by player 1's failure
     assert S.search_level(r, cr, g, 1, c) == 2
@@ -58,10 +60,11 @@ def test_two_players_failing_on_one_archive_cross_each_keep_their_level_two():
 
 # 2. "deberá realizar": the next search there is level 2; "must_next_turn" binds the very next turn
 def test_failed_level_one_binds_the_next_search_to_level_two():
-    r, tv, *_, worth = inputs()
-    pl, sh, cr, g = position(2)
+    r, t = inputs()
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     c = put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
-    fail_level_one(r, tv, worth, pl, sh, cr, g, 0, c, 1)
+    fail_level_one(r, t, st, 0, c, 1)
     g[S.G_DAY] += 9
     assert S.search_level(r, cr, g, 0, c) == 2  # default: no return to level 1
     assert Rules().level2_window == "any_later_turn"
@@ -70,16 +73,15 @@ def test_failed_level_one_binds_the_next_search_to_level_two():
 
 
 def test_must_next_turn_makes_even_a_cautious_ship_search_level_two():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(level2_window="must_next_turn")
-    pl, sh, cr, g = position(2)
+    r, t = inputs(level2_window="must_next_turn")
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     c = put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
-    fail_level_one(r, tv, worth, pl, sh, cr, g, 0, c, 1)
+    fail_level_one(r, t, st, 0, c, 1)
     g[S.G_DAY] += 1
     pids, prm = policies(CAUTIOUS, CAUTIOUS)
     vp = pl[0, S.P_VP]
-    ship_turn(
-        r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, DIRS, worth
-    )
+    ship_turn(r, t, pids, prm, st, NO_LOG, 0, 0, DIRS)
     assert pl[0, S.P_SEARCHES] == 2 and g[S.G_LEVEL2_SEARCHES] == 1
     assert vp - pl[0, S.P_VP] >= 3 or pl[0, S.P_TREASURES] == 1  # the level 2 price was paid
 
@@ -88,15 +90,14 @@ def test_must_next_turn_makes_even_a_cautious_ship_search_level_two():
 #    lo pueden hacer": by default a ship on its cross can search in a storm
 @pytest.mark.parametrize("timing, searches", [("after_action", 1), ("before_action", 0)])
 def test_a_ship_on_its_cross_can_search_in_a_storm(timing, searches):
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(deviation_timing=timing)
-    pl, sh, cr, g = position(2)
+    r, t = inputs(deviation_timing=timing)
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     g[S.G_WEATHER] = S.STORM
     put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
     pids, prm = policies(GREEDY, GREEDY)
     seed_rng(g, 3)
-    ship_turn(
-        r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, DIRS, worth
-    )
+    ship_turn(r, t, pids, prm, st, NO_LOG, 0, 0, DIRS)
     assert pl[0, S.P_SEARCHES] == searches
     if searches:
         assert pl[0, S.P_VP] <= 20 - 2 or pl[0, S.P_TREASURES] == 1  # "el primer nivel costara 2"
@@ -107,14 +108,16 @@ def test_a_ship_on_its_cross_can_search_in_a_storm(timing, searches):
 def test_one_card_of_each_kind_by_default_and_one_per_type_as_an_option():
     # default: a satellite needs a GPS "para su uso", so a ship keeps its chain of cards
     r, *_ = inputs()
-    pl, sh, cr, g = position(1)
+    st = position(1)
+    pl, sh, cr, g = st[:4]
     g[S.G_DECK : S.G_DECK + 6] = 0
     for kind in (S.COMPASS, S.GPS, S.DIVERS, S.ROBOT):
         assert give_item(r, sh, g, 0, kind) == 0
     assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 6]) == [1, 1, 0, 1, 1, 0]
     # one_per_type: one navigation and one search card, a new one replacing (returning) the old
     r2, *_ = inputs(items_per_ship="one_per_type")
-    pl, sh, cr, g = position(1)
+    st = position(1)
+    pl, sh, cr, g = st[:4]
     g[S.G_DECK : S.G_DECK + 6] = 0
     for kind in (S.COMPASS, S.GPS, S.DIVERS, S.ROBOT):
         assert give_item(r2, sh, g, 0, kind) == 0
@@ -129,7 +132,8 @@ def test_one_card_of_each_kind_by_default_and_one_per_type_as_an_option():
 # 5. Everyone out at once: no winner, its own end reason
 def test_everyone_out_at_one_maintenance_has_no_winner():
     r, *_ = inputs()
-    pl, sh, cr, g = position(3)
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     pl[:, S.P_VP] = [5, 5, 9]
     pl[:, S.P_ALIVE] = 0
     g[S.G_LIVE] = 0
@@ -143,7 +147,7 @@ def test_cross_coordinates_count_from_the_edges_the_card_names():
     assert cross_cell(12, 11, False, False) == cell_of(12, 11)  # Norte 11, Oeste 12
     assert cross_cell(12, 11, True, False) == cell_of(12, SIZE + 1 - 11)  # Sur 11: row 8
     assert cross_cell(12, 11, False, True) == cell_of(7, 11)  # Este 12: column 7
-    g = S.new_state(1, 1)[3]
+    g = S.new_state(1, 1, 1).g
     seed_rng(g, 5)
     edges = [coords_of(int(roll_cross_cell(g, True))) for _ in range(4000)]
     seed_rng(g, 5)
@@ -168,7 +172,8 @@ def test_two_colours_each_play_their_own_ship_card_and_purse_and_score_the_sum()
 
 def test_a_player_wins_on_the_sum_of_its_colours():
     r, *_ = inputs(colours_per_player=2)
-    pl, sh, cr, g = position(4)
+    st = position(4)
+    pl, sh, cr, g = st[:4]
     pl[:, S.P_VP] = [10, 30, 26, 5]  # player 0: colours 0 and 2 (36); player 1: 1 and 3 (35)
     assert decide_winner(r, pl, sh, 9) == 0
     assert S.player_of(r, pl, 2) == 0 and S.player_of(r, pl, 3) == 1

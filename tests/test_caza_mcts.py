@@ -11,7 +11,7 @@ from policies.caza_tesoros import PASS, POLICIES, SEARCH
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS
 from simulator.caza_tesoros.engine import cross_slots, engine_inputs, play_chunk, play_one
-from simulator.caza_tesoros.forward import Position, search_ship
+from simulator.caza_tesoros.forward import search_ship
 from simulator.caza_tesoros.rules import Rules
 from simulator.policy import engine_arrays, parse_policy
 
@@ -47,7 +47,8 @@ def position(rules: Rules, vp: tuple[int, ...], day: int, seed: int = 0):
     others' ships on theirs elsewhere; cloudy weather; colour 0 is the last to act today."""
     r = engine_inputs(rules)[0]
     n = len(vp)
-    pl, sh, cr, g = S.new_state(n, int(cross_slots(r, n)))
+    st = S.new_state(n, int(cross_slots(r, n)), CELLS)
+    pl, sh, cr, g = st[:4]
     S.seed_rng(g, seed)
     rng = np.random.default_rng(seed)
     cells = rng.choice(CELLS, size=n, replace=False)
@@ -66,16 +67,17 @@ def position(rules: Rules, vp: tuple[int, ...], day: int, seed: int = 0):
     g[S.G_LIVE] = n
     for k in range(S.N_KINDS):
         g[S.G_DECK + k] = rules.object_deck[k]
-    order = np.array([*range(1, n), 0], dtype=np.int64)  # colour 0 plays last today
-    at = np.array([n - 1, 0, 1], dtype=np.int64)
-    return Position(pl, sh, cr, g), order, at
+    st.order[:] = [*range(1, n), 0]  # colour 0 plays last today
+    st.at[:] = [n - 1, 0, 1]
+    return st, st.order, st.at
 
 
-def search(rules: Rules, pos: Position, order, at, label: str = "mcts:playouts=64"):
-    r, tv, wface, wmove, _, odds, tmean, worth = engine_inputs(rules)
+def search(rules: Rules, pos: S.State, order, at, label: str = "mcts:playouts=64"):
+    """Colour 0's search from ``pos`` (``order`` and ``at``: the cursor ``pos`` carries)."""
+    r, t = engine_inputs(rules)
     prm = parse_policy(label, POLICIES, GAME).row()
     stats = np.zeros((4, 2))
-    action = search_ship(r, tv, wface, wmove, odds, tmean, worth, prm, pos, order, at, 0, stats)
+    action = search_ship(r, t, prm, pos, 0, stats)
     return action, stats
 
 

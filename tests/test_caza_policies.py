@@ -23,15 +23,16 @@ from simulator.caza_tesoros.board import cell_of
 from simulator.caza_tesoros.engine import engine_inputs, play_chunk, play_one, seed_rng
 from simulator.caza_tesoros.odds import success_probability
 from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
+from simulator.caza_tesoros.treasure_search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
 from simulator.policy import parse_policy
 from simulator.rng import new_state
 
 
 def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):
-    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(Rules().with_values(values))
-    pl, sh, cr, g = S.new_state(2, 10)
+    r, t = engine_inputs(Rules().with_values(values))
+    odds, tmean = t.odds, t.tmean
+    pl, sh, cr, g = S.new_state(2, 10, 1)[:4]
     pl[:, S.P_VP] = vp
     pl[:, S.P_ALIVE] = 1
     pl[:, S.P_SHIPS] = 1

@@ -7,7 +7,7 @@ import pytest
 
 from policies.caza_tesoros import CAUTIOUS, GREEDY, GREEDY_P, POLICIES
 from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import cell_of
+from simulator.caza_tesoros.board import CELLS, cell_of
 from simulator.caza_tesoros.engine import (
     check_end,
     decide_winner,
@@ -19,14 +19,13 @@ from simulator.caza_tesoros.engine import (
     weekly_draw,
 )
 from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.caza_tesoros.spec import SPEC
+from simulator.caza_tesoros.treasure_search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
 from simulator.errors import BalanceError
 from simulator.rng import STATE_WORDS
 from simulator.rules import build_rules
 
 NO_LOG = np.zeros((0, 7), dtype=np.int64)
-NO_HITS = np.zeros((2, 324), dtype=np.int64)
 
 
 def inputs(**values):
@@ -35,7 +34,8 @@ def inputs(**values):
 
 def position(n_players=2, vp=20):
     """Every player with one bare ship and ``vp``; no crosses; a cloudy day 2."""
-    pl, sh, cr, g = S.new_state(n_players, 20)
+    st = S.new_state(n_players, 20, CELLS)
+    pl, sh, cr, g = st[:4]
     for p in range(n_players):
         pl[p, S.P_VP] = vp
         pl[p, S.P_ALIVE] = 1
@@ -46,7 +46,7 @@ def position(n_players=2, vp=20):
     g[S.G_WEATHER] = S.CLOUDY
     g[S.G_LIVE] = n_players
     g[S.G_ARCHIVE_DECK] = 10
-    return pl, sh, cr, g
+    return st
 
 
 def put_cross(cr, pl, cell, owner):
@@ -115,9 +115,9 @@ def test_bad_values_are_refused_with_one_line():
     [(1, 3), (2, 2), (3, 1), (4, 1), (5, 0), (6, 0)],  # sunny +2 ... rain -1, storm -2
 )
 def test_weather_changes_base_movement(face, points):
-    r, _, wface, wmove, *_ = inputs()
-    _, sh, _, _ = position()
-    assert S.movement_points(r, wmove, wface[face - 1], sh, 0, 0) == points
+    r, t = inputs()
+    sh = position().sh
+    assert S.movement_points(r, t.wmove, t.wface[face - 1], sh, 0, 0) == points
 
 
 @pytest.mark.parametrize(
@@ -126,8 +126,9 @@ def test_weather_changes_base_movement(face, points):
 )
 def test_navigation_cards_replace_or_add(cards, replace, add):
     for mode, bonus in (("replace", replace), ("add", add)):
-        r, _, _, wmove, *_ = inputs(upgrade_bonus=mode)
-        _, sh, _, _ = position()
+        r, t = inputs(upgrade_bonus=mode)
+        wmove = t.wmove
+        sh = position().sh
         sh[0, 0, S.S_ITEMS : S.S_ITEMS + 3] = cards
         assert S.movement_points(r, wmove, S.CLOUDY, sh, 0, 0) == 1 + bonus
         # storm takes two points but never below zero
@@ -137,7 +138,7 @@ def test_navigation_cards_replace_or_add(cards, replace, add):
 def test_search_dice_and_divers():
     for mode, dice in (("replace", (1, 2, 3)), ("add", (1, 2, 4))):
         r, *_ = inputs(upgrade_bonus=mode)
-        _, sh, _, _ = position()
+        sh = position().sh
         assert S.search_dice(r, sh, 0, 0, 1) == dice[0]
         sh[0, 0, S.S_ITEMS + S.DIVERS] = 1
         sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
@@ -149,7 +150,7 @@ def test_search_dice_and_divers():
 
 
 def test_items_need_the_previous_card_and_one_of_each_kind_per_ship():
-    _, sh, _, _ = position()
+    sh = position().sh
     assert S.can_hold(sh, 0, 0, S.COMPASS) and not S.can_hold(sh, 0, 0, S.GPS)
     assert not S.can_hold(sh, 0, 0, S.ROBOT) and S.can_hold(sh, 0, 0, S.DIVERS)
     sh[0, 0, S.S_ITEMS + S.COMPASS] = 1
@@ -160,9 +161,10 @@ def test_items_need_the_previous_card_and_one_of_each_kind_per_ship():
 # -- searching -------------------------------------------------------------------------------------
 def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **values):
     """Search until the outcome ``want`` comes up, from consecutive seeds (deterministic)."""
-    r, tv, *_, worth = inputs(**values)
+    r, t = inputs(**values)
     for k in range(seed, seed + 5000):
-        pl, sh, cr, g = position()
+        st = position()
+        pl, sh, cr, g = st[:4]
         g[S.G_WEATHER] = weather
         cell = sh[0, 0, S.S_CELL]
         c = put_cross(cr, pl, cell, owner)
@@ -175,7 +177,7 @@ def searched(seed, want, weather=S.CLOUDY, level=1, owner=0, cards=None, **value
                 sh[0, 0, S.S_ITEMS + kind] = 1
         before = pl.copy()
         seed_rng(g, k)
-        if search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth) == want:
+        if search(r, t, st, NO_LOG, 0, 0, c) == want:
             return before, pl, sh, cr, g, c, cell
     raise AssertionError("outcome never came up")
 
@@ -200,17 +202,18 @@ def test_each_search_level_reads_its_own_marking(level):
     differs = 0
     for m1, m2 in (("all", "one"), ("one", "all")):
         # the greedy rule, which resolve_search plays (the best choice is tested elsewhere)
-        r, tv, *_, worth = inputs(level1_marking=m1, level2_marking=m2, marking_choice="greedy")
+        r, t = inputs(level1_marking=m1, level2_marking=m2, marking_choice="greedy")
         mine = MARK_ONE if (m1 if level == 1 else m2) == "one" else MARK_ALL
         for k in range(200):
-            pl, sh, cr, g = position()
+            st = position()
+            pl, sh, cr, g = st[:4]
             c = put_cross(cr, pl, sh[0, 0, S.S_CELL], 0)
             if level == 2:
                 cr[c, S.C_DUTY + 0] = g[S.G_DAY] - 1
             sh[0, 0, S.S_ITEMS + S.DIVERS] = sh[0, 0, S.S_ITEMS + S.ROBOT] = 1
             seed_rng(g, k)
             dice = g[S.G_RNG : S.G_RNG + STATE_WORDS].copy().view(np.uint64)  # the game's dice
-            outcome = search(r, tv, pl, sh, cr, g, NO_LOG, NO_HITS, 0, 0, c, worth)
+            outcome = search(r, t, st, NO_LOG, 0, 0, c)
             played = resolve_search(dice.copy(), level, level + 1, 1, mine, PAIRS_ANY)[0]
             other = resolve_search(dice.copy(), level, level + 1, 1, 1 - mine, PAIRS_ANY)[0]
             assert outcome == played
@@ -280,7 +283,8 @@ def test_failed_level_two_in_bad_weather_costs_the_best_search_card():
 
 
 def test_archive_crosses_are_open_to_all_and_failing_adds_none():
-    pl, sh, cr, g = position()
+    st = position()
+    pl, sh, cr, g = st[:4]
     c = put_cross(cr, pl, sh[1, 0, S.S_CELL], S.ARCHIVE)
     assert S.cross_here(cr, 1, sh[1, 0, S.S_CELL]) == c
     own = put_cross(cr, pl, sh[0, 0, S.S_CELL], 1)
@@ -310,51 +314,56 @@ def test_auction_resolution(bids, start, seller, result):
 
 
 def test_weekly_card_sold_at_auction_pays_the_commission_only_when_sold():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(object_deck="0,0,0,1,0,0")
-    pl, sh, cr, g = position(3)
+    r, t = inputs(object_deck="0,0,0,1,0,0")
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     g[S.G_DECK + S.DIVERS] = 1
     pids, prm = policies(CAUTIOUS, GREEDY, GREEDY)  # seat 0 never buys; greedy bids the start
-    weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    weekly_draw(r, t, pids, prm, st, NO_LOG, 0)
     assert pl[0, S.P_VP] == 20 + 3 and pl[1, S.P_VP] == 20 - 5
     assert sh[1, 0, S.S_ITEMS + S.DIVERS] == 1 and g[S.G_AUCTIONS] == 1
     # nobody bids: no commission, the card goes back to the deck
-    pl, sh, cr, g = position(3)
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     g[S.G_DECK + S.DIVERS] = 1
     pids, prm = policies(CAUTIOUS, CAUTIOUS, CAUTIOUS)
-    weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    weekly_draw(r, t, pids, prm, st, NO_LOG, 0)
     assert list(pl[:, S.P_VP]) == [20, 20, 20] and g[S.G_DECK + S.DIVERS] == 1
 
 
 def test_weekly_card_bought_at_its_price():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
-    pl, sh, cr, g = position(2)
+    r, t = inputs()
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     g[S.G_DECK + S.COMPASS] = 1
     pids, prm = policies(GREEDY, GREEDY)
     prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
-    weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    weekly_draw(r, t, pids, prm, st, NO_LOG, 0)
     assert pl[0, S.P_VP] == 10 and sh[0, 0, S.S_ITEMS + S.COMPASS] == 1
 
 
 def test_maintenance_one_vp_per_ship():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
-    pl, sh, cr, g = position(2)
+    r, t = inputs()
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     sh[0, 1, S.S_CELL] = cell_of(9, 9)
     pl[0, S.P_SHIPS] = 2
     pids, prm = policies(GREEDY, GREEDY)
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 0)
     assert pl[0, S.P_VP] == 18
 
 
 def test_short_player_sells_cards_at_half_price_before_retiring_ships():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(maintenance_per_ship=4)
-    pl, sh, cr, g = position(2)
+    r, t = inputs(maintenance_per_ship=4)
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     pl[0, S.P_VP] = 2
     sh[0, 0, S.S_ITEMS + S.COMPASS] = 1
     sh[0, 0, S.S_ITEMS + S.GPS] = 1
     sh[1, 0, S.S_ITEMS + S.COMPASS] = 1  # so player 1 may take a GPS
     pids, prm = policies(GREEDY, GREEDY)
     prm[:, GREEDY_P.reserve] = 4  # a greedy player keeping 4 VP back
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 0)
     # the GPS (20 VP) is offered from half its price, 10, and sells: 2 + 10 - 4 = 8
     assert pl[0, S.P_VP] == 8 and pl[0, S.P_SHIPS] == 1 and pl[0, S.P_ALIVE] == 1
     assert list(sh[0, 0, S.S_ITEMS : S.S_ITEMS + 2]) == [1, 0]
@@ -363,13 +372,14 @@ def test_short_player_sells_cards_at_half_price_before_retiring_ships():
 
 
 def test_unsold_forced_sale_then_retirement():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs(maintenance_per_ship=4)
-    pl, sh, cr, g = position(2)
+    r, t = inputs(maintenance_per_ship=4)
+    st = position(2)
+    pl, sh, cr, g = st[:4]
     pl[0, S.P_VP] = 2
     sh[0, 0, S.S_ITEMS + S.COMPASS] = 1
     sh[0, 0, S.S_ITEMS + S.GPS] = 1
     pids, prm = policies(GREEDY, GREEDY)
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 0)
     # nobody may take the GPS (no compass), and the compass cannot go before the GPS it carries:
     # the only ship is retired (+5) and the player is out
     assert g[S.G_AUCTIONS] == 1 and g[S.G_FORCED_SALES] == 0
@@ -378,37 +388,40 @@ def test_unsold_forced_sale_then_retirement():
 
 
 def test_short_player_without_cards_retires_ships_for_five_vp_each():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
-    pl, sh, cr, g = position(3)
+    r, t = inputs()
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     pl[0, S.P_VP] = 1
     pl[0, S.P_SHIPS] = 3
     sh[0, 1, S.S_CELL] = cell_of(9, 9)
     sh[0, 2, S.S_CELL] = cell_of(9, 10)
     sh[0, 2, S.S_ITEMS + S.DIVERS] = 1  # the equipped ship is the last to go
     pids, prm = policies(CAUTIOUS, CAUTIOUS, CAUTIOUS)
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 0)
     # owes 3 with 1 VP; the divers do not sell; retire one ship: 6 VP, owes 2 -> pays, 4 left
     assert pl[0, S.P_SHIPS] == 2 and pl[0, S.P_VP] == 4 and pl[0, S.P_RETIRED] == 1
     assert sh[0, 2, S.S_CELL] >= 0 and sh[0, 0, S.S_CELL] == -1
 
 
 def test_retiring_the_last_ship_puts_the_player_out():
-    r, tv, wface, wmove, deck0, odds, tmean, worth = inputs()
-    pl, sh, cr, g = position(3, vp=0)
+    r, t = inputs()
+    st = position(3, vp=0)
+    pl, sh, cr, g = st[:4]
     put_cross(cr, pl, cell_of(7, 7), 0)
     pids, prm = policies(CAUTIOUS, CAUTIOUS, CAUTIOUS)
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 0)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 0)
     assert pl[0, S.P_ALIVE] == 0 and pl[0, S.P_VP] == 5 and g[S.G_LIVE] == 2
     assert pl[0, S.P_CARDS] == 0 and g[S.G_ARCHIVE_DECK] == 11  # its card goes back
     assert check_end(r, pl, g) == -1
-    pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, NO_LOG, 1)
+    pay_maintenance(r, t, pids, prm, st, NO_LOG, 1)
     assert check_end(r, pl, g) == S.END_LAST_PLAYER
 
 
 # -- the end -----------------------------------------------------------------------------------
 def test_three_treasures_or_five_archive_crosses_end_the_game():
     r, *_ = inputs()
-    pl, sh, cr, g = position(3)
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     pl[1, S.P_TREASURES] = 2
     g[S.G_ARCHIVE_CROSSES] = 4
     assert check_end(r, pl, g) == -1
@@ -421,7 +434,8 @@ def test_three_treasures_or_five_archive_crosses_end_the_game():
 
 def test_winner_by_vp_then_ships_then_equipment_else_draw():
     r, *_ = inputs()
-    pl, sh, cr, g = position(3)
+    st = position(3)
+    pl, sh, cr, g = st[:4]
     pl[:, S.P_VP] = [30, 31, 12]
     assert decide_winner(r, pl, sh, 9) == 1
     pl[:, S.P_VP] = [31, 31, 12]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from simulator.caza_tesoros.search import (
+from simulator.caza_tesoros.treasure_search import (
     GREEDY_ORDER,
     MARK_ALL,
     MARK_ONE,
@@ -169,7 +169,7 @@ def test_bad_search_arguments_are_refused(args):
 def test_same_source_runs_interpreted():
     code = (
         "import numpy as np\n"
-        "from simulator.caza_tesoros.search import resolve_search\n"
+        "from simulator.caza_tesoros.treasure_search import resolve_search\n"
         "from simulator.rng import new_state\n"
         "state = new_state(1)\n"
         "r = [resolve_search(state, 2, 3, 1, 1, 0) for _ in range(300)]\n"

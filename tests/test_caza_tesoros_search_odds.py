@@ -27,7 +27,7 @@ from analyses.caza_tesoros_search_odds import (
 )
 from simulator.caza_tesoros.odds import search_values
 from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.search import (
+from simulator.caza_tesoros.treasure_search import (
     MARK_ALL,
     MARK_ONE,
     PAIRS_ANY,

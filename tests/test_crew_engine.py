@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import decide_comm, decide_pick, decide_play
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -121,12 +122,8 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
     ids, prm = engine_arrays(seat_policies(["random"], SPEC.policies, SPEC.id, players))
     seed_rng(seed)
     rows = np.empty(S.MAX_TASKS, np.int64)
-    s, _ = E.setup_attempt(
-        players, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, rows, t.ctype,
-        t.params,
-    )  # fmt: skip
-    alloc = inp.mcfg[E.M.allocation]
-    E.allocate(s, alloc, ids, prm, t.ctype, t.params, inp.values, t.captain_barred, 0)
+    s, _ = E.setup_attempt(players, inp, rows)
+    E.allocate(S.State(s, t.ctype, t.params), inp, ids, prm)
     E.predict(s, ids, prm, t.ctype, t.params)
     legal = np.empty(40, np.int64)
     seen = []
@@ -134,12 +131,12 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
     while s[S.S_DONE] < s[S.S_NTRICKS]:
         for _ in range(players):
             q = S.current_player(s)
-            n = S.legal_cards(s, q, legal)
+            n = turn.legal_cards(s, q, legal)
             c = decide_play(s, q, legal, n, ids[q], prm[q], t.ctype, t.params)
             seen.append(int(c))
-            S.play_card(s, q, c)
-        S.finish_trick(s)
-        S.evaluate(s, t.ctype, t.params, False)
+            turn.play_card(s, q, c)
+        turn.finish_trick(s)
+        turn.evaluate(s, t.ctype, t.params, False)
         now = [int(s[S.O_TSTATE + k]) for k in range(s[S.S_NTASKS])]
         assert all(p == S.PENDING or p == q for p, q in zip(previous, now, strict=True))
         previous = now
@@ -172,14 +169,14 @@ def test_heuristic_choices_ignore_hidden_hands(seed, tricks):
     legal = np.empty(40, np.int64)
     for _ in range(tricks * 4 + int(rng.integers(0, 3))):
         q = S.current_player(s)
-        n = S.legal_cards(s, q, legal)
+        n = turn.legal_cards(s, q, legal)
         c = decide_play(s, q, legal, n, ids[q], prm[q], t.ctype, t.params)
-        S.play_card(s, q, c)
+        turn.play_card(s, q, c)
         if s[S.S_NIN] == 4:
-            S.finish_trick(s)
-            S.evaluate(s, t.ctype, t.params, False)
+            turn.finish_trick(s)
+            turn.evaluate(s, t.ctype, t.params, False)
     p = S.current_player(s)
-    n = S.legal_cards(s, p, legal)
+    n = turn.legal_cards(s, p, legal)
     choice = decide_play(s, p, legal, n, ids[p], prm[p], t.ctype, t.params)
     comm = decide_comm(s, p, ids[p], prm[p], t.ctype, t.params) if s[S.S_NIN] == 0 else None
     avail = np.arange(4, dtype=np.int64)
@@ -200,8 +197,8 @@ def test_heuristic_wins_its_task_card_when_last_to_play():
     ids, prm = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
     legal = np.empty(40, np.int64)
     for q, c in ((0, 2), (1, 4), (2, 1)):  # P3, P5, P2
-        S.play_card(s, q, c)
-    n = S.legal_cards(s, 3, legal)
+        turn.play_card(s, q, c)
+    n = turn.legal_cards(s, 3, legal)
     assert decide_play(s, 3, legal, n, ids[3], prm[3], t.ctype, t.params) == 8  # P9
 
 

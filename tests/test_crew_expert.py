@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import (
-    _search,
     decide_pick,
     decide_play,
     decide_task_bid,
     decide_volunteer,
+    depth_first,
     horizon_value,
     sample_deal,
     search_line,
@@ -20,6 +20,7 @@ from policies.crew_deep_sea import (
     task_keep,
 )
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -58,14 +59,14 @@ def test_expert_choices_ignore_hidden_hands(seed, tricks):
     legal = np.empty(40, np.int64)
     for _ in range(tricks * 4 + int(rng.integers(0, 3))):  # reach a position by heuristic play
         q = S.current_player(s)
-        n = S.legal_cards(s, q, legal)
-        S.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
+        n = turn.legal_cards(s, q, legal)
+        turn.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
         if s[S.S_NIN] == 4:
-            S.finish_trick(s)
-            S.evaluate(s, T.ctype, T.params, False)
+            turn.finish_trick(s)
+            turn.evaluate(s, T.ctype, T.params, False)
     eids, eprm = EXPERT
     p = S.current_player(s)
-    n = S.legal_cards(s, p, legal)
+    n = turn.legal_cards(s, p, legal)
     seed_rng(seed)
     choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params)
     for _ in range(2):
@@ -116,7 +117,7 @@ def test_sampled_deals_keep_what_the_player_knows():
     for q in range(4):
         s[S.O_HANDN + q] = sum(s[S.O_OWNER + c] == q for c in range(40))
     s[S.O_VOID + 1 * 5 + 0] = 1
-    S.communicate(s, 2, y, S.ONLY)
+    turn.communicate(s, 2, y, S.ONLY)
     out = np.empty_like(s)
     for seed in range(30):
         seed_rng(seed)
@@ -135,9 +136,9 @@ def test_expert_wins_its_card_when_last_to_play():
     s = make_state([["P3", "Y1"], ["P5", "Y2"], ["P2", "Y3"], ["P9", "P4", "S4"]], captain=0)
     add_task(s, "win_pink3", 3)
     for q, code in ((0, "P3"), (1, "P5"), (2, "P2")):
-        S.play_card(s, q, card(code))
+        turn.play_card(s, q, card(code))
     legal = np.empty(40, np.int64)
-    n = S.legal_cards(s, 3, legal)
+    n = turn.legal_cards(s, 3, legal)
     ids, prm = EXPERT
     seed_rng(1)
     assert decide_play(s, 3, legal, n, ids[3], prm[3], T.ctype, T.params) == card("P9")
@@ -162,7 +163,7 @@ def test_a_secret_prediction_is_not_read_by_others():
     if p == 1:
         p = 0
         s[S.S_LEADER] = 0
-    n = S.legal_cards(s, p, legal)
+    n = turn.legal_cards(s, p, legal)
     choices = set()
     for x in range(0, 11):
         s[S.O_TX + k] = x
@@ -210,12 +211,12 @@ def test_horizon_scores_win_no_9s_by_where_the_9s_are():
     before = _keep(s)
     for lead, rest in (("P9", ["P1", "P2", "P3"]), ("Y9", ["Y1", "Y2", "Y3"])):
         assert play_trick(s, [lead, *rest]) == 3
-        S.evaluate(s, T.ctype, T.params, False)
+        turn.evaluate(s, T.ctype, T.params, False)
         assert _keep(s) > before
         before = _keep(s)
     for lead, rest in (("G9", ["G1", "G2", "G3"]), ("B9", ["B1", "B2", "B3"])):
         play_trick(s, [lead, *rest])
-    S.evaluate(s, T.ctype, T.params, False)
+    turn.evaluate(s, T.ctype, T.params, False)
     assert s[S.O_TSTATE] == S.DONE
     assert horizon_value(s, T.ctype, T.params) == 1.0  # already certain, a trick before the end
 
@@ -230,7 +231,7 @@ def test_horizon_scores_more_pink_than_green_from_counts_and_hands():
     assert _keep(a) > 0.5 > _keep(b)  # holding pink helps, holding green hurts
     lead = _keep(a)
     assert play_trick(a, ["P4", "P9", "P2", "P3"]) == 0  # the holder wins four pink cards
-    S.evaluate(a, T.ctype, T.params, False)
+    turn.evaluate(a, T.ctype, T.params, False)
     assert a[S.O_TSTATE] == S.PENDING and _keep(a) > lead
 
 
@@ -253,9 +254,9 @@ def test_search_reports_its_horizon_estimate_only_when_out_of_budget():
         add_task(s, "more_pink_than_green", int(seed % 4))
         add_task(s, "win_no_9s", int((seed + 1) % 4))
         found, nodes = search_line(s, T.ctype, T.params, 60, line)
-        f2, n2, est = _search(s, T.ctype, T.params, 60, line, True)
+        f2, n2, est = depth_first(s, T.ctype, T.params, 60, line, True)
         assert (found, nodes) == (f2, n2)  # the estimate never changes the search itself
-        assert _search(s, T.ctype, T.params, 60, line, False)[2] == -1.0
+        assert depth_first(s, T.ctype, T.params, 60, line, False)[2] == -1.0
         if found < 0 and nodes > 60:
             assert 0.0 < est <= 1.0
 
@@ -274,14 +275,14 @@ def test_expert_does_not_take_a_forbidden_lead_for_a_finished_task():
     add_task(s, "no_lead_pink_green", 1)
     for trick in ("G4 G2 G7 G1", "P8 P9 P2 P7", "G5 P3 G9 G3"):
         play_trick(s, trick.split())
-        S.evaluate(s, T.ctype, T.params, False)
+        turn.evaluate(s, T.ctype, T.params, False)
     assert S.current_player(s) == 1 and s[S.O_TSTATE] == S.PENDING
     legal = np.empty(40, np.int64)
-    n = S.legal_cards(s, 1, legal)
+    n = turn.legal_cards(s, 1, legal)
     ids, prm = EXPERT
     for seed in range(3):
         seed_rng(seed)
         assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params) != card("P6")
     line = np.empty(40, np.int64)
-    S.play_card(s, 1, card("P6"))
+    turn.play_card(s, 1, card("P6"))
     assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1  # no line after that lead

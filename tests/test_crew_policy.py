@@ -7,6 +7,7 @@ import numpy as np
 
 from policies.crew_deep_sea import decide_play, search_line, take_probs, task_fit, trick_aims
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -22,13 +23,13 @@ def choice(s: np.ndarray) -> str:
 
     p = S.current_player(s)
     legal = np.empty(40, np.int64)
-    n = S.legal_cards(s, p, legal)
+    n = turn.legal_cards(s, p, legal)
     return card_name(int(decide_play(s, p, legal, n, IDS[p], PRM[p], T.ctype, T.params)))
 
 
 def play(s: np.ndarray, *codes: str) -> None:
     for code in codes:
-        S.play_card(s, S.current_player(s), card(code))
+        turn.play_card(s, S.current_player(s), card(code))
 
 
 def test_holder_ducks_a_trick_the_owner_cannot_win():
@@ -58,7 +59,7 @@ def test_never_takes_a_trick_holding_another_players_task_card_when_it_can_play_
         [["P3", "Y1", "G1"], ["P2", "P8", "Y2"], ["P1", "Y3", "G2"], ["P4", "P6", "Y4"]], 0
     )
     add_task(s, "win_pink3", 3)
-    S.communicate(s, 3, card("P6"), S.HIGHEST)
+    turn.communicate(s, 3, card("P6"), S.HIGHEST)
     play(s, "P3")
     assert choice(s) == "P2"
 
@@ -107,8 +108,8 @@ def test_trick_aims_follow_the_pending_trick_counts():
 
 def test_shown_only_card_above_the_lead_must_overtake():
     s = make_state([["P5", "Y1"], ["P8", "Y2"], ["P1", "Y3"], ["P2", "Y4"]], 0)
-    S.communicate(s, 1, card("P8"), S.ONLY)
-    S.play_card(s, 0, card("P5"))
+    turn.communicate(s, 1, card("P8"), S.ONLY)
+    turn.play_card(s, 0, card("P5"))
     can, must = take_probs(s, 0, 1, card("P5"), 0)
     assert can == must == 1.0
     can, must = take_probs(s, 0, 2, card("P5"), 0)
@@ -147,7 +148,7 @@ def test_mission8_a_player_with_more_9s_than_its_share_discards_one():
 
 
 def test_a_void_player_may_discard_the_rank_a_rank_with_rank_task_needs():
-    from policies.crew_deep_sea import _later_discard
+    from policies.crew_deep_sea import later_discard
 
     # player 0 leads pink 6 for "a 6 with another 6"; player 2 is shown void in pink and may
     # hold yellow 6: a discard under the 6 becomes likely
@@ -156,10 +157,10 @@ def test_a_void_player_may_discard_the_rank_a_rank_with_rank_task_needs():
     )
     later = np.array([1, 2, 3, 0, 0], np.int64)
     play(s, "P6")
-    base = _later_discard(s, 0, card("Y6"), 0, later, 3)
+    base = later_discard(s, 0, card("Y6"), 0, later, 3)
     s[S.O_VOID + 2 * 5 + 0] = 1
-    void = _later_discard(s, 0, card("Y6"), 0, later, 3)
+    void = later_discard(s, 0, card("Y6"), 0, later, 3)
     assert 0.0 <= base < void <= 1.0
     s[S.O_VOID + 1 * 5 + 0] = 1
     s[S.O_VOID + 3 * 5 + 0] = 1
-    assert _later_discard(s, 0, card("Y6"), 0, later, 3) > void
+    assert later_discard(s, 0, card("Y6"), 0, later, 3) > void

@@ -8,6 +8,7 @@ import pytest
 from policies.crew_deep_sea import HEURISTIC, HEURISTIC_P, heuristic_params
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -29,11 +30,13 @@ def allocated(alloc, volunteer, order, recipient, seed=0):
     add_task(s, "win_pink3", -1)
     add_task(s, "win_green6", -1)
     ids, prm = crew(4, volunteer)
+    m = E.engine_inputs(Rules(), 4)  # 4 players: the task values of column 1
+    m.mcfg[E.M.allocation] = alloc
+    m.rcfg[E.RC.hardest_tie] = 0
+    m.rcfg[E.RC.volunteer_order] = order
+    m.rcfg[E.RC.recipient] = recipient
     seed_rng(seed)
-    E.allocate(
-        s, alloc, ids, prm, T.ctype, T.params, T.difficulty[:, 1], T.captain_barred, 0,
-        order, recipient,
-    )  # fmt: skip
+    E.allocate(S.State(s, T.ctype, T.params), m, ids, prm)
     holders = {int(s[S.O_HOLDER + k]) for k in range(2)}
     assert len(holders) == 1
     return int(s[S.S_CAPTAIN]), holders.pop()
@@ -84,7 +87,7 @@ def test_mission23_first_sonar_phase():
         s[S.S_COMM_FROM] = first
         for t in range(3):
             s[S.S_DONE] = t
-            assert S.may_communicate(s, 0) == (t >= first)
+            assert turn.may_communicate(s, 0) == (t >= first)
     assert E.engine_inputs(Rules().with_values({"mission": 22}), 4).mcfg[E.M.comm_from] == 0
 
 
@@ -99,7 +102,8 @@ def test_rapture_several_tokens_in_one_phase(several, shown):
     ids, prm = crew(4, [0.4] * 4, comm=99.0)
     leader = int(s[S.S_LEADER])
     prm[leader, HEURISTIC_P.comm_threshold] = 0.0  # only the leader wants to talk
-    E.communication_phase(s, ids, prm, T.ctype, T.params, several)
+    s[S.S_RAPTURE_SEVERAL] = several
+    E.communication_phase(s, ids, prm, T.ctype, T.params)
     by = [c for c in range(36) if s[S.O_COMMBY + c] == leader]
     assert len(by) == shown and s[S.S_POOL] == 2 - shown
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import decide_direction
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -41,57 +42,57 @@ def cards(*codes):
 
 
 def test_trick_winner_follows_suit_and_trumps():
-    assert S.trick_winner_card(cards("P5", "P9", "P2", "P7"), 4) == 1
-    assert S.trick_winner_card(cards("P5", "Y9", "P2"), 3) == 0  # off-suit never wins
-    assert S.trick_winner_card(cards("P5", "P9", "S1", "P7"), 4) == 2  # any submarine trumps
-    assert S.trick_winner_card(cards("S2", "S4", "S1"), 3) == 1
-    assert S.trick_winner_card(cards("G1", "S1", "S3", "G9"), 4) == 2
+    assert turn.trick_winner_card(cards("P5", "P9", "P2", "P7"), 4) == 1
+    assert turn.trick_winner_card(cards("P5", "Y9", "P2"), 3) == 0  # off-suit never wins
+    assert turn.trick_winner_card(cards("P5", "P9", "S1", "P7"), 4) == 2  # any submarine trumps
+    assert turn.trick_winner_card(cards("S2", "S4", "S1"), 3) == 1
+    assert turn.trick_winner_card(cards("G1", "S1", "S3", "G9"), 4) == 2
 
 
 def test_captain_leads_and_must_follow_suit():
     s = make_state(HANDS)
     assert s[S.S_CAPTAIN] == 0 and S.current_player(s) == 0
     legal = np.empty(40, np.int64)
-    assert S.legal_cards(s, 0, legal) == 10  # the leader may play anything
-    S.play_card(s, 0, card("P9"))
-    n = S.legal_cards(s, 1, legal)
+    assert turn.legal_cards(s, 0, legal) == 10  # the leader may play anything
+    turn.play_card(s, 0, card("P9"))
+    n = turn.legal_cards(s, 1, legal)
     assert sorted(legal[:n]) == sorted(cards("P1", "P2", "P3"))
     for code in ("P1", "P4", "P6"):
-        S.play_card(s, S.current_player(s), card(code))
-    assert S.finish_trick(s) == 0 and S.current_player(s) == 0  # winner leads
+        turn.play_card(s, S.current_player(s), card(code))
+    assert turn.finish_trick(s) == 0 and S.current_player(s) == 0  # winner leads
     play_trick(s, ["Y1", "Y9", "Y3", "Y5"])
     assert S.current_player(s) == 1
     # player 3 has no pink after trick 1: any card, and may trump
     play_trick(s, ["G3", "G9", "G4", "G1"])
     play_trick(s, ["B5", "B9", "B1", "B3"])
     play_trick(s, ["Y6", "Y2", "Y8", "Y4"])
-    S.play_card(s, 1, card("P2"))
-    S.play_card(s, 2, card("P5"))
-    assert S.legal_cards(s, 3, legal) == 5
+    turn.play_card(s, 1, card("P2"))
+    turn.play_card(s, 2, card("P5"))
+    assert turn.legal_cards(s, 3, legal) == 5
     assert s[S.O_VOID + 3 * 5 + 0] == 0
-    S.play_card(s, 3, card("S3"))
+    turn.play_card(s, 3, card("S3"))
     assert s[S.O_VOID + 3 * 5 + 0] == 1  # shown void in pink
 
 
 def test_submarine_lead_must_be_followed_with_submarine():
     s = make_state(HANDS)
-    S.play_card(s, 0, card("S4"))
+    turn.play_card(s, 0, card("S4"))
     legal = np.empty(40, np.int64)
-    assert list(legal[: S.legal_cards(s, 1, legal)]) == [card("S1")]
+    assert list(legal[: turn.legal_cards(s, 1, legal)]) == [card("S1")]
 
 
 def test_mission12_illegal_lead_option():
     s = make_state(HANDS)
     s[S.S_OBJECTIVE] = S.OBJ_NO_LEAD
     legal = np.empty(40, np.int64)
-    assert S.legal_cards(s, 0, legal) == 10  # default reading: allowed, but fails the mission
+    assert turn.legal_cards(s, 0, legal) == 10  # default reading: allowed, but fails the mission
     s[S.S_LEAD_ILLEGAL] = 1
-    n = S.legal_cards(s, 0, legal)
-    assert n == 6 and not any(S.forbidden_lead(c) for c in legal[:n])
+    n = turn.legal_cards(s, 0, legal)
+    assert n == 6 and not any(turn.forbidden_lead(c) for c in legal[:n])
     s2 = make_state([["P1", "S1"], ["P2", "Y1"], ["G1", "G2"], ["B1", "B2"]], captain=0)
     s2[S.S_OBJECTIVE] = S.OBJ_NO_LEAD
     s2[S.S_LEAD_ILLEGAL] = 1
-    assert S.legal_cards(s2, 0, legal) == 2  # only forbidden cards: the lead is forced
+    assert turn.legal_cards(s2, 0, legal) == 2  # only forbidden cards: the lead is forced
 
 
 @pytest.mark.parametrize("n_players,tricks,sizes", [(3, 13, [14, 13, 13]), (4, 10, [10] * 4)])
@@ -107,7 +108,7 @@ def test_deal_sizes_and_captain(n_players, tricks, sizes):
 def test_task_draw_skips_overshooting_cards():
     values = np.array([3, 2, 4, 1, 1], np.int64)
     out = np.empty(8, np.int64)
-    n = S.draw_tasks(np.arange(5), values, 4, out)
+    n = turn.draw_tasks(np.arange(5), values, 4, out)
     assert n == 2 and list(out[:2]) == [0, 3]  # 3, skip 2 and 4, then 1
 
 
@@ -117,46 +118,46 @@ def test_task_draw_sums_exactly(seed, target, n_players):
     values = task_table().difficulty[:, n_players - 3]
     order = np.random.default_rng(seed).permutation(96)
     out = np.empty(64, np.int64)
-    n = S.draw_tasks(order, values, target, out)
+    n = turn.draw_tasks(order, values, target, out)
     assert n > 0 and values[out[:n]].sum() == target and len(set(out[:n])) == n
 
 
 def test_communication_claims_must_be_true():
     s = make_state(HANDS)
     hi, only, lo = 1 << S.HIGHEST, 1 << S.ONLY, 1 << S.LOWEST
-    assert S.comm_claims(s, 0, card("P9")) == hi  # P7 P8 P9: 9 is highest
-    assert S.comm_claims(s, 0, card("P7")) == lo
-    assert S.comm_claims(s, 0, card("P8")) == 0  # middle card: nothing true to say
-    assert S.comm_claims(s, 0, card("S4")) == 0  # submarines are never shown
-    assert S.comm_claims(s, 0, card("Y9")) == 0  # not in hand
+    assert turn.comm_claims(s, 0, card("P9")) == hi  # P7 P8 P9: 9 is highest
+    assert turn.comm_claims(s, 0, card("P7")) == lo
+    assert turn.comm_claims(s, 0, card("P8")) == 0  # middle card: nothing true to say
+    assert turn.comm_claims(s, 0, card("S4")) == 0  # submarines are never shown
+    assert turn.comm_claims(s, 0, card("Y9")) == 0  # not in hand
     s1 = make_state([["P1", "Y5"], ["P2", "Y1"], ["G1", "G2"], ["B1", "S4"]])
-    assert S.comm_claims(s1, 0, card("Y5")) == only
+    assert turn.comm_claims(s1, 0, card("Y5")) == only
     s1[S.S_SINGLE_ANY] = 1
-    assert S.comm_claims(s1, 0, card("Y5")) == hi | only | lo
+    assert turn.comm_claims(s1, 0, card("Y5")) == hi | only | lo
 
 
 def test_sonar_between_tricks_and_modes():
     s = make_state(HANDS)
-    assert S.may_communicate(s, 2)
-    S.communicate(s, 2, card("G9"), S.HIGHEST)
-    assert not S.may_communicate(s, 2) and S.may_communicate(s, 1)  # one token each
-    S.play_card(s, 0, card("P9"))
-    assert not S.may_communicate(s, 1)  # only between tricks
+    assert turn.may_communicate(s, 2)
+    turn.communicate(s, 2, card("G9"), S.HIGHEST)
+    assert not turn.may_communicate(s, 2) and turn.may_communicate(s, 1)  # one token each
+    turn.play_card(s, 0, card("P9"))
+    assert not turn.may_communicate(s, 1)  # only between tricks
     r = make_state(HANDS)
     r[S.S_COMM_MODE] = S.COMM_RAPTURE
     r[S.S_POOL] = 2  # players - 2, shared
-    S.communicate(r, 1, card("Y9"), S.HIGHEST)
-    S.communicate(r, 1, card("P1"), S.LOWEST)  # the same member may use several tokens
-    assert not S.may_communicate(r, 3)
+    turn.communicate(r, 1, card("Y9"), S.HIGHEST)
+    turn.communicate(r, 1, card("P1"), S.LOWEST)  # the same member may use several tokens
+    assert not turn.may_communicate(r, 3)
     c = make_state(HANDS)
     c[S.S_COMM_MODE] = S.COMM_CURRENTS
-    S.communicate(c, 1, card("Y9"), S.HIGHEST)
+    turn.communicate(c, 1, card("Y9"), S.HIGHEST)
     assert c[S.O_COMMK + card("Y9")] == S.HIDDEN  # currents: no position shown
     n = make_state(HANDS)
     n[S.S_COMM_FROM] = 1  # mission 23: nothing before trick 2
-    assert not S.may_communicate(n, 0)
+    assert not turn.may_communicate(n, 0)
     play_trick(n, SEQ_A[0])
-    assert S.may_communicate(n, 0)
+    assert turn.may_communicate(n, 0)
 
 
 def test_terrain_card_picks_the_mode():
@@ -513,37 +514,37 @@ def test_mission_rules():
     s = make_state([["P9", "Y9", "G1"], ["P1", "Y1", "G9"], ["P2", "Y2", "G2"]], captain=0)
     s[S.S_OBJECTIVE] = S.OBJ_BALANCE9
     play_trick(s, ["P9", "P1", "P2"])
-    assert S.eval_objective(s, S.OBJ_BALANCE9) == P
+    assert turn.eval_objective(s, S.OBJ_BALANCE9) == P
     play_trick(s, ["Y9", "Y1", "Y2"])
-    assert S.eval_objective(s, S.OBJ_BALANCE9) == F
+    assert turn.eval_objective(s, S.OBJ_BALANCE9) == F
     # mission 23: the first-trick winner must stay strictly ahead
     s = make_state([["P9", "Y1", "G9"], ["P1", "Y9", "G1"], ["P2", "Y2", "G2"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
-    assert S.eval_objective(s, S.OBJ_FIRST_WINNER) == P
+    assert turn.eval_objective(s, S.OBJ_FIRST_WINNER) == P
     play_trick(s, ["Y1", "Y9", "Y2"])
-    assert S.eval_objective(s, S.OBJ_FIRST_WINNER) == F
+    assert turn.eval_objective(s, S.OBJ_FIRST_WINNER) == F
     # mission 27: yellow 5 must be the very last card
     s = make_state([["P9", "Y1"], ["P1", "Y9"], ["P2", "Y5"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
     play_trick(s, ["Y1", "Y9", "Y5"])
-    assert S.eval_objective(s, S.OBJ_Y5_LAST) == D
+    assert turn.eval_objective(s, S.OBJ_Y5_LAST) == D
     s = make_state([["P9", "Y1"], ["P1", "Y5"], ["P2", "Y9"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
     play_trick(s, ["Y1", "Y5", "Y9"])
-    assert S.eval_objective(s, S.OBJ_Y5_LAST) == F
+    assert turn.eval_objective(s, S.OBJ_Y5_LAST) == F
     # mission 12: a pink lead fails (default reading)
     s = make_state([["P9", "Y1"], ["P1", "Y9"], ["P2", "Y5"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
-    assert S.eval_objective(s, S.OBJ_NO_LEAD) == F
+    assert turn.eval_objective(s, S.OBJ_NO_LEAD) == F
 
 
 def test_distress_pass_moves_one_colour_card_left():
     s = make_state(HANDS)
-    E.distress_pass(s, cards("P9", "P1", "P4", "P6"), 1)
+    turn.distress_pass(s, cards("P9", "P1", "P4", "P6"), 1)
     assert s[S.O_OWNER + card("P9")] == 1 and s[S.O_OWNER + card("P6")] == 0
     assert [s[S.O_HANDN + p] for p in range(4)] == [10, 10, 10, 10]
     with pytest.raises(ValueError):
-        E.distress_pass(make_state(HANDS), cards("S4", "P1", "P4", "P6"), 1)
+        turn.distress_pass(make_state(HANDS), cards("S4", "P1", "P4", "P6"), 1)
 
 
 def test_distress_direction_is_agreed():
@@ -558,7 +559,7 @@ def test_distress_direction_is_agreed():
     assert E.pass_direction(s, 0, ids, prm, t.ctype, t.params) == -1  # agreed
     assert E.pass_direction(s, 1, ids, prm, t.ctype, t.params) == 1  # rule: always left
     assert E.pass_direction(s, 2, ids, prm, t.ctype, t.params) == -1  # rule: always right
-    E.distress_pass(s, cards("Y1", "P1", "P4", "P6"), -1)
+    turn.distress_pass(s, cards("Y1", "P1", "P4", "P6"), -1)
     assert s[S.O_OWNER + card("Y1")] == 3 and s[S.O_OWNER + card("P1")] == 0
     assert Rules().with_values({"distress_direction": "right"}).distress_direction == "right"
 
@@ -580,15 +581,12 @@ def test_deals_ruling_out_a_single_trick_task_are_redealt():
     single = range(S.C_WIN_TRICK_EQUAL_SUITS, S.C_WIN_TRICK_PARITY + 1)
     for seed in range(60):
         seed_rng(seed)
-        s, _ = E.setup_attempt(
-            4, inp.mcfg, inp.fixed, inp.rcfg, inp.values, t.redeal, t.forced, buf, t.ctype,
-            t.params,
-        )  # fmt: skip
+        s, _ = E.setup_attempt(4, inp, buf)
         for k in range(s[S.S_NTASKS]):
             s[S.O_HOLDER + k] = 0
         for k in range(s[S.S_NTASKS]):
             if t.ctype[s[S.O_TASK + k]] in single:
-                assert S.eval_task(s, k, t.ctype, t.params, False) != F
+                assert turn.eval_task(s, k, t.ctype, t.params, False) != F
 
 
 def test_redeal_conditions_from_the_notes():

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
+from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -76,34 +77,34 @@ def test_dummy_plays_only_face_up_cards_and_turns_up_the_card_below():
     humans = [["P5", "Y5", "S4"], ["P6", "Y6", "G6"]]
     s = dummy_state(humans, ["Y9", "G2", "B3"], ["P9", "G8", "B1"])
     legal = np.empty(40, np.int64)
-    S.play_card(s, 0, card("P5"))
-    S.play_card(s, 1, card("P6"))
+    turn.play_card(s, 0, card("P5"))
+    turn.play_card(s, 1, card("P6"))
     # its only pink card is face down: any face-up card
-    n = S.legal_cards(s, DUMMY, legal)
+    n = turn.legal_cards(s, DUMMY, legal)
     assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "G2", "B3"))
-    S.play_card(s, DUMMY, card("G2"))
+    turn.play_card(s, DUMMY, card("G2"))
     assert s[S.O_VOID + DUMMY * 5 + 0] == 0  # not shown void: pink may lie face down
     # the card under G2 stays face down until the trick is over (rulebook: after the trick)
     assert s[S.O_DOWN + card("G8")] == 1 and s[S.O_COMMBY + card("G8")] == -1
-    assert S.finish_trick(s) == 1
+    assert turn.finish_trick(s) == 1
     assert s[S.O_DOWN + card("G8")] == 0 and s[S.O_COMMBY + card("G8")] == DUMMY
-    S.play_card(s, 1, card("G6"))
-    n = S.legal_cards(s, DUMMY, legal)
+    turn.play_card(s, 1, card("G6"))
+    n = turn.legal_cards(s, DUMMY, legal)
     assert legal[:n].tolist() == [card("G8")]  # follows suit with the card turned up
-    S.play_card(s, DUMMY, card("G8"))
-    S.play_card(s, 0, card("Y5"))
-    assert S.finish_trick(s) == DUMMY
-    n = S.legal_cards(s, DUMMY, legal)
+    turn.play_card(s, DUMMY, card("G8"))
+    turn.play_card(s, 0, card("Y5"))
+    assert turn.finish_trick(s) == DUMMY
+    n = turn.legal_cards(s, DUMMY, legal)
     assert sorted(legal[:n].tolist()) == sorted(card(c) for c in ("Y9", "B3"))
 
 
 def test_the_dummy_passes_and_receives_in_a_distress_signal():
     s = dealt(1)  # the dummy is a crew member with its own seat: 0 -> 1 -> dummy -> 0
-    assert [E.pass_target(s, p, 1) for p in range(3)] == [1, DUMMY, 0]
-    assert [E.pass_target(s, p, -1) for p in range(3)] == [DUMMY, 0, 1]
+    assert [turn.pass_target(s, p, 1) for p in range(3)] == [1, DUMMY, 0]
+    assert [turn.pass_target(s, p, -1) for p in range(3)] == [DUMMY, 0, 1]
     humans = [["P5", "Y5", "S4"], ["P6", "Y6", "G6"]]
     s = dummy_state(humans, ["Y9", "G2"], ["P9", "G8"])
-    E.distress_pass(s, np.array([card("P5"), card("Y6"), card("G2")], np.int64), 1)
+    turn.distress_pass(s, np.array([card("P5"), card("Y6"), card("G2")], np.int64), 1)
     assert s[S.O_OWNER + card("G2")] == 0 and s[S.O_COMMBY + card("G2")] == -1
     # Y6 lies face up where G2 was, on G8, and is public; G8 stays face down
     assert s[S.O_OWNER + card("Y6")] == DUMMY and s[S.O_COMMBY + card("Y6")] == DUMMY
@@ -111,13 +112,13 @@ def test_the_dummy_passes_and_receives_in_a_distress_signal():
     assert [int(s[S.O_HANDN + p]) for p in range(3)] == [3, 3, 4]
     # the dummy passes but receives nothing: the card below turns up
     s = dummy_state([["S4", "S3"], ["P6", "Y6"]], ["Y9", "G2"], ["P9", "G8"])
-    E.distress_pass(s, np.array([-1, card("Y6"), card("G2")], np.int64), -1)
+    turn.distress_pass(s, np.array([-1, card("Y6"), card("G2")], np.int64), -1)
     assert s[S.O_OWNER + card("G2")] == 1 and s[S.O_DOWN + card("G8")] == 0
     assert s[S.O_OWNER + card("Y6")] == 0
     # its face-down cards cannot be passed
     s = dummy_state(humans, ["Y9", "G2"], ["P9", "G8"])
     with pytest.raises(ValueError):
-        E.distress_pass(s, np.array([-1, -1, card("G8")], np.int64), 1)
+        turn.distress_pass(s, np.array([-1, -1, card("G8")], np.int64), 1)
 
 
 @pytest.mark.parametrize(("seat", "order"), [("after_captain", 1), ("before_captain", 0)])
@@ -144,9 +145,9 @@ def test_the_captain_decides_for_the_dummy_without_its_face_down_cards():
     s = dealt(seed)  # captain 1 leads, the dummy plays second
     add_task(s, "win_pink3", 0)
     legal = np.empty(40, np.int64)
-    n = S.legal_cards(s, 1, legal)
-    S.play_card(s, 1, int(legal[0]))
-    n = S.legal_cards(s, DUMMY, legal)
+    n = turn.legal_cards(s, 1, legal)
+    turn.play_card(s, 1, int(legal[0]))
+    n = turn.legal_cards(s, DUMMY, legal)
     prm = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 3))[1]
     ids_cap = np.array([RANDOM, HEURISTIC, RANDOM], np.int64)  # captain heuristic
     ids_other = np.array([HEURISTIC, RANDOM, HEURISTIC], np.int64)  # captain random
@@ -192,14 +193,14 @@ def test_random_play_every_card_once_and_13_tricks(seed):
     while s[S.S_DONE] < s[S.S_NTRICKS]:
         for _ in range(3):
             q = S.current_player(s)
-            n = S.legal_cards(s, q, legal)
+            n = turn.legal_cards(s, q, legal)
             assert n > 0
             assert all(s[S.O_DOWN + c] == 0 and s[S.O_OWNER + c] == q for c in legal[:n])
             c = int(legal[rng.integers(n)])
             seen.append(c)
-            S.play_card(s, q, c)
-        S.finish_trick(s)
-        S.evaluate(s, t.ctype, t.params, False)
+            turn.play_card(s, q, c)
+        turn.finish_trick(s)
+        turn.evaluate(s, t.ctype, t.params, False)
         now = [int(s[S.O_TSTATE + k]) for k in range(4)]
         assert all(p == S.PENDING or p == q for p, q in zip(previous, now, strict=True))
         previous = now

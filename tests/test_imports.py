@@ -122,8 +122,8 @@ def _shared(name: str) -> bool:
     parts = name.split(".")
     if name == "simulator.games":
         return False
-    if len(parts) >= 2 and parts[0] == "simulator" and GAME_WORDS.search(parts[1]):
-        return False
+    if len(parts) >= 2 and parts[0] in ("simulator", "policies") and GAME_WORDS.search(parts[1]):
+        return False  # a game's own package (simulator/<game>/, policies/<game>/)
     return not GAME_WORDS.search(parts[-1])
 
 

@@ -43,7 +43,7 @@ def test_runs_without_the_search_pass_no_tally():
 # -- hand-made positions --------------------------------------------------------------------------
 def position(n_players=2, points=(0, 0), values=(1, 1, 1)):
     r = engine_rules(Rules())
-    pos = F.new_position(n_players)
+    pos = S.new_state(n_players, BOARD.n_cells)
     for c in range(3):
         pos.g[S.G_DECK + c] = Rules().deck_size
         pos.g[S.G_VALUE + c] = values[c]
@@ -79,10 +79,10 @@ def moon_roll():
 def search(prm, pos, p, die, seed):
     r, b = engine_rules(Rules()), BOARD.arrays
     keys = np.zeros(2 * BOARD.n_cells, dtype=np.int64)
-    n = F.landing_options(r, b, pos.pl, pos.br, pos.g, p, die, keys)
+    n = F.landing_options(r, b, pos, p, die, keys)
     stats = np.zeros((n, 2))
     S.seed_rng(seed)
-    key = F.search_landing(r, b, pos.pl.shape[0], prm, pos, p, die, stats)
+    key = F.search_landing(r, b, prm, pos, p, die, stats)
     return key, stats, keys[:n]
 
 

@@ -9,21 +9,22 @@ from policies.pedruscos import POLICIES
 from simulator.errors import BalanceError
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import MOON, PLANET, STATION, build_board
-from simulator.pedruscos.engine import (
+from simulator.pedruscos.engine import turn
+from simulator.pedruscos.record import EVENT_WIDTH
+from simulator.pedruscos.rules import Rules, engine_rules
+from simulator.pedruscos.turn import (
     EV_HAULER,
     EV_HOLIDAYS,
     EV_MARKET,
     EV_PIRATES,
     EV_PURITY,
     EV_REPAIRS,
+    close_station,
     harvest,
     land,
     station_event,
     take_card,
-    turn,
 )
-from simulator.pedruscos.record import EVENT_WIDTH
-from simulator.pedruscos.rules import Rules, engine_rules
 from simulator.policy import engine_arrays, seat_policies
 from simulator.recording import no_recording
 
@@ -42,7 +43,8 @@ class Table:
         self.b = build_board(*self.rules.board_key()).arrays
         n = len(policies)
         self.ids, self.prm = engine_arrays(seat_policies(list(policies), POLICIES, "pedruscos", n))
-        self.pl, self.br, self.g, self.ends, self.cols = S.new_state(n, self.b.kind.shape[0])
+        self.st = S.new_state(n, self.b.kind.shape[0])
+        self.pl, self.br, self.g, self.ends, self.cols = self.st
         for c in range(3):
             self.g[S.G_DECK + c] = self.rules.deck_size
             self.g[S.G_VALUE + c] = 1
@@ -60,23 +62,23 @@ class Table:
         self.g[S.G_VALUE : S.G_VALUE + 3] = (red, yellow, blue)
 
     def args(self):
-        return (self.r, self.b, self.ids, self.prm, self.pl, self.br, self.g)
+        return (self.r, self.b, self.ids, self.prm, self.st)
 
     def land(self, p, cell):
-        land(*self.args(), p, cell, self.cols)
+        land(*self.args(), p, cell)
 
     def event(self, p, ev):
-        return station_event(*self.args(), p, ev, self.cols)
+        return station_event(*self.args(), p, ev)
 
     def harvest(self, p, s):
-        return harvest(*self.args(), p, s, self.cols)
+        return harvest(*self.args(), p, s)
 
     def take(self, p, c):
-        return take_card(*self.args(), p, c, False, -1, self.cols)
+        return take_card(*self.args(), p, c, False, -1)
 
     def turn(self, p):
         rec, rec_n = no_recording(EVENT_WIDTH)
-        turn(*self.args(), p, self.ends, self.cols, rec, rec_n, np.zeros(0, np.int64))
+        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64))
 
 
 # -- shipping -------------------------------------------------------------------------------------
@@ -219,7 +221,7 @@ def test_closed_stations_neither_harvest_nor_sell_branches_nor_coordinate():
     t = Table()
     t.br[0, 2] = 1
     t.br[0, 6] = 1
-    S.close_station(t.g, 2)
+    close_station(t.g, 2)
     t.land(0, 2)
     assert t.held() == [0, 0, 0]
     t.pl[0, S.P_POINTS] = 10
@@ -228,7 +230,7 @@ def test_closed_stations_neither_harvest_nor_sell_branches_nor_coordinate():
     # "no podría coordinar una recolecta doble de mineral entre la nº6 y la nº5... al no estar
     # activa la nº5": close 6, harvest at 2 never takes more than one die
     assert S.coordinates(t.br, t.g, 0, 6)
-    S.close_station(t.g, 6)
+    close_station(t.g, 6)
     assert S.station_open(t.g, 2)  # the last one reopened: one closed at a time
     assert not S.coordinates(t.br, t.g, 0, 6)
     for seed in range(100):

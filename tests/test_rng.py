@@ -8,7 +8,7 @@ from numba import njit
 from scipy.stats import chisquare
 
 from simulator.caza_tesoros.odds import search_values
-from simulator.caza_tesoros.search import (
+from simulator.caza_tesoros.treasure_search import (
     MARK_ALL,
     MARK_ONE,
     PAIRS_ANY,

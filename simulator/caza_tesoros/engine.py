@@ -2,9 +2,10 @@
 
 One call of :func:`play_games` plays a whole chunk (recording its events ``EV_*`` when given a
 buffer: ``balance replay``, docs/rules/caza-tesoros.md). The rules are the compiled steps of
-:mod:`.turn` (re-exported here: tests drive a single rule on a hand-made position), which the
-search's simulations (:mod:`.forward`) play too. :func:`play_one` plays one game from its seed
-and returns the final state and the trace of events.
+:mod:`.turn` (re-exported here: tests drive a single rule on a hand-made position), played on
+the game's :class:`~.state.State`; the search's simulations (:mod:`.forward`) play them too.
+:func:`play_one` plays one game from its seed and returns the final state and the trace of
+events.
 
 Decisions go to ``policies.caza_tesoros`` (static dispatch on the seat's policy id); a seat
 playing ``mcts`` has its ships' actions searched (:func:`.forward.search_ship`) and its other
@@ -26,7 +27,7 @@ from simulator.search import tally_for
 
 from . import state as S
 from .board import CELLS
-from .forward import Position, delegated, search_ship
+from .forward import delegated, search_ship
 from .odds import CHOICES, odds_table, worth_table
 from .outside import X_SHIP
 from .turn import (  # noqa: F401 (re-exported: tests and the replay read the rules from here)
@@ -55,6 +56,8 @@ from .turn import (  # noqa: F401 (re-exported: tests and the replay read the ru
     EVENT_NAMES,
     EVENT_WIDTH,
     GAME_OVER,
+    PURCHASES_DUE,
+    WEEK_STARTS,
     act,
     check_end,
     decide_winner,
@@ -63,7 +66,6 @@ from .turn import (  # noqa: F401 (re-exported: tests and the replay read the ru
     end_turn,
     give_item,
     log_event,
-    new_cursor,
     next_turn,
     pay_maintenance,
     resolve_auction,
@@ -71,7 +73,9 @@ from .turn import (  # noqa: F401 (re-exported: tests and the replay read the ru
     seed_rng,
     setup_game,
     ship_turn,
+    trading,
     vp_leader,
+    walk_days,
     weekly_draw,
 )
 
@@ -79,52 +83,31 @@ TRACE_FIELDS = ("day", "event", "player", "ship", "a", "b", "c")  # play_one's t
 
 
 @njit(cache=True)
-def play_game(
-    r,
-    tv,
-    wface,
-    wmove,
-    deck0,
-    odds,
-    tmean,
-    worth,
-    pids,
-    prm,
-    seed,
-    pl,
-    sh,
-    cr,
-    g,
-    log,
-    hits,
-    lead,
-    checking,
-    ext=None,
-    searching=None,
-) -> tuple[int, int, int]:
-    """Play one game from ``seed`` on the given state arrays.
+def play_game(r, t: S.Tables, pids, prm, seed, st: S.State, log, lead, checking, ext=None,
+              searching=None) -> tuple[int, int, int]:  # fmt: skip
+    """Play one game from ``seed`` on the given state.
 
-    Returns (winner, lead_changes, half_leader); length and end reason are in ``g``. ``lead[d]``
-    receives the VP leader at the end of day ``d`` (``lead[0]``: at the start). ``searching``:
-    None unless a seat plays ``mcts`` (compiled without the search then), else the search's
-    tally (``forward.search_ship``).
+    Returns (winner, lead_changes, half_leader); length and end reason are in ``st.g``.
+    ``lead[d]`` receives the VP leader at the end of day ``d`` (``lead[0]``: at the start).
+    ``searching``: None unless a seat plays ``mcts`` (compiled without the search then), else
+    the search's tally (``forward.search_ship``).
     """
+    pl, sh, cr, g, at = st.pl, st.sh, st.cr, st.g, st.at
+    odds, tmean = t.odds, t.tmean
     if ext is not None:  # policies from a --policy-file draw from np.random, seeded per game
         np.random.seed(seed)
     S.seed_rng(g, seed)
-    n = pl.shape[0]
-    hits[:] = 0
-    setup_game(r, deck0, n, pl, sh, cr, g, log)
+    setup_game(r, t, st, log)
     dpids, dprm = delegated(pids, prm)  # an mcts seat's bids, buys and purchases: its guide's
     dirs = np.zeros(64, dtype=np.int64)
-    order = np.arange(n)
-    at = new_cursor()
     lead[0] = vp_leader(r, pl)
     last_leader = lead[0]
     changes = 0
     while True:
-        p = next_turn(r, wface, odds, tmean, dpids, dprm, pl, sh, cr, g, log, order, at, checking,
-                      True, ext)  # fmt: skip
+        p = walk_days(r, t, st, log, True)
+        if p == WEEK_STARTS or p == PURCHASES_DUE:
+            trading(r, t, dpids, dprm, st, log, checking, p, ext)
+            continue
         if p == DAY_OVER or p == GAME_OVER:  # the day's leader (the last day's at the end)
             leader = vp_leader(r, pl)
             lead[g[S.G_DAY]] = leader
@@ -139,13 +122,11 @@ def play_game(
         if ext is not None and pids[p] >= OUTSIDE:
             action = ext[X_SHIP][pids[p] - OUTSIDE](prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
         elif searching is not None and pids[p] == MCTS:
-            pos = Position(pl, sh, cr, g)
-            action = search_ship(r, tv, wface, wmove, odds, tmean, worth, prm[p], pos, order, at,
-                                 p, None, searching)  # fmt: skip
+            action = search_ship(r, t, prm[p], st, p, None, searching)
         else:
             action = decide_ship(dpids[p], dprm[p], p, s, r, odds, tmean, pl, sh, cr, g)
-        act(r, tv, wmove, pl, sh, cr, g, log, hits, p, s, action, dirs, worth)
-        end_turn(r, pl, sh, cr, g, log, at, checking)
+        act(r, t, st, log, p, s, action, dirs)
+        end_turn(r, st, log, checking)
     winner = decide_winner(r, pl, sh, g[S.G_DAY])
     log_event(log, g, EV_END, winner, -1, g[S.G_END_REASON], winner, 0)
     if log.shape[0] > 0:  # events name the colour's player (column 3 keeps the colour)
@@ -156,24 +137,7 @@ def play_game(
 
 
 @njit(cache=True)
-def play_games(
-    r,
-    tv,
-    wface,
-    wmove,
-    deck0,
-    odds,
-    tmean,
-    worth,
-    n_players,
-    pids,
-    prm,
-    seeds,
-    rec,
-    rec_n,
-    ext=None,
-    searching=None,
-):
+def play_games(r, t: S.Tables, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None):
     """Play every game of a chunk; one row of every output per game. ``rec``/``rec_n`` record
     the events of a one-game chunk (a zero-row buffer: no recording)."""
     n = seeds.shape[0]
@@ -195,14 +159,11 @@ def play_games(
     retired = np.zeros(n, dtype=np.int64)
     k = r[S.R.colours_per_player]
     n_colours = n_players * k
-    pl = np.zeros((n_colours, S.N_PLAYER_FIELDS), dtype=np.int64)
-    sh = np.zeros((n_colours, S.MAX_SHIPS, S.N_SHIP_FIELDS), dtype=np.int64)
-    cr = np.zeros((cross_slots(r, n_colours), S.N_CROSS_FIELDS), dtype=np.int64)
+    st = S.new_state(n_colours, cross_slots(r, n_colours), CELLS)
+    pl, g, hits = st.pl, st.g, st.hits
     pids, prm = colour_policies(pids, prm, k)
-    g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
     log = rec
     lead = np.zeros(r[S.R.max_days] + 1, dtype=np.int64)
-    hits = np.zeros((2, CELLS), dtype=np.int64)
     # Cells of every search and every find, game after game (events_column splits them).
     search_cells = np.zeros(max(n, 16), dtype=np.int64)
     find_cells = np.zeros(max(n, 16), dtype=np.int64)
@@ -212,27 +173,7 @@ def play_games(
     used_find = 0
     for i in range(n):
         w, changes, half = play_game(
-            r,
-            tv,
-            wface,
-            wmove,
-            deck0,
-            odds,
-            tmean,
-            worth,
-            pids,
-            prm,
-            seeds[i],
-            pl,
-            sh,
-            cr,
-            g,
-            log,
-            hits,
-            lead,
-            False,
-            ext,
-            searching,
+            r, t, pids, prm, seeds[i], st, log, lead, False, ext, searching
         )
         if rec.shape[0] > 0:
             rec_n[0] = g[S.G_LOG_N]
@@ -304,8 +245,9 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def engine_inputs(rules) -> tuple:
-    """Everything a compiled game needs from the rules: arrays, search odds, mean treasure."""
+def engine_inputs(rules) -> tuple[np.ndarray, S.Tables]:
+    """Everything a compiled game needs from the rules: the rule values ``r`` and the tables
+    (search odds, mean treasure ...)."""
     r, tv, wface, wmove, deck0 = rules.engine_arrays()
     extras = (0, rules.robot_dice, rules.scanner_dice, rules.robot_dice + rules.scanner_dice)
     markings = (int(r[S.R.level1_marking]), int(r[S.R.level2_marking]))
@@ -316,7 +258,7 @@ def engine_inputs(rules) -> tuple:
         worth = worth_table(extras, rules.divers_rerolls, markings, pairs)
     else:
         worth = np.zeros((3, 9, rules.divers_rerolls + 1, 1))
-    return r, tv, wface, wmove, deck0, odds, float(np.mean(tv)), worth
+    return r, S.Tables(tv, wface, wmove, deck0, odds, float(np.mean(tv)), worth)
 
 
 def play_chunk(
@@ -337,9 +279,9 @@ def play_chunk(
     they played to (benchmarks)."""
     if rec is None:
         rec, rec_n = no_recording(EVENT_WIDTH)
-    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
+    r, t = engine_inputs(rules)
     out = play_games(
-        r, tv, wface, wmove, deck0, odds, tmean, worth, n_players,
+        r, t, n_players,
         np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
         np.asarray(seeds, dtype=np.int64), rec, rec_n, outside, tally_for(policy_ids, MCTS, tally),
     )  # fmt: skip
@@ -365,21 +307,20 @@ def play_one(
 
     With ``checking`` the invariants of :func:`state_problems` are verified after every turn and
     the broken ones collected in ``g[G_PROBLEMS]`` (returned as ``problems``)."""
-    r, tv, wface, wmove, deck0, odds, tmean, worth = engine_inputs(rules)
+    r, t = engine_inputs(rules)
     k = int(r[S.R.colours_per_player])
-    pl, sh, cr, g = S.new_state(n_players * k, int(cross_slots(r, n_players * k)))
+    st = S.new_state(n_players * k, int(cross_slots(r, n_players * k)), CELLS)
+    g = st.g
     lead = np.zeros(int(r[S.R.max_days]) + 1, dtype=np.int64)
-    hits = np.zeros((2, CELLS), dtype=np.int64)
 
     def play(rec, rec_n):
         out = play_game(
-            r, tv, wface, wmove, deck0, odds, tmean, worth,
+            r, t,
             *colour_policies(
                 np.asarray(policy_ids, dtype=np.int64), np.asarray(policy_params, dtype=np.float64),
                 k,
             ),
-            np.int64(seed), pl, sh, cr, g, rec, hits, lead, checking, outside,
-            tally_for(policy_ids, MCTS),
+            np.int64(seed), st, rec, lead, checking, outside, tally_for(policy_ids, MCTS),
         )  # fmt: skip
         rec_n[0] = g[S.G_LOG_N]
         return out
@@ -393,12 +334,12 @@ def play_one(
         "lead_changes": int(changes),
         "half_leader": int(half),
         "leaders": lead[: length + 1].copy(),
-        "pl": pl,
-        "sh": sh,
-        "cr": cr,
+        "pl": st.pl,
+        "sh": st.sh,
+        "cr": st.cr,
         "g": g,
         "trace": events[:, [1, 0, 3, 4, 5, 6, 7]].copy(),  # TRACE_FIELDS
         "events": events,
         "problems": int(g[S.G_PROBLEMS]),
-        "hits": hits,
+        "hits": st.hits,
     }

@@ -1,7 +1,7 @@
 """Caza-Tesoros's forward model: what the shared search (``simulator.search``) needs to look ahead.
 
-The position travels as one value, :class:`Position` (the arrays of :mod:`.state`), with the day's
-seat order and the cursor of :func:`.turn.next_turn` beside it. The search decides one ship's
+The game travels as one value, :class:`~.state.State` (the arrays of :mod:`.state`, the day's
+seat order and the cursor of :func:`.turn.next_turn` among them). The search decides one ship's
 action at a time, from a few options keyed so that a key means the same in every simulation
 (:func:`ship_options`): search the cross it stands on (``SEARCH``), wait (``PASS``), or sail to
 its nearest own cross or its nearest Archive cross (the key is that hex). Bids, buys and
@@ -25,8 +25,6 @@ engine's own steps (:mod:`.turn`), so a playout follows the rules the engine pla
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
@@ -44,26 +42,19 @@ from simulator.rng import STATE_WORDS, next_at, seed_words
 
 from . import state as S
 from .board import CELLS, hex_distance
-from .turn import EVENT_WIDTH, act, decide_winner, end_turn, next_turn
+from .state import State, Tables
+from .turn import (
+    EVENT_WIDTH,
+    PURCHASES_DUE,
+    WEEK_STARTS,
+    act,
+    decide_winner,
+    end_turn,
+    trading,
+    walk_days,
+)
 
-Position = namedtuple("Position", "pl sh cr g")
 MAX_OPTIONS = 4  # search, wait, own cross, Archive cross
-
-
-@njit(cache=True)
-def new_position(n_colours: int, n_crosses: int) -> Position:
-    pl = np.zeros((n_colours, S.N_PLAYER_FIELDS), dtype=np.int64)
-    sh = np.zeros((n_colours, S.MAX_SHIPS, S.N_SHIP_FIELDS), dtype=np.int64)
-    cr = np.zeros((n_crosses, S.N_CROSS_FIELDS), dtype=np.int64)
-    return Position(pl, sh, cr, np.zeros(S.N_GAME_FIELDS, dtype=np.int64))
-
-
-@njit(cache=True)
-def copy_into(dst: Position, src: Position) -> None:
-    dst.pl[:] = src.pl
-    dst.sh[:] = src.sh
-    dst.cr[:] = src.cr
-    dst.g[:] = src.g
 
 
 @njit(cache=True)
@@ -81,11 +72,12 @@ def delegated(pids: np.ndarray, prm: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 @njit(cache=True, _nrt=False)
-def ship_options(r, pl, sh, cr, g, p: int, s: int, out) -> int:
+def ship_options(r, st: State, p: int, s: int, out) -> int:
     """The actions the search weighs for ship ``s`` of colour ``p`` into ``out``; returns how
     many. ``SEARCH`` (it stands on a cross it may search and can pay; alone when the rules bind
     it to search), ``PASS`` (on a cross), and sailing to its nearest own cross and its nearest
     Archive cross (keyed by the hex). At sea with nowhere to go: ``PASS`` alone."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
     cell = sh[p, s, S.S_CELL]
     n = 0
     c = S.cross_here(cr, p, cell)
@@ -134,11 +126,12 @@ def option_index(keys, n: int, action: int) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def hide_from(r, pl, sh, g, me: int, seed) -> None:
+def hide_from(r, st: State, me: int, seed) -> None:
     """A simulation of player ``me``'s search: fresh dice and policy draws from ``seed`` (drawn
     from the search stream, never the game's own future) and no knowledge of the other
     players' aims."""
-    seed_words(g, S.G_RNG, seed, 2 * STATE_WORDS)
+    pl, sh = st.pl, st.sh
+    seed_words(st.g, S.G_RNG, seed, 2 * STATE_WORDS)
     for c in range(pl.shape[0]):
         if S.player_of(r, pl, c) != me:
             for s in range(sh.shape[1]):
@@ -177,17 +170,16 @@ def _standing(r, pl, g, q: int) -> bool:
 
 
 @njit(cache=True)
-def search_ship(r, tv, wface, wmove, odds, tmean, worth, prm, root: Position, order, at, p: int,
-                stats=None, tally=None) -> int:  # fmt: skip
-    """The action (a target hex, ``SEARCH`` or ``PASS``) that ship ``at[1]`` of colour ``p``
-    takes with policy ``mcts``: ``prm[MCTS_P.playouts]`` simulations of the shared search from
-    the real position (its turn begun; ``order`` and the cursor ``at`` as the engine's day
-    has them). Draws the simulations' seeds from the game's search stream (``root.g``).
+def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) -> int:
+    """The action (a target hex, ``SEARCH`` or ``PASS``) that ship ``root.at[1]`` of colour
+    ``p`` takes with policy ``mcts``: ``prm[MCTS_P.playouts]`` simulations of the shared search
+    from the real position (its turn begun: the cursor as the engine's day has it). Draws the
+    simulations' seeds from the game's search stream (``root.g``).
     ``stats``, when given: each option's simulations and mean reward (``search.root_stats``);
     ``tally``, when given: [0] += simulations, [1] += days they played (benchmarks)."""
-    s = at[1]
+    s = root.at[1]
     root_keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    n_root = ship_options(r, root.pl, root.sh, root.cr, root.g, p, s, root_keys)
+    n_root = ship_options(r, root, p, s, root_keys)
     if n_root == 1 and stats is None:
         return root_keys[0]
     n_colours = root.pl.shape[0]
@@ -204,12 +196,11 @@ def search_ship(r, tv, wface, wmove, odds, tmean, worth, prm, root: Position, or
     for c in range(n_colours):
         rprms[c] = rprm
     tree = T.new_tree(playouts + 1)
-    sim = new_position(n_colours, root.cr.shape[0])
-    sim_order = np.empty_like(order)
-    sim_at = np.empty_like(at)
+    sim = S.new_state(n_colours, root.cr.shape[0], CELLS)
+    pl, sh, cr, g, at = sim.pl, sim.sh, sim.cr, sim.g, sim.at
+    odds, tmean = t.odds, t.tmean
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
     log = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
-    hits = np.zeros((2, CELLS), dtype=np.int64)
     dirs = np.zeros(64, dtype=np.int64)
     rewards = np.zeros(n_colours, dtype=np.float64)
     me = S.player_of(r, root.pl, p)
@@ -217,35 +208,32 @@ def search_ship(r, tv, wface, wmove, odds, tmean, worth, prm, root: Position, or
     # the tree's own random picks (untried options) follow the search stream too
     np.random.seed(np.int64(next_at(root.g, S.G_SEARCH_RNG) >> np.uint64(33)))
     for _ in range(playouts):
-        copy_into(sim, root)
-        hide_from(r, sim.pl, sim.sh, sim.g, me, next_at(root.g, S.G_SEARCH_RNG))
-        sim_order[:] = order
-        sim_at[:] = at
+        S.copy_state(sim, root)
+        hide_from(r, sim, me, next_at(root.g, S.G_SEARCH_RNG))
         T.begin(tree)
         q = p
         while q >= 0:
-            mine = S.player_of(r, sim.pl, q) == me
-            if mine and not T.left_tree(tree) and sim.g[S.G_DAY] == day:  # the tree's day
-                n = ship_options(r, sim.pl, sim.sh, sim.cr, sim.g, q, sim_at[1], keys)
+            mine = S.player_of(r, pl, q) == me
+            if mine and not T.left_tree(tree) and g[S.G_DAY] == day:  # the tree's day
+                n = ship_options(r, sim, q, at[1], keys)
                 best = -1
                 if n > 1 and T.widening(tree, widen):
-                    choice = decide_ship(guide, gprm, q, sim_at[1], r, odds, tmean, sim.pl,
-                                         sim.sh, sim.cr, sim.g)  # fmt: skip
+                    choice = decide_ship(guide, gprm, q, at[1], r, odds, tmean, pl, sh, cr, g)
                     best = option_index(keys, n, choice)
                 action = keys[T.choose(tree, keys, n, q, explore, best, widen, bias)]
             else:  # the playout, and the other players throughout: the rollout policy
-                action = decide_ship(rollout, rprm, q, sim_at[1], r, odds, tmean, sim.pl, sim.sh,
-                                     sim.cr, sim.g)  # fmt: skip
-            act(r, tv, wmove, sim.pl, sim.sh, sim.cr, sim.g, log, hits, q, sim_at[1], action,
-                dirs, worth)  # fmt: skip
-            end_turn(r, sim.pl, sim.sh, sim.cr, sim.g, log, sim_at, False)
-            q = next_turn(r, wface, odds, tmean, rpids, rprms, sim.pl, sim.sh, sim.cr, sim.g, log,
-                          sim_order, sim_at, False, False)  # fmt: skip
-        winner = decide_winner(r, sim.pl, sim.sh, sim.g[S.G_DAY])
-        T.backup(tree, rewards_of(r, sim.pl, sim.g, winner, rewards))
+                action = decide_ship(rollout, rprm, q, at[1], r, odds, tmean, pl, sh, cr, g)
+            act(r, t, sim, log, q, at[1], action, dirs)
+            end_turn(r, sim, log, False)
+            q = walk_days(r, t, sim, log, False)
+            while q == WEEK_STARTS or q == PURCHASES_DUE:
+                trading(r, t, rpids, rprms, sim, log, False, q)
+                q = walk_days(r, t, sim, log, False)
+        winner = decide_winner(r, pl, sh, g[S.G_DAY])
+        T.backup(tree, rewards_of(r, pl, g, winner, rewards))
         if tally is not None:
             tally[0] += 1
-            tally[1] += sim.g[S.G_DAY] - root.g[S.G_DAY]
+            tally[1] += g[S.G_DAY] - day
     if stats is not None:
         T.root_stats(tree, root_keys, n_root, p, stats)
     return root_keys[T.most_visited(tree, root_keys, n_root, p)]

@@ -1,9 +1,9 @@
 """Exact success odds of one search, for the engine's marking and the ``planner`` policy.
 
-A dynamic programme over the set of marked boxes: ``V[r][mask]`` is the chance of marking every
-box from ``mask`` with ``r`` repeat throws left. Throws come from
-:func:`simulator.caza_tesoros.search.throw_distribution`. With one-value marking the value marked
-is the best choice (``optimal``: the one with the highest ``V`` after it, which is what the
+A dynamic programme over the set of marked boxes: ``V[r][mask]`` is the chance of marking every box
+from ``mask`` with ``r`` repeat throws left. Throws come from
+:func:`simulator.caza_tesoros.treasure_search.throw_distribution`. With one-value marking the value
+marked is the best choice (``optimal``: the one with the highest ``V`` after it, which is what the
 engine plays by default, rule ``marking_choice``) or the greedy pick (``greedy``), so the odds
 describe exactly the search the engine plays. Masks are handled a popcount layer at a time with
 numpy, which keeps this fast with or without the JIT.
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .search import GREEDY_ORDER, MARK_ALL, MAX_DICE, throw_distribution
+from .treasure_search import GREEDY_ORDER, MARK_ALL, MAX_DICE, throw_distribution
 
 CHOICES = ("optimal", "greedy")  # rule option marking_choice, by index
 

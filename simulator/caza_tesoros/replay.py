@@ -16,8 +16,8 @@ from simulator.recording import ReplayDef, replay_by_chunk
 from . import engine as E
 from .board import NEIGHBOUR, coords_of
 from .rules import WEATHER_NAMES
-from .search import LEVEL_BOXES, MARKING_NAMES
 from .state import END_REASONS, KIND_NAMES
+from .treasure_search import LEVEL_BOXES, MARKING_NAMES
 
 ITEM_NAMES = ("compass", "GPS", "satellite", "divers", "robot", "scanner")  # as the cards read
 

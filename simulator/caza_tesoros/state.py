@@ -1,6 +1,7 @@
-"""Caza-Tesoros game state layout: named columns of a few integer arrays.
+"""Caza-Tesoros game state: its layout (named columns of a few integer arrays), :class:`State`
+and read-only helpers.
 
-The compiled engine and the policies share the state as four int64 arrays:
+A game in progress is one :class:`State`; the compiled engine and the policies share its arrays:
 
 - ``pl[player, P_*]``: one row per player;
 - ``sh[player, ship, S_*]``: one row per ship slot (``S_CELL`` is -1 for an empty slot);
@@ -14,6 +15,8 @@ Small helpers every decision needs (movement points, dice of a search, costs) li
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -126,17 +129,43 @@ R = index_slots("RuleSlot", RULE_SLOTS)
 N_RULES = len(RULE_SLOTS)
 
 
-def new_state(n_players: int, n_crosses: int) -> tuple[np.ndarray, ...]:
-    """Empty state arrays (pl, sh, cr, g) for hand-made positions in tests and tools."""
-    pl = np.zeros((n_players, N_PLAYER_FIELDS), dtype=np.int64)
-    sh = np.zeros((n_players, MAX_SHIPS, N_SHIP_FIELDS), dtype=np.int64)
+# A game in progress: players, ships, crosses, game fields, the day's seat order and the cursor
+# of ``turn.next_turn`` in it (seat index in ``order``, next ship slot, 1 once the colour's turn
+# began; seat -1: a new day begins), and the game's searches (row 0) and finds (row 1) by cell.
+State = namedtuple("State", "pl sh cr g order at hits")
+
+# The rules' tables compiled code reads beside ``r``: treasure values, the weather die's faces
+# and their movement, the object deck, the exact search odds and the mean treasure (what the
+# policies weigh), and the marking values of the optimal one-value marking.
+Tables = namedtuple("Tables", "tv wface wmove deck0 odds tmean worth")
+
+
+@njit(cache=True)
+def new_state(n_colours: int, n_crosses: int, n_cells: int) -> State:
+    """An empty game (a hand-made position in tests and tools starts here)."""
+    pl = np.zeros((n_colours, N_PLAYER_FIELDS), dtype=np.int64)
+    sh = np.zeros((n_colours, MAX_SHIPS, N_SHIP_FIELDS), dtype=np.int64)
     sh[:, :, S_CELL] = -1
     sh[:, :, S_AIM] = -1
     cr = np.zeros((n_crosses, N_CROSS_FIELDS), dtype=np.int64)
     cr[:, C_OWNER] = FREE
     g = np.zeros(N_GAME_FIELDS, dtype=np.int64)
     seed_rng(g, 0)
-    return pl, sh, cr, g
+    order = np.arange(n_colours)
+    at = np.zeros(3, dtype=np.int64)
+    at[0] = -1
+    return State(pl, sh, cr, g, order, at, np.zeros((2, n_cells), dtype=np.int64))
+
+
+@njit(cache=True)
+def copy_state(dst: State, src: State) -> None:
+    dst.pl[:] = src.pl
+    dst.sh[:] = src.sh
+    dst.cr[:] = src.cr
+    dst.g[:] = src.g
+    dst.order[:] = src.order
+    dst.at[:] = src.at
+    dst.hits[:] = src.hits
 
 
 # -- randomness (G_RNG, G_POLICY_RNG) --------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""The rules of a Caza-Tesoros day as compiled steps, shared by the engine and the search.
+"""The turn rules of Caza-Tesoros (docs/rules/caza-tesoros.md): every compiled step of a day.
 
 :mod:`.engine` plays whole games with these steps and :mod:`.forward` plays the search's
 simulations with the very same ones, so a simulation plays the engine's own rules. Each rule is a
-small compiled function on the state arrays of :mod:`.state`, so tests can drive a single rule on
-a hand-made position (:func:`deviate`, :func:`pay_maintenance`, :func:`resolve_auction`,
-:func:`search`, :func:`check_end`, :func:`decide_winner` ...).
+small compiled function on the game's :class:`~.state.State` (the larger ones take it whole and
+read its arrays into locals once; the small ones take the arrays they touch), so tests can drive
+a single rule on a hand-made position (:func:`deviate`, :func:`pay_maintenance`,
+:func:`resolve_auction`, :func:`search`, :func:`check_end`, :func:`decide_winner` ...). ``t`` is
+the rules' :class:`~.state.Tables`. The dice of a treasure search are :mod:`.treasure_search`'s.
 
 :func:`next_turn` walks the day (weather, the trading day, purchases) to the next ship's turn;
 :func:`before_action`, the decision, :func:`act` and :func:`end_turn` play that turn.
@@ -26,11 +28,12 @@ from policies.caza_tesoros import (
 )
 from simulator.policy import OUTSIDE
 from simulator.recording import record
+from simulator.rng import STATE_WORDS
 
 from . import state as S
 from .board import CELLS, end_of_path, roll_cell, roll_cross_cell, sail_toward, step_in_line
 from .outside import X_BID, X_BUY, X_PURCHASE, X_SHIP
-from .search import MAX_DICE, search_kernel
+from .treasure_search import MAX_DICE, search_kernel
 
 # -- recorded events (simulator.recording): rows of (event, day, seat, colour, ship, a, ..., h) --
 # The day is 0 for the set-up; the seat is the colour's player (colours_per_player), -1: nobody.
@@ -64,12 +67,13 @@ EVENT_WIDTH = 12
 
 
 @njit(cache=True, _nrt=False)
-def log_event(log, g, event, p, s, a, b, c, d=0, e=0, f=0, h=0):
+def log_event(log, g, event, p, s, a, b, c, d=0, e=0):
     """Record an event of colour ``p`` (ship ``s``) on today's date; ``g[G_LOG_N]`` counts them.
-    A zero-row ``log`` (a run) records nothing."""
+    A zero-row ``log`` (a run) records nothing. (The one event with more fields, ``EV_SEARCH``,
+    is written by :func:`search_with`.)"""
     if log.shape[0] == 0:
         return
-    record(log, g[S.G_LOG_N : S.G_LOG_N + 1], event, g[S.G_DAY], p, p, s, a, b, c, d, e, f, h)
+    record(log, g[S.G_LOG_N : S.G_LOG_N + 1], event, g[S.G_DAY], p, p, s, a, b, c, d, e)
 
 
 @njit(cache=True, _nrt=False)
@@ -119,8 +123,15 @@ def draw_archive_card(r, pl, cr, g, log, p) -> int:
 
 
 @njit(cache=True)
-def setup_game(r, deck0, n_players, pl, sh, cr, g, log):
-    """A new game; ``n_players`` counts colours (one row of ``pl`` each)."""
+def setup_game(r, t: S.Tables, st: S.State, log):
+    """A new game (one row of ``pl`` per colour), its cursor at the start of the first day."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
+    n_players = pl.shape[0]
+    deck0 = t.deck0
+    st.order[:] = np.arange(n_players)
+    st.at[:] = 0
+    st.at[0] = -1
+    st.hits[:] = 0
     pl[:] = 0
     sh[:] = 0
     sh[:, :, S.S_CELL] = -1
@@ -259,8 +270,10 @@ def resolve_auction(bids, start, seller) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, seller, ext=None):
+def run_auction(r, t: S.Tables, pids, prm, st: S.State, log, kind, start, seller, ext=None):
     """Collect every other live player's bid for ``kind`` and resolve the auction."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
+    odds, tmean = t.odds, t.tmean
     n = pl.shape[0]
     bids = np.full(n, -1, dtype=np.int64)
     for q in range(n):
@@ -297,8 +310,10 @@ def give_item(r, sh, g, p, kind) -> int:
 
 
 @njit(cache=True)
-def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
+def weekly_draw(r, t: S.Tables, pids, prm, st: S.State, log, p, ext=None):
     """``p`` draws an object card and buys it at its price, or puts it up for auction."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
+    odds, tmean = t.odds, t.tmean
     kind = draw_object(r, g)
     if kind < 0:
         return
@@ -316,7 +331,7 @@ def weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
             s = give_item(r, sh, g, p, kind)
             log_event(log, g, EV_BUY, p, s, kind, price, pl[p, S.P_VP])
             return
-    buyer, paid = run_auction(r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, price, p, ext)
+    buyer, paid = run_auction(r, t, pids, prm, st, log, kind, price, p, ext)
     log_event(log, g, EV_AUCTION, p, -1, kind, buyer, paid, price)
     if buyer < 0:
         return_to_deck(r, g, kind)
@@ -396,10 +411,11 @@ def most_valuable_offer(r, sh, offered, p) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
+def pay_maintenance(r, t: S.Tables, pids, prm, st: S.State, log, p, ext=None):
     """Start of the week: ``p`` pays maintenance per ship. A player short of VP first auctions its
     cards at the forced-sale price (it receives the price), then retires ships (the Archive pays
     for each) until it can pay; with no ship left it is out of the game."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
     owed = r[S.R.maintenance_per_ship] * pl[p, S.P_SHIPS]
     if pl[p, S.P_VP] < owed:
         offered = np.zeros((sh.shape[1], S.N_KINDS), dtype=np.bool_)
@@ -409,9 +425,7 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
                 break
             offered[s, kind] = True
             start = S.item_price(r, kind) // r[S.R.forced_sale_divisor]
-            buyer, paid = run_auction(
-                r, odds, tmean, pids, prm, pl, sh, cr, g, log, kind, start, p, ext
-            )
+            buyer, paid = run_auction(r, t, pids, prm, st, log, kind, start, p, ext)
             log_event(log, g, EV_FORCED_SALE, p, s, kind, buyer, paid, start)
             if buyer >= 0:
                 sh[p, s, S.S_ITEMS + kind] = 0
@@ -431,8 +445,10 @@ def pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
 
 # -- purchases ------------------------------------------------------------------------------------
 @njit(cache=True)
-def purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext=None):
+def purchases(r, t: S.Tables, pids, prm, st: S.State, log, p, ext=None):
     """Archive cards and ships, as long as the policy asks for something it can have."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
+    odds, tmean = t.odds, t.tmean
     for _ in range(2 * (S.MAX_SHIPS + S.MAX_CARDS)):
         if ext is not None and pids[p] >= OUTSIDE:
             choice = ext[X_PURCHASE][pids[p] - OUTSIDE](prm[p], p, r, odds, tmean, pl, sh, cr, g)
@@ -466,24 +482,24 @@ def free_cross(cr, c):
 
 
 @njit(cache=True)
-def search(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth) -> bool:
+def search(r, t: S.Tables, st: S.State, log, p, s, c) -> bool:
     """Ship ``s`` of ``p`` searches cross ``c`` (it stands on it and can pay). Returns success.
-    ``hits[0, cell]`` counts the game's searches by cell, ``hits[1, cell]`` its finds.
+    ``st.hits[0, cell]`` counts the game's searches by cell, ``st.hits[1, cell]`` its finds.
 
     Success on an own cross pays the card's treasure and returns the card; on an Archive cross it
     takes the top Archive card as loot. A failed level 1 makes the next search level 2. A failed
     level 2 returns an own card and leaves an Archive cross, re-places the ship by 3D6 and, in
     bad weather, costs the ship its best card.
     """
-    return search_with(
-        r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, np.empty(MAX_DICE, np.int64)
-    )
+    return search_with(r, t, st, log, p, s, c, np.empty(MAX_DICE, np.int64))
 
 
 @njit(cache=True, _nrt=False)
-def search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dice) -> bool:
+def search_with(r, t: S.Tables, st: S.State, log, p, s, c, dice) -> bool:
     """:func:`search` throwing its dice into ``dice`` (``MAX_DICE`` long at least): allocates
     nothing."""
+    pl, sh, cr, g, hits = st.pl, st.sh, st.cr, st.g, st.hits
+    tv, worth = t.tv, t.worth
     level = S.search_level(r, cr, g, p, c)
     weather = g[S.G_WEATHER]
     cost = S.search_cost(r, level, weather)
@@ -498,12 +514,14 @@ def search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dice) -> bool:
     # marking one: the best value by the exact values of the rule in force (greedy: none)
     values = worth[level, n_dice] if r[S.R.marking_choice] == 0 else worth[0, 0, :, :0]
     own = cr[c, S.C_OWNER] == p
-    log_event(log, g, EV_SEARCH, p, s, level, cr[c, S.C_CELL], cost, n_dice, rerolls,
-              1 if own else 0, marking)  # fmt: skip
+    if log.shape[0] > 0:  # log_event's row with two more fields
+        record(log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_SEARCH, g[S.G_DAY], p, p, s, level,
+               cr[c, S.C_CELL], cost, n_dice, rerolls, 1 if own else 0, marking)  # fmt: skip
     # the rules' bounds keep n_dice within MAX_DICE and rerolls >= 0: the kernel checks nothing
     found, throws = search_kernel(
-        g, S.G_RNG, dice, level, n_dice, rerolls, marking, r[S.R.level2_combinations], values,
-        log, g[S.G_LOG_N : S.G_LOG_N + 1], EV_THROW, g[S.G_DAY], p, s,
+        g[S.G_RNG : S.G_RNG + STATE_WORDS], dice, level, n_dice, rerolls, marking,
+        r[S.R.level2_combinations], values, log, g[S.G_LOG_N : S.G_LOG_N + 1],
+        (EV_THROW, g[S.G_DAY], p, s),
     )  # fmt: skip
     log_event(log, g, EV_SEARCHED, p, s, 1 if found else 0, throws, level, cr[c, S.C_CELL])
     hits[0, cr[c, S.C_CELL]] += 1
@@ -684,14 +702,15 @@ def finish(g, log, reason):
 
 
 @njit(cache=True)
-def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext=None):
+def week_start(r, t: S.Tables, pids, prm, st: S.State, log, ext=None):
     """Day 1 of a week: maintenance, then object draws, then Archive cards and ships."""
+    pl, g, order = st.pl, st.g, st.order
     n = pl.shape[0]
     if g[S.G_DAY] > 1 or r[S.R.maintenance_first_week] == 1:
         for i in range(n):
             p = order[i]
             if pl[p, S.P_ALIVE] == 1:
-                pay_maintenance(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
+                pay_maintenance(r, t, pids, prm, st, log, p, ext)
                 if g[S.G_LIVE] <= 1 and r[S.R.maintenance_order] == 1:
                     finish(g, log, S.END_LAST_PLAYER)
                     return
@@ -704,11 +723,11 @@ def week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext=None):
     for i in range(n):
         p = order[i]
         if pl[p, S.P_ALIVE] == 1:
-            weekly_draw(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
+            weekly_draw(r, t, pids, prm, st, log, p, ext)
     for i in range(n):
         p = order[i]
         if pl[p, S.P_ALIVE] == 1:
-            purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
+            purchases(r, t, pids, prm, st, log, p, ext)
 
 
 # Without reference counting: these allocate nothing (the search throws its dice into ``dirs``,
@@ -722,9 +741,10 @@ def before_action(r, sh, g, log, p, s):
 
 
 @njit(cache=True, _nrt=False)
-def act(r, tv, wmove, pl, sh, cr, g, log, hits, p, s, action, dirs, worth):
+def act(r, t: S.Tables, st: S.State, log, p, s, action, dirs):
     """The ship does ``action`` (a target cell to sail towards, ``SEARCH`` or ``PASS``; a ship
     bound to search here searches), then a storm pushes it (``after_action``)."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
     here = S.cross_here(cr, p, sh[p, s, S.S_CELL])
     if here >= 0 and S.bound_to_search(r, cr, g, p, here):
         action = SEARCH
@@ -733,62 +753,81 @@ def act(r, tv, wmove, pl, sh, cr, g, log, hits, p, s, action, dirs, worth):
         if c >= 0:
             cost = S.search_cost(r, S.search_level(r, cr, g, p, c), g[S.G_WEATHER])
             if pl[p, S.P_VP] >= cost:
-                search_with(r, tv, pl, sh, cr, g, log, hits, p, s, c, worth, dirs)
+                search_with(r, t, st, log, p, s, c, dirs)
     elif action >= 0:
-        sail(r, wmove, sh, g, log, p, s, action, dirs)
+        sail(r, t.wmove, sh, g, log, p, s, action, dirs)
     if g[S.G_WEATHER] == S.STORM and r[S.R.deviation_timing] == 0:  # after_action
         deviate(r, sh, g, log, p, s)
 
 
 @njit(cache=True, _nrt=False)
-def ship_turn(
-    r, tv, wmove, odds, tmean, pids, prm, pl, sh, cr, g, log, hits, p, s, dirs, worth, ext=None
-):
+def ship_turn(r, t: S.Tables, pids, prm, st: S.State, log, p, s, dirs, ext=None):
     """One ship's turn: storm deviation, then sail OR search (never both), or pass."""
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
     before_action(r, sh, g, log, p, s)
     if ext is not None and pids[p] >= OUTSIDE:
-        action = ext[X_SHIP][pids[p] - OUTSIDE](prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
+        action = ext[X_SHIP][pids[p] - OUTSIDE](prm[p], p, s, r, t.odds, t.tmean, pl, sh, cr, g)
     else:
-        action = decide_ship(pids[p], prm[p], p, s, r, odds, tmean, pl, sh, cr, g)
-    act(r, tv, wmove, pl, sh, cr, g, log, hits, p, s, action, dirs, worth)
+        action = decide_ship(pids[p], prm[p], p, s, r, t.odds, t.tmean, pl, sh, cr, g)
+    act(r, t, st, log, p, s, action, dirs)
 
 
-# -- walking the days: the cursor ``at`` = (seat index in ``order``, next ship slot, colour
+# -- walking the days: the cursor ``st.at`` = (seat index in ``st.order``, next ship slot, colour
 # started); at[0] = -1: a new day begins; at[0] = n: the day's turns are over ------------------
 DAY_OVER = -2  # next_turn's answer at the end of a day's turns (when asked to stop there)
 GAME_OVER = -1
+WEEK_STARTS = -3  # walk_days's answers: the trading day is due (week_start) ...
+PURCHASES_DUE = -4  # ... or the purchases of colour st.order[st.at[0]] (purchases)
 
 
 @njit(cache=True)
-def new_cursor() -> np.ndarray:
-    """A cursor at the start of a game's first day."""
-    at = np.zeros(3, dtype=np.int64)
-    at[0] = -1
-    return at
-
-
-@njit(cache=True)
-def next_turn(r, wface, odds, tmean, pids, prm, pl, sh, cr, g, log, order, at, checking,
-              stop_at_day_end, ext=None) -> int:  # fmt: skip
-    """Play on from the cursor ``at`` to the next ship's turn: the day's weather and trading day,
+def next_turn(r, t: S.Tables, pids, prm, st: S.State, log, checking, stop_at_day_end, ext=None):
+    """Play on from the cursor ``st.at`` to the next ship's turn: the day's weather and trading day,
     a colour's purchases, skipping colours out of the game and empty ship slots. Returns the
     colour whose ship ``at[1]`` acts next (its turn begun: :func:`before_action`), ``GAME_OVER``,
     or, with ``stop_at_day_end``, ``DAY_OVER`` once after the day's last turn (the engine takes
     the day's leader then; the next call ends the day)."""
+    while True:
+        q = walk_days(r, t, st, log, stop_at_day_end)
+        if q != WEEK_STARTS and q != PURCHASES_DUE:
+            return q
+        trading(r, t, pids, prm, st, log, checking, q, ext)
+
+
+@njit(cache=True)
+def trading(r, t: S.Tables, pids, prm, st: S.State, log, checking, q, ext=None) -> None:
+    """Play the trading :func:`walk_days` asked for with ``q`` (``WEEK_STARTS`` or
+    ``PURCHASES_DUE``)."""
+    if q == WEEK_STARTS:
+        week_start(r, t, pids, prm, st, log, ext)
+        if checking:
+            st.g[S.G_PROBLEMS] |= state_problems(r, st.pl, st.sh, st.cr, st.g)
+    else:
+        purchases(r, t, pids, prm, st, log, st.order[st.at[0]], ext)
+
+
+# Called once a ship's turn: compiled without reference counting (it allocates nothing; counting
+# every array of the state and the tables at each call took a fifth of a game's time). The
+# trading it stops for (:func:`trading`) allocates, so its callers play it.
+@njit(cache=True, _nrt=False)
+def walk_days(r, t: S.Tables, st: S.State, log, stop_at_day_end) -> int:
+    """:func:`next_turn` without the trading: walks the days from the cursor and returns the
+    next ship's colour, ``GAME_OVER``, ``DAY_OVER``, or ``WEEK_STARTS`` / ``PURCHASES_DUE`` when
+    the trading of a week's first day or a colour's purchases is due (played by
+    :func:`trading`; the next call goes on from there)."""
+    pl, sh, g, order, at = st.pl, st.sh, st.g, st.order, st.at
     n = pl.shape[0]
     while g[S.G_ENDED] == 0:
         i = at[0]
         if i < 0:  # a new day
             for k in range(n):
                 order[k] = (g[S.G_FIRST_SEAT] + k) % n
-            roll_weather(wface, g, log)
+            roll_weather(t.wface, g, log)
             at[0] = 0
             at[1] = 0
             at[2] = 0
             if g[S.G_WEEKDAY] == 1:
-                week_start(r, odds, tmean, pids, prm, pl, sh, cr, g, log, order, ext)
-                if checking:
-                    g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
+                return WEEK_STARTS
             continue
         if i >= n:  # the day's turns are over
             if stop_at_day_end and at[2] == 0:
@@ -807,7 +846,7 @@ def next_turn(r, wface, odds, tmean, pids, prm, pl, sh, cr, g, log, order, at, c
         if at[2] == 0:
             at[2] = 1
             if g[S.G_WEEKDAY] != 1 and r[S.R.purchase_days] == 1:
-                purchases(r, odds, tmean, pids, prm, pl, sh, cr, g, log, p, ext)
+                return PURCHASES_DUE
         s = at[1]
         while s < sh.shape[1] and sh[p, s, S.S_CELL] < 0:
             s += 1
@@ -823,15 +862,16 @@ def next_turn(r, wface, odds, tmean, pids, prm, pl, sh, cr, g, log, order, at, c
 
 
 @njit(cache=True, _nrt=False)
-def end_turn(r, pl, sh, cr, g, log, at, checking) -> None:
+def end_turn(r, st: S.State, log, checking) -> None:
     """After a ship's turn: the game may be over (treasures, Archive crosses); the cursor moves
     to the colour's next ship."""
+    pl, g = st.pl, st.g
     if checking:
-        g[S.G_PROBLEMS] |= state_problems(r, pl, sh, cr, g)
+        g[S.G_PROBLEMS] |= state_problems(r, pl, st.sh, st.cr, g)
     reason = check_end(r, pl, g)
     if reason >= 0:
         finish(g, log, reason)
-    at[1] += 1
+    st.at[1] += 1
 
 
 @njit(cache=True, _nrt=False)

@@ -26,13 +26,12 @@ from simulator.recording import no_recording
 from . import record as R
 from .board import task_table
 from .engine import (
-    END_ATTEMPT_CAP,
-    END_SUCCESS,
     M,
     engine_inputs,
     play_attempt_chunk,
     play_attempts,
 )
+from .turn import END_ATTEMPT_CAP, END_SUCCESS
 
 LOGBOOK = 32
 
@@ -95,9 +94,8 @@ def play_campaign_chunk(
                 inp = inputs[m, active]
                 attempt_seed = np.array([rng.integers(2**32)], np.uint32)
                 out = play_attempts(
-                    n_players, inp.mcfg, inp.fixed, inp.rcfg, table.ctype, table.params,
-                    inp.values, table.redeal, table.forced, table.captain_barred, ids, prm,
-                    attempt_seed, inp.width, *no_recording(R.EVENT_WIDTH), used, outside,
+                    n_players, inp, ids, prm, attempt_seed, *no_recording(R.EVENT_WIDTH), used,
+                    outside,
                 )  # fmt: skip
                 attempts += 1
                 if out[7][0] and not active:  # the signal is turned over: one more attempt

@@ -4,11 +4,13 @@ An attempt: choose the communication mode (unknown terrain draws a colour card),
 to the mission's difficulty (redeal or redraw when the notes call the set impossible), allocate
 them by the mission's rule, predictions, optional distress signal, then tricks with a
 communication phase before each, until a task or mission rule fails or everything is done.
+Every rule it applies is called from :mod:`.turn`; the mission travels as a :class:`Mission`
+(configuration and task table) and the game in progress as a :class:`~.state.State`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -38,22 +40,13 @@ from .board import (
 from .rules import Rules
 from .state import (
     C_WIN_EXACT_TRICKS_PREDICTED,
-    C_WIN_TRICK_EQUAL_SUITS,
-    C_WIN_TRICK_PARITY,
     COMM_RAPTURE,
     COMM_TERRAIN,
     DONE,
-    FAILED,
-    HIDDEN,
     MAX_TASKS,
     NC,
-    O_BELOW,
     O_COMMBY,
-    O_COMMK,
-    O_DOWN,
-    O_HANDN,
     O_HOLDER,
-    O_OWNER,
     O_TASK,
     O_TRICKS,
     O_TSTATE,
@@ -73,28 +66,40 @@ from .state import (
     S_NTRICKS,
     S_OBJECTIVE,
     S_POOL,
+    S_RAPTURE_SEVERAL,
     S_SINGLE_ANY,
     S_SUM_ABOVE,
     S_SUM_BELOW,
+    State,
     add_dummy,
+    current_player,
+    dummy_view,
+    new_state,
+)
+from .turn import (
+    END_ALL_PLAYED,
+    END_ATTEMPT_CAP,
+    END_SUCCESS,
+    FAILED,
+    ONGOING,
     comm_claims,
     communicate,
-    current_player,
     deal_impossible,
+    distress_pass,
     draw_tasks,
-    dummy_view,
     eval_task,
     evaluate,
     finish_trick,
     legal_cards,
     may_communicate,
-    neighbour,
-    new_state,
+    pass_target,
     play_card,
+    single_trick_task,
+    verdict,
 )
 
 END_REASONS = ("success", "task_failed", "mission_rule_failed", "all_tricks_played", "attempt_cap")
-END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED, END_ATTEMPT_CAP = 0, 1, 2, 3, 4
+assert END_REASONS.index("attempt_cap") == END_ATTEMPT_CAP and END_ALL_PLAYED == 3
 
 # allocation codes (board.ALLOCATIONS)
 A_NORMAL, A_ONE_TAKES_ALL, A_CAPTAIN_ALL_OR_ONE, A_ONE_VOLUNTEER, A_TWO_VOLUNTEERS = range(5)
@@ -314,12 +319,16 @@ def _give_all(s, q):
 
 
 @njit(cache=True)
-def allocate(
-    s, alloc, pids, prms, ttype, tparams, values, barred, hardest_tie,
-    volunteer_order=VOLUNTEER_ENDING_CAPTAIN, recipient=RECIPIENT_WILLING, ext=None,
-):  # fmt: skip
-    """Give every task a holder following the mission's allocation rule (the captain decides
-    for the 2-player dummy)."""
+def allocate(st, m, pids, prms, ext=None):
+    """Give every task a holder following the mission's allocation rule (``m``: the
+    :class:`Mission`; the captain decides for the 2-player dummy)."""
+    s, ttype, tparams = st
+    alloc = m.mcfg[M.allocation]
+    values = m.values
+    barred = m.barred
+    hardest_tie = m.rcfg[RC.hardest_tie]
+    volunteer_order = m.rcfg[RC.volunteer_order]
+    recipient = m.rcfg[RC.recipient]
     n_players = pids.shape[0]
     n = s[S_NTASKS]
     cap = s[S_CAPTAIN]
@@ -438,53 +447,6 @@ def predict(s, pids, prms, ttype, tparams, ext=None):
 
 
 @njit(cache=True)
-def pass_target(s, p, d):
-    """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right); the 2-player dummy
-    passes and receives like any member."""
-    return neighbour(s, p, d)
-
-
-@njit(cache=True)
-def distress_pass(s, cards, d):
-    """Everyone passes ``cards[p]`` (-1: nothing) to the neighbour in direction ``d`` (+1 left,
-    -1 right) at the same time."""
-    n_players = cards.shape[0]
-    dummy = s[S_DUMMY]
-    for p in range(n_players):
-        c = cards[p]
-        if c >= 0:
-            if c >= 36 or s[O_OWNER + c] != p or s[O_DOWN + c] == 1:
-                raise ValueError("distress signal: only own colour cards may be passed")
-    for p in range(n_players):
-        c = cards[p]
-        if c >= 0:
-            to = pass_target(s, p, d)
-            s[O_OWNER + c] = to
-            if p == dummy:  # a face-up dummy card leaves its stack: no longer shown
-                s[O_COMMBY + c] = -1
-                s[O_COMMK + c] = -1
-            if to == dummy:  # the card passed to the dummy lies face up where its card was
-                mine = cards[dummy]
-                s[O_COMMBY + c] = dummy
-                s[O_COMMK + c] = HIDDEN
-                if mine >= 0:
-                    s[O_BELOW + c] = s[O_BELOW + mine]
-    if dummy >= 0 and cards[dummy] >= 0:
-        below = s[O_BELOW + cards[dummy]]
-        s[O_BELOW + cards[dummy]] = -1
-        if cards[pass_target(s, dummy, -d)] < 0 and below >= 0:  # nothing came: turn it up
-            s[O_DOWN + below] = 0
-            s[O_COMMBY + below] = dummy
-            s[O_COMMK + below] = HIDDEN
-    for p in range(n_players):  # a player with only submarines gives nothing but receives
-        cnt = 0
-        for c in range(NC):
-            if s[O_OWNER + c] == p:
-                cnt += 1
-        s[O_HANDN + p] = cnt
-
-
-@njit(cache=True)
 def pass_direction(s, rule, pids, prms, ttype, tparams, ext=None):
     """The direction of the distress pass: fixed by the rule, or agreed (seed: "los jugadores
     pueden acordar la dirección"): each member states a preference from its own hand and the
@@ -515,8 +477,7 @@ def single_trick_blocked(s, rows, n, ttype, tparams, rcfg):
         t[O_TSTATE + k] = PENDING
     for k in range(max(n, 0)):
         ct = ttype[rows[k]]
-        single = C_WIN_TRICK_EQUAL_SUITS <= ct <= C_WIN_TRICK_PARITY
-        if single and eval_task(t, k, ttype, tparams, False) == FAILED:
+        if single_trick_task(ct) and eval_task(t, k, ttype, tparams, False) == FAILED:
             return True
     return False
 
@@ -530,10 +491,10 @@ def impossible_set(s, rows, n, redeal, ttype, tparams, rcfg):
 
 # -- the attempt -----------------------------------------------------------------------------
 @njit(cache=True)
-def setup_attempt(
-    n_players, mcfg, fixed, rcfg, values, redeal, forced, rows, ttype, tparams, used=None
-):
-    """Communication mode, deal and tasks of one attempt. Returns (state, redraws)."""
+def setup_attempt(n_players, m, rows, used=None):
+    """Communication mode, deal and tasks of one attempt of mission ``m`` (a :class:`Mission`).
+    Returns (state vector, redraws)."""
+    mcfg, fixed, rcfg, values, ttype, tparams, redeal, forced, _, _ = m
     mode = mcfg[M.communication]
     if mode == COMM_TERRAIN:
         mode = terrain_mode(np.random.randint(36) % 9 + 1)
@@ -558,6 +519,7 @@ def setup_attempt(
     s[S_SINGLE_ANY] = rcfg[RC.single_any]
     s[S_SUM_ABOVE] = rcfg[RC.sum_above]
     s[S_SUM_BELOW] = rcfg[RC.sum_below]
+    s[S_RAPTURE_SEVERAL] = rcfg[RC.rapture_several]
     s[S_NTASKS] = n
     for k in range(n):
         s[O_TASK + k] = rows[k]
@@ -568,10 +530,12 @@ def setup_attempt(
 
 
 @njit(cache=True)
-def communication_phase(s, pids, prms, ttype, tparams, several=True, ext=None):
+def communication_phase(s, pids, prms, ttype, tparams, ext=None):
     """Before a trick, from the leader clockwise, each player may show a card; under rapture
-    of the deep with ``several``, a member may take another token at once while any is left."""
+    of the deep (``S_RAPTURE_SEVERAL``), a member may take another token at once while any is
+    left."""
     n_players = pids.shape[0]
+    several = s[S_RAPTURE_SEVERAL] == 1
     for i in range(n_players):
         q = (current_player(s) + i) % n_players
         if q == s[S_DUMMY]:
@@ -601,12 +565,12 @@ def seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext=None):
 
 
 @njit(cache=True)
-def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, seen, several=True,
-             ext=None):  # fmt: skip
+def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None):
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
     played, search nodes used). ``rec``/``rec_n``/``seen``: the recording (``record.py``)."""
+    s, ttype, tparams = st
     n_players = pids.shape[0]
     legal = np.empty(NC, np.int64)
     tf, rf, done = evaluate(s, ttype, tparams, False)
@@ -614,14 +578,9 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, 
     nodes = 0
     while True:
         R.record_progress(rec, rec_n, s, seen, rf)
-        if tf:
-            return END_TASK_FAILED, s[S_DONE], nodes
-        if rf:
-            return END_RULE_FAILED, s[S_DONE], nodes
-        if done:
-            return END_SUCCESS, s[S_DONE], nodes
-        if s[S_DONE] >= s[S_NTRICKS]:
-            return END_ALL_PLAYED, s[S_DONE], nodes
+        end = verdict(tf, rf, done, s)
+        if end != ONGOING:
+            return end, s[S_DONE], nodes
         if line_len < 0 and budget > 0 and s[S_DONE] > 0:
             rem = s[S_NTRICKS] - s[S_DONE]
             found, used = search_line(s, ttype, tparams, budget * rem // s[S_NTRICKS], line)
@@ -630,7 +589,7 @@ def play_out(s, pids, prms, ttype, tparams, line, line_len, budget, rec, rec_n, 
                 line_len = found
                 step = 0
         if line_len < 0:
-            communication_phase(s, pids, prms, ttype, tparams, several, ext)
+            communication_phase(s, pids, prms, ttype, tparams, ext)
         for _ in range(n_players):
             q = current_player(s)
             n = legal_cards(s, q, legal)
@@ -659,37 +618,24 @@ def _free_predictions(s, ttype):
 
 
 @njit(cache=True)
-def _fix_predictions(s, line, line_len, ttype, tparams, pids, prms):
+def _fix_predictions(st, line, line_len, pids, prms):
     """After a search with free predictions: X = the tricks the holder takes along the line."""
+    s = st.v
     sim = s.copy()
     rec, rec_n = np.zeros((0, 3), np.int64), np.zeros(1, np.int64)  # a what-if: not recorded
-    play_out(sim, pids, prms, ttype, tparams, line, line_len, 0, rec, rec_n, np.empty(0, np.int64))
+    what_if = State(sim, st.ttype, st.tparams)
+    play_out(what_if, pids, prms, line, line_len, 0, rec, rec_n, np.empty(0, np.int64))
     for k in range(s[S_NTASKS]):
         if s[O_TX + k] == -2:
             s[O_TX + k] = sim[O_TRICKS + s[O_HOLDER + k]]
 
 
 @njit(cache=True)
-def play_attempts(
-    n_players,
-    mcfg,
-    fixed,
-    rcfg,
-    ttype,
-    tparams,
-    values,
-    redeal,
-    forced,
-    barred,
-    policy_ids,
-    policy_params,
-    seeds,
-    width,
-    rec,
-    rec_n,
-    used_tasks=None,
-    ext=None,
-):
+def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, used_tasks=None,
+                  ext=None):  # fmt: skip
+    """One attempt of mission ``m`` (a :class:`Mission`) per seed; the returned columns are
+    those of :func:`play_attempt_chunk`."""
+    _, _, rcfg, _, ttype, tparams, _, _, _, width = m
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
     length = np.zeros(n_games, np.int64)
@@ -730,19 +676,7 @@ def play_attempts(
             play_params[p] = heuristic_params(policy_params.shape[1])
     for g in range(n_games):
         np.random.seed(seeds[g])
-        s, redraws[g] = setup_attempt(
-            n_humans,
-            mcfg,
-            fixed,
-            rcfg,
-            values,
-            redeal,
-            forced,
-            rows,
-            ttype,
-            tparams,
-            used_tasks,
-        )
+        s, redraws[g] = setup_attempt(n_humans, m, rows, used_tasks)
         dealt = R.record_deal(rec, rec_n, s, redraws[g])
         line_len = -1
         search_budget = 0
@@ -754,10 +688,7 @@ def play_attempts(
             for a in range(tries):
                 trial = first.copy()
                 ids = play_ids if a == 0 else random_ids
-                allocate(
-                    trial, mcfg[M.allocation], ids, play_params, ttype, tparams, values, barred,
-                    rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient],
-                )  # fmt: skip
+                allocate(State(trial, ttype, tparams), m, ids, play_params)
                 if a == 0:
                     s = trial.copy()
                 _free_predictions(trial, ttype)
@@ -766,15 +697,13 @@ def play_attempts(
                 if found >= 0:
                     s = trial
                     line_len = found
-                    _fix_predictions(s, line, line_len, ttype, tparams, play_ids, play_params)
+                    found_st = State(s, ttype, tparams)
+                    _fix_predictions(found_st, line, line_len, play_ids, play_params)
                     break
             if line_len < 0:
                 predict(s, play_ids, play_params, ttype, tparams)
         else:
-            allocate(
-                s, mcfg[M.allocation], play_ids, play_params, ttype, tparams, values, barred,
-                rcfg[RC.hardest_tie], rcfg[RC.volunteer_order], rcfg[RC.recipient], ext,
-            )  # fmt: skip
+            allocate(State(s, ttype, tparams), m, play_ids, play_params, ext)
             if not rcfg[RC.predict_after]:
                 predict(s, play_ids, play_params, ttype, tparams, ext)
             call = rcfg[RC.distress] == DISTRESS_ALWAYS
@@ -805,8 +734,8 @@ def play_attempts(
         comm_mode[g] = s[S_COMM_MODE]
         seen = R.record_preparation(rec, rec_n, s, dealt)
         reason[g], length[g], used = play_out(
-            s, play_ids, play_params, ttype, tparams, line, line_len, search_budget, rec, rec_n,
-            seen, rcfg[RC.rapture_several] == 1, ext,
+            State(s, ttype, tparams), play_ids, play_params, line, line_len, search_budget, rec,
+            rec_n, seen, ext,
         )  # fmt: skip
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
@@ -834,16 +763,14 @@ def play_attempts(
 
 
 # -- Python side -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class EngineInputs:
-    mcfg: np.ndarray
-    fixed: np.ndarray
-    rcfg: np.ndarray
-    values: np.ndarray
-    width: int
+Mission = namedtuple("Mission", "mcfg fixed rcfg values ttype tparams redeal forced barred width")
+Mission.__doc__ = """One mission as the compiled engine plays it: its configuration (``mcfg``
+read by ``M``, the rules in force ``rcfg`` read by ``RC``, the printed tasks ``fixed``, the task
+values for this player count), the task table (``ttype``, ``tparams``, ``redeal``, ``forced``,
+``barred``: ``board.TaskTable``) and ``width``, the task columns of a row."""
 
 
-def engine_inputs(rules, n_players: int) -> EngineInputs:
+def engine_inputs(rules, n_players: int) -> Mission:
     """Resolve the mission and the rule options into the engine's integer vectors."""
     table = task_table(rules)
     mission = missions(rules)[rules.mission]
@@ -898,7 +825,10 @@ def engine_inputs(rules, n_players: int) -> EngineInputs:
         rapture_several=int(rules.rapture_several_per_phase),
     )
     width = max(1, min(MAX_TASKS, n_fixed or target))
-    return EngineInputs(mcfg, fixed, rcfg, values, width)
+    return Mission(
+        mcfg, fixed, rcfg, values, table.ctype, table.params, table.redeal, table.forced,
+        table.captain_barred, width,
+    )  # fmt: skip
 
 
 def play_attempt_chunk(
@@ -910,24 +840,12 @@ def play_attempt_chunk(
     that path. The game's chunk function is ``campaign.play_chunk``."""
     if rec is None:
         rec, rec_n = no_recording(R.EVENT_WIDTH)
-    ids = np.asarray(policy_ids, np.int64)
-    table = task_table(rules)
-    inp = engine_inputs(rules, n_players)
     out = play_attempts(
         n_players,
-        inp.mcfg,
-        inp.fixed,
-        inp.rcfg,
-        table.ctype,
-        table.params,
-        inp.values,
-        table.redeal,
-        table.forced,
-        table.captain_barred,
-        ids,
+        engine_inputs(rules, n_players),
+        np.asarray(policy_ids, np.int64),
         np.asarray(policy_params, np.float64),
         np.asarray(seeds, np.uint32),
-        inp.width,
         rec,
         rec_n,
         None,

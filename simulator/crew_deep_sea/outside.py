@@ -28,21 +28,18 @@ from policies.crew_deep_sea import (
 from simulator.policy import OUTSIDE, Decision, OutsideDecisions
 
 from .state import (
-    C_WIN_EXACT_TRICKS_PREDICTED,
     DONE,
     MAXP,
     NC,
     O_BELOW,
     O_COMMBY,
     O_DOWN,
-    O_HOLDER,
     O_OWNER,
-    O_TASK,
     O_TSTATE,
     O_TX,
-    PENDING,
     S_NTASKS,
 )
+from .turn import prediction_hidden
 
 HIDDEN_OWNER = MAXP  # in a seat's view: an unplayed card in some other member's hand
 HIDDEN_PREDICTION = -3  # in a seat's view: another member's secret prediction (task 85)
@@ -65,13 +62,7 @@ def seat_view(s, p, ttype, tparams):
         v[O_DOWN + c] = 0
         v[O_BELOW + c] = -1
     for k in range(s[S_NTASKS]):
-        row = s[O_TASK + k]
-        if (
-            ttype[row] == C_WIN_EXACT_TRICKS_PREDICTED
-            and tparams[row, 0] == 0
-            and s[O_HOLDER + k] != p
-            and s[O_TSTATE + k] == PENDING
-        ):
+        if prediction_hidden(s, k, p, ttype, tparams):
             v[O_TSTATE + k] = DONE  # left out of the member's reckoning, as built-ins do
             v[O_TX + k] = HIDDEN_PREDICTION
     return v

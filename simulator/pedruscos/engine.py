@@ -1,9 +1,8 @@
 """The compiled Pedruscos del Espacio game loop (rules: docs/rules/pedruscos.md).
 
-One call of :func:`play_games` plays a whole chunk. Each rule is a small compiled function on the
-state arrays of :mod:`.state` so tests can drive one rule on a hand-made position
-(:func:`take_card`, :func:`harvest`, :func:`land`, :func:`station_event`, :func:`turn`); the rules
-of a turn live in :mod:`.forward`, where the search's simulations play them too.
+One call of :func:`play_games` plays a whole chunk: seeding, set-up, whose turn, asking the
+seats' policies (or the search, :func:`.forward.search_landing`), recording, the returned
+columns. The rules are the steps of :mod:`.turn`, played on the game's :class:`~.state.State`.
 :func:`play_one` plays one game from its seed and returns the final state.
 """
 
@@ -21,116 +20,68 @@ from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import record as R
 from . import state as S
 from .board import board_of
-from .forward import (  # the rules of a turn; tests drive them by these names too
-    EV_HAULER,  # noqa: F401
-    EV_HOLIDAYS,  # noqa: F401
-    EV_LOST_TURN,  # noqa: F401
-    EV_MARKET,  # noqa: F401
-    EV_NOTHING,  # noqa: F401
-    EV_PIRATES,  # noqa: F401
-    EV_PURITY,  # noqa: F401
-    EV_REPAIRS,  # noqa: F401
-    Position,
-    end_round,
-    end_turn,
-    guided,
-    harvest,  # noqa: F401
-    land,
-    search_landing,
-    start_turn,
-    station_event,  # noqa: F401
-    take_card,  # noqa: F401
-)
+from .forward import guided, search_landing
 from .rules import N_EVENTS, engine_rules
+from .state import State
+from .turn import end_round, end_turn, land, setup, start_turn
 
 
 @njit(cache=True)
-def turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap, ext=None,
-         searching=None):  # fmt: skip
+def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=None):
     """One miner's turn: the station table if it starts on a station, then the die and the move
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py). ``searching``:
     None unless a seat plays ``mcts`` (compiled without the search then), else the search's
-    tally; a searching seat's other decisions are its guide policy's."""
+    tally; a searching seat's other decisions are its guide policy's. (One function: every call
+    counts the references of every array it is passed, a cost a turn pays once.)"""
+    pl, br, g = st.pl, st.br, st.g
     if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
         R.before_turn(rec, snap, pl, br, g, p)
-    if searching is not None and pids[p] == MCTS:
-        gids, gprm = guided(pids, prm, p)
-        _play_turn(r, b, gids, gprm, pl, br, g, p, heat_col, rec, rec_n, snap, ext, prm[p],
-                   searching)  # fmt: skip
-    else:
-        _play_turn(r, b, pids, prm, pl, br, g, p, heat_col, rec, rec_n, snap, ext)
-    heat_end[pl[p, S.P_POS]] += 1
+    searches = False
+    if searching is not None:
+        searches = pids[p] == MCTS
+        search_prm = prm[p]
+        if searches:  # the seat's other decisions are its guide policy's
+            pids, prm = guided(pids, prm, p)
+    die = start_turn(r, b, pids, prm, st, p, ext)
+    if die > 0:
+        pos = pl[p, S.P_POS]
+        lo = b.reach_ptr[pos * 7 + die]
+        hi = b.reach_ptr[pos * 7 + die + 1]
+        if rec.shape[0] > 0:
+            R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
+        if hi > lo:
+            act = -1
+            if searching is not None and searches:
+                key = search_landing(r, b, search_prm, st, p, die, None, searching)
+                end = key // 2
+                act = key % 2
+            else:
+                end = X.move(ext, pids[p], prm[p], p, r, b, st, die)
+                ok = False
+                for j in range(lo, hi):
+                    if b.reach[j] == end:
+                        ok = True
+                if not ok:
+                    end = b.reach[lo]
+            land(r, b, pids, prm, st, p, end, ext, act)
+    st.turn_ends[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
         R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
 
 
-@njit(cache=True)
-def _play_turn(r, b, pids, prm, pl, br, g, p, heat_col, rec, rec_n, snap, ext=None,
-               search_prm=None, searching=None):  # fmt: skip
-    die = start_turn(r, b, pids, prm, pl, br, g, p, heat_col, ext)
-    if die == 0:
-        return
-    pos = pl[p, S.P_POS]
-    lo = b.reach_ptr[pos * 7 + die]
-    hi = b.reach_ptr[pos * 7 + die + 1]
-    if rec.shape[0] > 0:
-        R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
-    if hi == lo:
-        return
-    act = -1
-    if searching is not None:
-        key = search_landing(r, b, pl.shape[0], search_prm, Position(pl, br, g), p, die, None,
-                             searching)  # fmt: skip
-        end = key // 2
-        act = key % 2
-    else:
-        end = X.move(ext, pids[p], prm[p], p, r, b, pl, br, g, die)
-        ok = False
-        for j in range(lo, hi):
-            if b.reach[j] == end:
-                ok = True
-        if not ok:
-            end = b.reach[lo]
-    land(r, b, pids, prm, pl, br, g, p, end, heat_col, ext, act)
-
-
 # -- one game -------------------------------------------------------------------------------------
 @njit(cache=True)
-def points_leader(pl) -> int:
-    best = -1
-    tied = False
-    for p in range(pl.shape[0]):
-        if best < 0 or pl[p, S.P_POINTS] > pl[best, S.P_POINTS]:
-            best = p
-            tied = False
-        elif pl[p, S.P_POINTS] == pl[best, S.P_POINTS]:
-            tied = True
-    return -1 if tied else best
-
-
-@njit(cache=True)
-def setup(r, pl, br, g, heat_end, heat_col):
-    pl[:] = 0
-    br[:] = 0
-    g[:] = 0
-    heat_end[:] = 0
-    heat_col[:] = 0
-    for c in range(3):
-        g[S.G_DECK + c] = r.deck_size
-    S.roll_values(r, g)  # before anyone takes off
-
-
-@njit(cache=True)
-def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checking, rec, rec_n,
-              ext=None, searching=None):  # fmt: skip
+def play_game(r, b, pids, prm, seed, st: State, checking, rec, rec_n, ext=None, searching=None):
     """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
     returns (winner, lead_changes, half_leader). ``searching``: the search's tally when a seat
     plays ``mcts``, else None."""
     np.random.seed(seed)
-    setup(r, pl, br, g, heat_end, heat_col)
+    setup(r, st)
+    pl, br, g = st.pl, st.br, st.g
     R.record_setup(rec, rec_n, r, pl, g)
     snap = R.snapshot_buffer(rec)
     n = pl.shape[0]
+    lead = np.empty(r.max_rounds + 1, dtype=np.int64)  # the points leader after each round
     lead[0] = -1
     last = -1
     changes = 0
@@ -139,20 +90,19 @@ def play_game(r, b, pids, prm, seed, pl, br, g, heat_end, heat_col, lead, checki
         rnd += 1
         g[S.G_ROUND] = rnd
         for p in range(n):
-            turn(r, b, pids, prm, pl, br, g, p, heat_end, heat_col, rec, rec_n, snap, ext,
-                 searching)  # fmt: skip
-            end_turn(r, pl, g, p)
+            turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext, searching)
+            end_turn(r, st, p)
             if checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)
             if g[S.G_ENDED] == 1:
                 break
-        leader = points_leader(pl)
+        leader = S.points_leader(pl)
         lead[rnd] = leader
         if leader >= 0:
             if last >= 0 and leader != last:
                 changes += 1
             last = leader
-        end_round(r, g)
+        end_round(r, st)
     R.record_end(rec, rec_n, pl, g)
     return g[S.G_WINNER], changes, lead[rnd // 2]
 
@@ -179,17 +129,12 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
     events = np.zeros((n, N_EVENTS), dtype=np.int64)
     ends = np.zeros((n, n_cells), dtype=np.int64)
     collects = np.zeros((n, n_cells), dtype=np.int64)
-    pl = np.zeros((n_players, S.N_PLAYER_FIELDS), dtype=np.int64)
-    br = np.zeros((n_players, 7), dtype=np.int64)
-    g = np.zeros(S.N_GAME_FIELDS, dtype=np.int64)
-    heat_end = np.zeros(n_cells, dtype=np.int64)
-    heat_col = np.zeros(n_cells, dtype=np.int64)
-    lead = np.zeros(r.max_rounds + 1, dtype=np.int64)
+    st = S.new_state(n_players, n_cells)
+    pl, g = st.pl, st.g
     for i in range(n):
         w, changes, half = play_game(
-            r, b, pids, prm, seeds[i], pl, br, g, heat_end, heat_col, lead, False, rec, rec_n, ext,
-            searching,
-        )  # fmt: skip
+            r, b, pids, prm, seeds[i], st, False, rec, rec_n, ext, searching
+        )
         winner[i] = w
         length[i] = g[S.G_ROUND]
         reason[i] = g[S.G_END_REASON]
@@ -206,8 +151,8 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
             via_planet[i, p] = pl[p, S.P_HARVESTS_PLANET]
         for k in range(N_EVENTS):
             events[i, k] = g[S.G_EVENTS + k]
-        ends[i, :] = heat_end
-        collects[i, :] = heat_col
+        ends[i, :] = st.turn_ends
+        collects[i, :] = st.collects
     return (
         winner, length, reason, scores, lead_changes, half_leader, shipments, branches, pirate,
         harvest_pts, lost_turns, harvests, via_planet, events, ends, collects,
@@ -264,24 +209,24 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int, checki
     With ``checking`` the invariants of :func:`state.state_problems` are verified after every
     turn and the broken ones collected in ``problems``."""
     r, b = engine_inputs(rules)
-    pl, br, g, heat_end, heat_col = S.new_state(n_players, b.kind.shape[0])
-    lead = np.zeros(int(rules.max_rounds) + 1, dtype=np.int64)
+    st = S.new_state(n_players, b.kind.shape[0])
     winner, changes, half = play_game(
         r, b, np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.int64(seed), pl, br, g, heat_end,
-        heat_col, lead, checking, *R.no_recording(R.EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
+        np.asarray(policy_params, dtype=np.float64), np.int64(seed), st, checking,
+        *R.no_recording(R.EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
     )  # fmt: skip
+    g = st.g
     out: dict[str, Any] = {
         "winner": int(winner),
         "length": int(g[S.G_ROUND]),
         "end_reason": int(g[S.G_END_REASON]),
         "lead_changes": int(changes),
         "half_leader": int(half),
-        "pl": pl,
-        "br": br,
+        "pl": st.pl,
+        "br": st.br,
         "g": g,
-        "turn_ends": heat_end,
-        "collects": heat_col,
+        "turn_ends": st.turn_ends,
+        "collects": st.collects,
         "problems": int(g[S.G_PROBLEMS]),
     }
     return out

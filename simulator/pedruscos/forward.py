@@ -1,9 +1,9 @@
 """Pedruscos del Espacio's forward model: what the shared search (``simulator.search``) needs.
 
-The position travels as one value, :class:`Position` (the arrays ``pl``, ``br``, ``g`` of
-:mod:`.state`). The rules of a turn live here, and :mod:`.engine` plays its games with them:
-:func:`start_turn` (the station table, the take-off, the die), :func:`land` (collect, ship,
-harvest, open a branch), :func:`end_turn` and :func:`next_seat` (the target, the round cap).
+The game travels as one value, :class:`~.state.State`, and a simulation plays the turn rules of
+:mod:`.turn` on it, the engine's own; this module holds no rule of its own, only what the search
+drives: the options of a searched decision, the guide's choice among them, a playout, the
+rewards.
 
 The search decides a turn's main decision: the square to end the move on *together with* what
 landing there does when the landing offers a choice (ship the cargo at a moon, open a branch at a
@@ -24,8 +24,6 @@ game with the ``rollout`` policy in every seat.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
@@ -39,254 +37,21 @@ from policies.pedruscos import (
 )
 from simulator import search as T
 
-from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import state as S
-from .board import ASTEROID, MOON, PLANET, STATION
-from .rules import REPAIRS_TELEPORT, ROUTE_BEFORE_ROLL
-
-Position = namedtuple("Position", "pl br g")
-
-# Station table results, in table order (rules.EVENT_NAMES)
-EV_NOTHING, EV_HAULER, EV_LOST_TURN, EV_PURITY, EV_REPAIRS, EV_PIRATES, EV_MARKET, EV_HOLIDAYS = (
-    range(8)
-)
+from .board import MOON
+from .state import State
+from .turn import end_turn, land, landing_choice, next_seat, start_turn
 
 
-@njit(cache=True)
-def new_position(n_players: int) -> Position:
-    return Position(
-        np.zeros((n_players, S.N_PLAYER_FIELDS), dtype=np.int64),
-        np.zeros((n_players, S.N_STATIONS + 1), dtype=np.int64),
-        np.zeros(S.N_GAME_FIELDS, dtype=np.int64),
-    )
-
-
-@njit(cache=True)
-def copy_into(dst: Position, src: Position) -> None:
-    dst.pl[:] = src.pl
-    dst.br[:] = src.br
-    dst.g[:] = src.g
-
-
-@njit(cache=True)
-def forget_bookkeeping(pos: Position) -> None:
+@njit(cache=True, _nrt=False)
+def forget_bookkeeping(st: State) -> None:
     """Which cards aboard came from harvests is the branch-payback statistic, not a rule (the
     cards are alike); it steers how a discard draws its random numbers, so a simulation starts
     without it and its choices depend on what the table shows alone."""
-    for p in range(pos.pl.shape[0]):
+    pl = st.pl
+    for p in range(pl.shape[0]):
         for c in range(3):
-            pos.pl[p, S.P_HCARDS + c] = 0
-
-
-# -- cards ----------------------------------------------------------------------------------------
-@njit(cache=True)
-def take_card(r, b, pids, prm, pl, br, g, p, c, harvest, cell, heat_col, ext=None) -> bool:
-    """``p`` takes a card of colour ``c``; a full hold takes it only by discarding one (the
-    policy chooses which, or refuses). ``cell`` (-1: none) is where it was collected."""
-    if not S.deck_has(r, g, c):
-        return False
-    if S.cargo(pl, p) >= r.hold_limit:
-        d = X.swap(ext, pids[p], prm[p], p, r, b, pl, br, g, c)
-        if d < 0 or d >= 3 or pl[p, S.P_CARDS + d] == 0:
-            return False
-        S.discard_card(r, pl, g, p, d)
-    S.draw_card(r, pl, g, p, c, harvest)
-    if cell >= 0:
-        heat_col[cell] += 1
-    return True
-
-
-@njit(cache=True)
-def roll_dice(n) -> int:
-    t = 0
-    for _ in range(n):
-        t += np.random.randint(1, 7)
-    return t
-
-
-@njit(cache=True)
-def harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext=None) -> int:
-    """A harvest at station ``s``: dice, then one card per square along the chosen route, in
-    order, never past the next station. Returns the route's row."""
-    lo = b.route_ptr[s]
-    hi = b.route_ptr[s + 1]
-    if hi == lo:
-        return -1
-    pid = pids[p]
-    if r.route_choice == ROUTE_BEFORE_ROLL:
-        i = X.route(ext, pid, prm[p], p, r, b, pl, br, g, s, 0, False)
-        if i < lo or i >= hi:
-            i = lo
-        coord = S.coordinates(br, g, p, b.route_end[i])
-        roll = roll_dice(r.coordinated_dice if coord else r.harvest_dice)
-    else:
-        coord = False
-        for j in range(lo, hi):
-            if S.coordinates(br, g, p, b.route_end[j]):
-                coord = True
-        coord = coord and X.dice(ext, pid, prm[p], p, r, b, pl, br, g, s)
-        roll = roll_dice(r.coordinated_dice if coord else r.harvest_dice)
-        i = X.route(ext, pid, prm[p], p, r, b, pl, br, g, s, roll, coord)
-        if i < lo or i >= hi or (coord and not S.coordinates(br, g, p, b.route_end[i])):
-            i = -1
-            for j in range(lo, hi):
-                if i < 0 and (not coord or S.coordinates(br, g, p, b.route_end[j])):
-                    i = j
-    pl[p, S.P_HARVESTS] += 1
-    pl[p, S.P_HARVESTS_PLANET] += b.route_via_planet[i]
-    g[S.G_HARVEST_ROLL] = roll  # for a replay (record.py)
-    g[S.G_HARVEST_ROUTE] = i
-    g[S.G_HARVEST_COORD] = coord
-    n = min(roll, b.route_len[i])
-    for j in range(n):
-        col = b.route_colour[i, j]
-        if col >= 0:  # a counted moon gives nothing
-            take_card(r, b, pids, prm, pl, br, g, p, col, True, b.route_cell[i, j], heat_col, ext)
-    return i
-
-
-@njit(cache=True)
-def build_branch(r, pl, br, g, p, s):
-    pl[p, S.P_POINTS] -= r.branch_cost
-    br[p, s] = g[S.G_TURN] + 1
-    pl[p, S.P_BRANCHES] += 1
-
-
-# -- a turn ---------------------------------------------------------------------------------------
-@njit(cache=True)
-def landing_choice(r, b, pl, br, g, p, cell) -> bool:
-    """Does ending the move on ``cell`` offer ``p`` a yes or no (ship at a moon, open a branch at
-    a station)? The same conditions as :func:`land`'s."""
-    k = b.kind[cell]
-    if k == MOON:
-        return pl[p, S.P_REPAIR] == 0 and S.can_ship(r, pl, g, p, r.shipping_cost)
-    if k == STATION:
-        s = b.station[cell]
-        return S.station_open(g, s) and br[p, s] == 0 and pl[p, S.P_POINTS] >= r.branch_cost
-    return False
-
-
-@njit(cache=True)
-def land(r, b, pids, prm, pl, br, g, p, cell, heat_col, ext=None, act=-1):
-    """What ending the move on ``cell`` does: collect, ship, harvest or open a branch. ``act``:
-    the answer to the landing's yes-or-no (ship, build) when the search made it; -1 asks the
-    seat's policy."""
-    pl[p, S.P_POS] = cell
-    k = b.kind[cell]
-    repair = pl[p, S.P_REPAIR] == 1
-    pid = pids[p]
-    if k == ASTEROID:
-        if not repair:
-            take_card(r, b, pids, prm, pl, br, g, p, b.colour[cell], False, cell, heat_col, ext)
-    elif k == MOON:
-        if not repair and S.can_ship(r, pl, g, p, r.shipping_cost):
-            if act == 1 or (act < 0 and X.ship(ext, pid, prm[p], p, r, b, pl, br, g,
-                                               r.shipping_cost)):  # fmt: skip
-                S.ship(r, pl, g, p, r.shipping_cost)
-                reach_target(r, pl, g, p)
-    elif k == STATION:
-        s = b.station[cell]
-        if S.station_open(g, s):
-            if S.old_branch(br, g, p, s):
-                if not repair:
-                    harvest(r, b, pids, prm, pl, br, g, p, s, heat_col, ext)
-            elif br[p, s] == 0 and pl[p, S.P_POINTS] >= r.branch_cost:
-                if act == 1 or (act < 0 and X.branch(ext, pid, prm[p], p, r, b, pl, br, g, s)):
-                    build_branch(r, pl, br, g, p, s)
-
-
-@njit(cache=True)
-def station_event(r, b, pids, prm, pl, br, g, p, ev, heat_col, ext=None) -> bool:
-    """Resolve table result ``ev`` for ``p`` on its station; False when the turn ends here."""
-    g[S.G_EVENTS + ev] += 1
-    pid = pids[p]
-    s = b.station[pl[p, S.P_POS]]
-    if ev == EV_HAULER:
-        if (
-            (pl[p, S.P_REPAIR] == 0 or not r.repairs_block_hauler)
-            and S.can_ship(r, pl, g, p, r.hauler_cost)
-            and X.ship(ext, pid, prm[p], p, r, b, pl, br, g, r.hauler_cost)
-        ):
-            S.ship(r, pl, g, p, r.hauler_cost)
-            if reach_target(r, pl, g, p):
-                return False  # the game is over before the move
-    elif ev == EV_LOST_TURN:
-        pl[p, S.P_LOST_TURNS] += 1
-        return False
-    elif ev == EV_PURITY:
-        if S.cargo(pl, p) > 0:
-            c = X.purity(ext, pid, prm[p], p, r, b, pl, br, g)
-            if c < 0 or c >= 3 or pl[p, S.P_CARDS + c] == 0:
-                c = S.dearest_held(pl, g, p)
-            for _ in range(r.purity_cards):
-                take_card(r, b, pids, prm, pl, br, g, p, c, False, -1, heat_col, ext)
-    elif ev == EV_REPAIRS:
-        pl[p, S.P_REPAIR] = 1
-        if r.repairs == REPAIRS_TELEPORT:
-            pl[p, S.P_POS] = 0
-            return False
-    elif ev == EV_PIRATES:
-        S.pirates(r, pl, g, p)
-    elif ev == EV_MARKET:
-        S.roll_values(r, g)
-    elif ev == EV_HOLIDAYS:
-        S.close_station(g, s)
-    return True
-
-
-@njit(cache=True)
-def start_turn(r, b, pids, prm, pl, br, g, p, heat_col, ext=None) -> int:
-    """A turn up to the move: the station table when the ship starts on a station, the take-off
-    from the planet (repaired), the die. Returns the die, 0 when the turn ends without a move."""
-    if b.kind[pl[p, S.P_POS]] == STATION and r.station_events:
-        if not station_event(r, b, pids, prm, pl, br, g, p, S.roll_event(r), heat_col, ext):
-            return 0
-    if b.kind[pl[p, S.P_POS]] == PLANET and pl[p, S.P_REPAIR] == 1:
-        pl[p, S.P_REPAIR] = 0  # it takes off from the planet, repaired
-    return np.random.randint(1, 7)
-
-
-@njit(cache=True)
-def reach_target(r, pl, g, p) -> bool:
-    """The goal, checked whenever ``p`` scores: the first miner to reach the target wins at once
-    (nothing later in the turn, a branch paid for, can take it back). True once the game is
-    over."""
-    if g[S.G_ENDED] == 0 and pl[p, S.P_POINTS] >= r.target_points:
-        g[S.G_ENDED] = 1
-        g[S.G_END_REASON] = S.END_TARGET
-        g[S.G_WINNER] = p
-    return g[S.G_ENDED] == 1
-
-
-@njit(cache=True)
-def end_turn(r, pl, g, p) -> None:
-    """``p`` has played its turn: count it (the target was checked when it scored)."""
-    g[S.G_TURN] += 1
-    reach_target(r, pl, g, p)
-
-
-@njit(cache=True)
-def end_round(r, g) -> None:
-    """Every seat has played the round: stop at the round cap."""
-    if g[S.G_ENDED] == 0 and g[S.G_ROUND] >= r.max_rounds:
-        g[S.G_ENDED] = 1
-        g[S.G_END_REASON] = S.END_ROUND_CAP
-        g[S.G_WINNER] = -1
-
-
-@njit(cache=True)
-def next_seat(r, g, p, n_players) -> int:
-    """The seat to play after ``p``'s ended turn (a new round after the last seat), -1 once the
-    game is over."""
-    if g[S.G_ENDED] == 1:
-        return -1
-    if p + 1 < n_players:
-        return p + 1
-    end_round(r, g)
-    if g[S.G_ENDED] == 1:
-        return -1
-    g[S.G_ROUND] += 1
-    return 0
+            pl[p, S.P_HCARDS + c] = 0
 
 
 @njit(cache=True)
@@ -303,25 +68,21 @@ def guided(pids, prm, p):
 
 # -- simulations ----------------------------------------------------------------------------------
 @njit(cache=True)
-def sim_turn(r, b, pids, prm, pl, br, g, p, heat_col) -> None:
-    """The engine's turn with built-in policies and nothing recorded (a playout's turn)."""
-    die = start_turn(r, b, pids, prm, pl, br, g, p, heat_col)
-    if die > 0:
-        pos = pl[p, S.P_POS]
-        if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
-            end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
-            land(r, b, pids, prm, pl, br, g, p, end, heat_col)
-
-
-@njit(cache=True)
-def playout(r, b, n_players, pids, prm, pos: Position, p: int, heat_col) -> int:
+def playout(r, b, pids, prm, st: State, p: int) -> int:
     """Play the game to its end from seat ``p``'s turn (-1: it is over), every seat with the
-    policies ``pids``/``prm``; returns the winner (-1: the round cap)."""
-    pl, br, g = pos.pl, pos.br, pos.g
+    policies ``pids``/``prm`` and nothing recorded (the engine's turn, in this one function: each
+    call counts the references of every array it is passed); returns the winner (-1: the round
+    cap)."""
+    pl, br, g = st.pl, st.br, st.g
     while p >= 0:
-        sim_turn(r, b, pids, prm, pl, br, g, p, heat_col)
-        end_turn(r, pl, g, p)
-        p = next_seat(r, g, p, n_players)
+        die = start_turn(r, b, pids, prm, st, p)
+        if die > 0:
+            pos = pl[p, S.P_POS]
+            if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
+                end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
+                land(r, b, pids, prm, st, p, end)
+        end_turn(r, st, p)
+        p = next_seat(r, st, p)
     return g[S.G_WINNER]
 
 
@@ -341,30 +102,31 @@ def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def landing_options(r, b, pl, br, g, p, die, keys) -> int:
+@njit(cache=True, _nrt=False)
+def landing_options(r, b, st: State, p, die, keys) -> int:
     """``p``'s options for the rolled ``die`` into ``keys``: ``2 * cell`` for every square it
     may end on, and ``2 * cell + 1`` too where landing offers a choice (ship, build). Returns
     how many."""
-    pos = pl[p, S.P_POS]
+    pos = st.pl[p, S.P_POS]
     n = 0
     for j in range(b.reach_ptr[pos * 7 + die], b.reach_ptr[pos * 7 + die + 1]):
         cell = b.reach[j]
         keys[n] = 2 * cell
         n += 1
-        if landing_choice(r, b, pl, br, g, p, cell):
+        if landing_choice(r, b, st, p, cell):
             keys[n] = 2 * cell + 1
             n += 1
     return n
 
 
 @njit(cache=True)
-def guide_option(gid, gprm, r, b, pl, br, g, p, die, keys, n) -> int:
+def guide_option(gid, gprm, r, b, st: State, p, die, keys, n) -> int:
     """The option (index into ``keys[:n]``) policy ``gid`` takes: its end square, then its
     answer to the landing's choice."""
+    pl, br, g = st.pl, st.br, st.g
     cell = decide_move(gid, gprm, p, r, b, pl, br, g, die)
     key = 2 * cell
-    if landing_choice(r, b, pl, br, g, p, cell):
+    if landing_choice(r, b, st, p, cell):
         if b.kind[cell] == MOON:
             yes = decide_ship(gid, gprm, p, r, b, pl, br, g, r.shipping_cost)
         else:
@@ -378,17 +140,17 @@ def guide_option(gid, gprm, r, b, pl, br, g, p, die, keys, n) -> int:
 
 
 @njit(cache=True)
-def search_landing(r, b, n_players: int, prm, root: Position, p: int, die: int,
-                   stats=None, tally=None) -> int:  # fmt: skip
+def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=None) -> int:
     """The option seat ``p`` takes with policy ``mcts`` for the rolled ``die``: its key,
     ``2 * cell + act`` (act 1: ship or open a branch on landing). ``prm[MCTS_P.playouts]``
     simulations of the shared search from the real position, which is left as it was.
     ``stats``, when given: each option's simulations and mean reward (``search.root_stats``, in
     the order of :func:`landing_options`); ``tally``, when given: [0] += simulations, [1] +=
     rounds they played (benchmarks)."""
+    n_players = root.pl.shape[0]
     n_cells = b.kind.shape[0]
     root_keys = np.zeros(2 * n_cells, dtype=np.int64)
-    n_root = landing_options(r, b, root.pl, root.br, root.g, p, die, root_keys)
+    n_root = landing_options(r, b, root, p, die, root_keys)
     if n_root == 1 and stats is None:
         return root_keys[0]
     playouts = int(prm[MCTS_P.playouts])
@@ -406,38 +168,38 @@ def search_landing(r, b, n_players: int, prm, root: Position, p: int, die: int,
     gid = ROLLOUTS[gu]
     gprm = ROLLOUT_PRM[gu].copy()
     tree = T.new_tree(playouts + 1)
-    sim = new_position(n_players)
+    sim = S.new_state(n_players, n_cells)
     keys = np.zeros(2 * n_cells, dtype=np.int64)
-    heat = np.zeros(n_cells, dtype=np.int64)  # where cards were collected: unused here
     rewards = np.zeros(n_players, dtype=np.float64)
+    pl, g = sim.pl, sim.g
+    root_round = root.g[S.G_ROUND]
     for _ in range(playouts):
-        copy_into(sim, root)
+        S.copy_state(sim, root)
         forget_bookkeeping(sim)
-        pl, br, g = sim.pl, sim.br, sim.g
         T.begin(tree)
         best = -1
         if T.widening(tree, widen):
-            best = guide_option(gid, gprm, r, b, pl, br, g, p, die, root_keys, n_root)
+            best = guide_option(gid, gprm, r, b, sim, p, die, root_keys, n_root)
         k = T.choose(tree, root_keys, n_root, p, explore, best, widen, bias)
-        land(r, b, rids, rprm, pl, br, g, p, root_keys[k] // 2, heat, None, root_keys[k] % 2)
-        end_turn(r, pl, g, p)
-        q = next_seat(r, g, p, n_players)
+        land(r, b, rids, rprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)
+        end_turn(r, sim, p)
+        q = next_seat(r, sim, p)
         while q >= 0 and not T.left_tree(tree):
-            d = start_turn(r, b, rids, rprm, pl, br, g, q, heat)
-            n = landing_options(r, b, pl, br, g, q, d, keys) if d > 0 else 0
+            d = start_turn(r, b, rids, rprm, sim, q)
+            n = landing_options(r, b, sim, q, d, keys) if d > 0 else 0
             if n > 0:
                 best = -1
                 if n > 1 and T.widening(tree, widen):
-                    best = guide_option(gid, gprm, r, b, pl, br, g, q, d, keys, n)
+                    best = guide_option(gid, gprm, r, b, sim, q, d, keys, n)
                 k = T.choose(tree, keys, n, q, explore, best, widen, bias)
-                land(r, b, rids, rprm, pl, br, g, q, keys[k] // 2, heat, None, keys[k] % 2)
-            end_turn(r, pl, g, q)
-            q = next_seat(r, g, q, n_players)
-        winner = playout(r, b, n_players, rids, rprm, sim, q, heat)
+                land(r, b, rids, rprm, sim, q, keys[k] // 2, None, keys[k] % 2)
+            end_turn(r, sim, q)
+            q = next_seat(r, sim, q)
+        winner = playout(r, b, rids, rprm, sim, q)
         T.backup(tree, results(r, pl, winner, margin, rewards))
         if tally is not None:
             tally[0] += 1
-            tally[1] += g[S.G_ROUND] - root.g[S.G_ROUND]
+            tally[1] += g[S.G_ROUND] - root_round
     if stats is not None:
         T.root_stats(tree, root_keys, n_root, p, stats)
     return root_keys[T.most_visited(tree, root_keys, n_root, p)]

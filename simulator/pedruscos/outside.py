@@ -1,8 +1,9 @@
 """Pedruscos del Espacio decisions for a designer's own policies (``--policy-file``;
 docs/policies.md).
 
-The seven decisions of ``policies.pedruscos`` without the policy id. The engine calls the routers
-below where it called the built-in ``decide_*``: with no outside tuple (``ext`` None) numba prunes
+The seven decisions of ``policies.pedruscos`` without the policy id. The turn rules call the
+routers below (with the game's :class:`~simulator.pedruscos.state.State`) where they would call
+the built-in ``decide_*``: with no outside tuple (``ext`` None) numba prunes
 the outside branch and the router is the built-in call. The engine checks every answer again.
 """
 
@@ -29,49 +30,56 @@ X_MOVE, X_SHIP, X_BRANCH, X_DICE, X_ROUTE, X_PURITY, X_SWAP = range(7)
 
 
 @njit(cache=True)
-def move(ext, pid, prm, p, r, b, pl, br, g, die):
+def move(ext, pid, prm, p, r, b, st, die):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_MOVE][pid - OUTSIDE](prm, p, r, b, pl, br, g, die)
     return decide_move(pid, prm, p, r, b, pl, br, g, die)
 
 
 @njit(cache=True)
-def ship(ext, pid, prm, p, r, b, pl, br, g, cost):
+def ship(ext, pid, prm, p, r, b, st, cost):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_SHIP][pid - OUTSIDE](prm, p, r, b, pl, br, g, cost)
     return decide_ship(pid, prm, p, r, b, pl, br, g, cost)
 
 
 @njit(cache=True)
-def branch(ext, pid, prm, p, r, b, pl, br, g, s):
+def branch(ext, pid, prm, p, r, b, st, s):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_BRANCH][pid - OUTSIDE](prm, p, r, b, pl, br, g, s)
     return decide_branch(pid, prm, p, r, b, pl, br, g, s)
 
 
 @njit(cache=True)
-def dice(ext, pid, prm, p, r, b, pl, br, g, s):
+def dice(ext, pid, prm, p, r, b, st, s):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_DICE][pid - OUTSIDE](prm, p, r, b, pl, br, g, s)
     return decide_dice(pid, prm, p, r, b, pl, br, g, s)
 
 
 @njit(cache=True)
-def route(ext, pid, prm, p, r, b, pl, br, g, s, roll, coord_only):
+def route(ext, pid, prm, p, r, b, st, s, roll, coord_only):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_ROUTE][pid - OUTSIDE](prm, p, r, b, pl, br, g, s, roll, coord_only)
     return decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only)
 
 
 @njit(cache=True)
-def purity(ext, pid, prm, p, r, b, pl, br, g):
+def purity(ext, pid, prm, p, r, b, st):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_PURITY][pid - OUTSIDE](prm, p, r, b, pl, br, g)
     return decide_purity(pid, prm, p, r, b, pl, br, g)
 
 
 @njit(cache=True)
-def swap(ext, pid, prm, p, r, b, pl, br, g, c):
+def swap(ext, pid, prm, p, r, b, st, c):
+    pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_SWAP][pid - OUTSIDE](prm, p, r, b, pl, br, g, c)
     return decide_swap(pid, prm, p, r, b, pl, br, g, c)

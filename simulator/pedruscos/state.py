@@ -1,13 +1,16 @@
-"""State layout of a Pedruscos del Espacio game and the small compiled rules on it.
+"""State of a Pedruscos del Espacio game: its layout, :class:`State`, and read-only helpers.
 
-A game is four int64 arrays: ``pl`` (players x ``P_*``), ``br`` (players x 7: the turn number at
-which the player's branch at station ``s`` was built, plus one; 0 means no branch), ``g`` (game
-fields ``G_*``) and the two heatmap rows. ``r`` is ``Rules.to_engine()`` (read by name) and ``b``
-the board's :class:`~simulator.pedruscos.board.BoardArrays`. Tests call these helpers on hand-made
-states; policies read the state through them.
+A game is one :class:`State` of int64 arrays: ``pl`` (players x ``P_*``), ``br`` (players x 7:
+the turn number at which the player's branch at station ``s`` was built, plus one; 0 means no
+branch), ``g`` (game fields ``G_*``) and the two heatmap rows. ``r`` is ``Rules.to_engine()``
+(read by name) and ``b`` the board's :class:`~simulator.pedruscos.board.BoardArrays`. The rules
+that change a state are in :mod:`.turn`; the helpers here only read it (policies read the state
+through them).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -63,15 +66,30 @@ PROBLEM_VALUE = 64
 TWO_DICE = np.array([0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.int64)  # ways of 2..12 /36
 
 
-def new_state(n_players: int, n_cells: int) -> tuple[np.ndarray, ...]:
-    """Empty arrays for one game: pl, br, g, turn-end heat, collect heat."""
-    return (
+# A game in progress: players, branches, game fields, and where the ships ended their turns and
+# collected cards, by cell (the heatmaps).
+State = namedtuple("State", "pl br g turn_ends collects")
+
+
+@njit(cache=True)
+def new_state(n_players: int, n_cells: int) -> State:
+    """Empty arrays for one game."""
+    return State(
         np.zeros((n_players, N_PLAYER_FIELDS), dtype=np.int64),
         np.zeros((n_players, N_STATIONS + 1), dtype=np.int64),
         np.zeros(N_GAME_FIELDS, dtype=np.int64),
         np.zeros(n_cells, dtype=np.int64),
         np.zeros(n_cells, dtype=np.int64),
     )
+
+
+@njit(cache=True)
+def copy_state(dst: State, src: State) -> None:
+    dst.pl[:] = src.pl
+    dst.br[:] = src.br
+    dst.g[:] = src.g
+    dst.turn_ends[:] = src.turn_ends
+    dst.collects[:] = src.collects
 
 
 @njit(cache=True)
@@ -97,45 +115,9 @@ def cargo_value(pl, g, p) -> int:
     return v
 
 
-@njit(cache=True)
-def roll_values(r, g):
-    """One die per colour, read through the value table (start, and result 10)."""
-    for c in range(N_COLOURS):
-        g[G_VALUE + c] = r.value_faces[np.random.randint(0, 6)]
-
-
 @njit(cache=True, _nrt=False)
 def deck_has(r, g, c) -> bool:
     return r.empty_deck == EMPTY_ENDLESS or g[G_DECK + c] > 0
-
-
-@njit(cache=True, _nrt=False)
-def draw_card(r, pl, g, p, c, harvest) -> bool:
-    """``p`` takes a card of colour ``c`` from its deck (room is the caller's concern)."""
-    if not deck_has(r, g, c):
-        return False
-    if r.empty_deck != EMPTY_ENDLESS:
-        g[G_DECK + c] -= 1
-    pl[p, P_CARDS + c] += 1
-    if harvest:
-        pl[p, P_HCARDS + c] += 1
-        pl[p, P_HARVEST_CARDS] += 1
-    return True
-
-
-@njit(cache=True)
-def discard_card(r, pl, g, p, c):
-    """``p`` loses one card of colour ``c``; which one it was (harvested or not) is random in
-    proportion, so the harvest bookkeeping stays exact in expectation."""
-    n = pl[p, P_CARDS + c]
-    if n <= 0:
-        return
-    h = pl[p, P_HCARDS + c]
-    if h > 0 and np.random.randint(0, n) < h:
-        pl[p, P_HCARDS + c] -= 1
-    pl[p, P_CARDS + c] -= 1
-    if r.discards_to_deck and r.empty_deck != EMPTY_ENDLESS:
-        g[G_DECK + c] += 1
 
 
 @njit(cache=True)
@@ -180,27 +162,6 @@ def can_ship(r, pl, g, p, cost) -> bool:
     return v > cost if r.must_exceed_cost else True
 
 
-@njit(cache=True, _nrt=False)
-def ship(r, pl, g, p, cost) -> int:
-    """Ship every card aboard: the player scores value minus ``cost``; cards return to decks."""
-    v = cargo_value(pl, g, p)
-    harvested = 0
-    for c in range(N_COLOURS):
-        harvested += pl[p, P_HCARDS + c] * g[G_VALUE + c]
-        if r.empty_deck != EMPTY_ENDLESS:
-            g[G_DECK + c] += pl[p, P_CARDS + c]
-        pl[p, P_CARDS + c] = 0
-        pl[p, P_HCARDS + c] = 0
-    gain = v - cost
-    pl[p, P_POINTS] += gain
-    if pl[p, P_POINTS] < 0:  # only with must_exceed_cost off: a shipment never takes points away
-        pl[p, P_POINTS] = 0
-    pl[p, P_SHIPMENTS] += 1
-    pl[p, P_SHIPPED_VALUE] += v
-    pl[p, P_HARVEST_POINTS] += harvested
-    return gain
-
-
 # -- station events -------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def pirates_discards(r, n) -> int:
@@ -208,22 +169,6 @@ def pirates_discards(r, n) -> int:
     if n % 2 == 1 and r.pirates_odd == PIRATES_HALF_UP:
         return (n + 1) // 2
     return n // 2
-
-
-@njit(cache=True)
-def pirates(r, pl, g, p) -> int:
-    """Shuffle the cards and discard half, blindly. Returns the cards lost."""
-    k = pirates_discards(r, cargo(pl, p))
-    for _ in range(k):
-        discard_card(r, pl, g, p, random_held_colour(pl, p))
-    pl[p, P_PIRATE_LOST] += k
-    return k
-
-
-@njit(cache=True, _nrt=False)
-def close_station(g, s):
-    """Only one station is closed at a time: the last one reopens when another closes."""
-    g[G_CLOSED] = s
 
 
 @njit(cache=True, _nrt=False)
@@ -251,12 +196,6 @@ def event_probability(r, k) -> float:
         if r.event_table[total - 2] == k:
             ways += TWO_DICE[total]
     return ways / 36.0
-
-
-@njit(cache=True)
-def roll_event(r) -> int:
-    total = np.random.randint(1, 7) + np.random.randint(1, 7)
-    return r.event_table[total - 2]
 
 
 # -- checks ---------------------------------------------------------------------------------------
@@ -298,3 +237,17 @@ def state_problems(r, b, pl, br, g) -> int:
 @njit(cache=True)
 def n_events() -> int:
     return N_EVENTS
+
+
+@njit(cache=True, _nrt=False)
+def points_leader(pl) -> int:
+    """The seat with the most points, -1 when tied."""
+    best = -1
+    tied = False
+    for p in range(pl.shape[0]):
+        if best < 0 or pl[p, P_POINTS] > pl[best, P_POINTS]:
+            best = p
+            tied = False
+        elif pl[p, P_POINTS] == pl[best, P_POINTS]:
+            tied = True
+    return -1 if tied else best

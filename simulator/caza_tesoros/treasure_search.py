@@ -1,5 +1,9 @@
 """Resolving one Caza-Tesoros treasure search (seed: "Buscar tesoros", "Objetos").
 
+A rule of the game, called by the turn rules (:func:`.turn.search_with`) and the exact odds
+(:mod:`.odds`); named for the rulebook's treasure search so that it is not taken for the search
+player (``simulator.search``, driven through :mod:`.forward`).
+
 A search has a level. Level 1 has boxes 1-6 and a throw shows each die's value. Level 2 has
 boxes 1-12 and a throw shows each die, plus the sum and the absolute difference of two dice, kept
 when in 1..12 (a difference of 0 shows nothing). With ``PAIRS_ANY`` every two of the thrown dice
@@ -161,6 +165,7 @@ def greedy_pick(level: int, n_dice: int, pairs: int, new: int) -> int:
 
 
 NO_WORTH = np.zeros((1, 0))  # resolve_search: no value table, mark by the greedy rule
+NO_TAG = (0, 0, -1, -1)  # search_kernel's recording tag when nothing is recorded
 
 
 @njit(cache=True)
@@ -173,8 +178,8 @@ def resolve_search(
     dice = np.empty(MAX_DICE, dtype=np.int64)
     no_rec = np.zeros((0, 1), dtype=np.int64)  # records nothing
     return search_kernel(
-        state.view(np.int64), 0, dice, level, n_dice, rerolls, marking, pairs, NO_WORTH,
-        no_rec, np.zeros(1, dtype=np.int64), 0, 0, -1, -1,
+        state.view(np.int64), dice, level, n_dice, rerolls, marking, pairs, NO_WORTH,
+        no_rec, np.zeros(1, dtype=np.int64), NO_TAG,
     )  # fmt: skip
 
 
@@ -227,22 +232,23 @@ def _check_kernel(level, n_dice, rerolls) -> None:
 
 @njit(cache=True, inline="always")
 def search_kernel(
-    words: np.ndarray, at: int, dice: np.ndarray, level: int, n_dice: int, rerolls: int,
-    marking: int, pairs: int, worth: np.ndarray,
-    rec: np.ndarray, rec_n: np.ndarray, event: int, day: int, colour: int, ship: int,
+    words: np.ndarray, dice: np.ndarray, level: int, n_dice: int, rerolls: int, marking: int,
+    pairs: int, worth: np.ndarray, rec: np.ndarray, rec_n: np.ndarray, tag: tuple,
 ) -> tuple[bool, int]:  # fmt: skip
     """One whole search at one level; (success, throws made). The engine's search and the
     search-odds simulation both play this loop.
 
-    The dice are drawn from the xoshiro256** state in ``words[at : at + 4]`` (``int64`` words,
-    :mod:`simulator.rng`: a game carries it in its state array) into the caller's ``dice``
+    The dice are drawn from the xoshiro256** state in ``words[:4]`` (``int64`` words,
+    :mod:`simulator.rng`: a game passes the slice of its state array that carries it) into the
+    caller's ``dice``
     (``n_dice`` long at least), so a loop of searches allocates nothing. ``worth[r, mask]``:
     chance to finish from the marked set ``mask`` with ``r`` repeat throws left
     (``odds.optimal_values``); with marking one the best value by it is marked, and an empty
     ``worth`` (``NO_WORTH``) marks by the greedy rule. A recording buffer ``rec``/``rec_n``
     (:mod:`simulator.recording`; a zero-row buffer: none) receives each throw as ``(event, day,
     colour, colour, ship, throw, dice as digits, new values shown, values marked before, repeat
-    throws left)``, value masks as above. The arguments are unchecked: callers check them once,
+    throws left)``, value masks as above, the first four from ``tag = (event, day, colour,
+    ship)``. The arguments are unchecked: callers check them once,
     outside their loops (a check that can raise in the loop makes it slower)."""
     full = (1 << (6 if level == 1 else 12)) - 1
     marked = 0
@@ -250,13 +256,14 @@ def search_kernel(
     rerolls_left = rerolls
     while True:
         for i in range(n_dice):
-            dice[i] = below_at(words, at, FACES) + 1
+            dice[i] = below_at(words, 0, FACES) + 1
         throws += 1
         new = throw_mask(level, dice, n_dice, pairs) & ~marked
         if rec.shape[0] > 0:
             packed = 0
             for i in range(n_dice):
                 packed = packed * 10 + dice[i]
+            event, day, colour, ship = tag
             record(rec, rec_n, event, day, colour, colour, ship, throws, packed, new, marked,
                    rerolls_left)  # fmt: skip
         if new == 0:
@@ -303,9 +310,8 @@ def _search_trials(words, trials, level, n_dice, rerolls, marking, pairs, worth)
     successes = 0
     for _ in range(trials):
         found, _throws = search_kernel(
-            words, 0, dice, level, n_dice, rerolls, marking, pairs, worth,
-            no_rec, rec_n, 0, 0, -1, -1,
-        )  # fmt: skip
+            words, dice, level, n_dice, rerolls, marking, pairs, worth, no_rec, rec_n, NO_TAG
+        )
         if found:
             successes += 1
     return successes

@@ -1,0 +1,146 @@
+"""The Crew's built-in policies as the toolkit lists them: ids, parameters and their positions.
+
+``as_heuristic`` and ``heuristic_params`` give the heuristic's parameter row to the decisions
+that another policy leaves to the heuristic (the expert's talk, the omniscient crew's play).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.policy import PolicyDef, PolicyParam
+
+RANDOM, HEURISTIC, OMNISCIENT, EXPERT = 0, 1, 2, 3
+
+
+POLICIES = {
+    "random": PolicyDef(
+        "random",
+        RANDOM,
+        "random legal card, random task pick, never calls distress",
+        (PolicyParam("communicate", 0.0, 0.0, 1.0, "chance to show a random legal card"),),
+    ),
+    "heuristic": PolicyDef(
+        "heuristic",
+        HEURISTIC,
+        "cooperative card play from its own information: scores each card by who will win "
+        "the trick (later players overtake when the crew gains or when forced), wins its task "
+        "cards, plays under others', sluffs task cards to their owners, sheds what it must not "
+        "win; takes tasks its hand fits, uses the sonar to guide the crew, calls distress",
+        (
+            PolicyParam("caution", 0.5, 0.0, 1.0, "0.5 weighs a later card winning by its chance"),
+            PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
+            PolicyParam("distress_below", 0.12, 0.0, 1.0, "call distress if a task fits below"),
+            PolicyParam("volunteer", 0.4, 0.0, 1.0, "mean task fit needed to volunteer"),
+            PolicyParam("pass_below", 0.55, 0.0, 1.0, "pass a task pick (when allowed) below"),
+            PolicyParam("done_early", 3.0, 0.0, 20.0, "value of completing a task at trick 1"),
+            PolicyParam("done_late", 12.0, 0.0, 40.0, "value of completing it at the last trick"),
+        ),
+    ),
+    "omniscient": PolicyDef(
+        "omniscient",
+        OMNISCIENT,
+        "sees every hand and searches for a line that completes the mission (an upper bound), "
+        "heuristic card first; without a line it plays heuristic and searches again every "
+        "trick; every seat must use it",
+        (
+            PolicyParam(
+                "nodes",
+                20000.0,
+                10.0,
+                1e8,
+                "search budget in cards tried per attempt",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam("allocations", 4.0, 1.0, 64.0, "task allocations tried", integer=True),
+        ),
+    ),
+    "expert": PolicyDef(
+        "expert",
+        EXPERT,
+        "plays from what it can know: at each card it samples deals consistent with the public "
+        "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
+        "its own hand, solves each with the omniscient search and plays the card that "
+        "completes the mission in most samples (a search out of nodes scores the best trick "
+        "end it reached by the chance its pending tasks are kept), plus the heuristic "
+        "crew's own playout of the sample; chooses tasks, bids and "
+        "volunteers the same way (the others' picks completed as the heuristic's on each "
+        "sample); talks and calls distress as heuristic, and reads other players' sonar cards "
+        "into its samples",
+        (
+            PolicyParam(
+                "samples",
+                12.0,
+                1.0,
+                512.0,
+                "deals sampled per card decision",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam(
+                "nodes",
+                3000.0,
+                10.0,
+                1e7,
+                "search budget per card decision (cards)",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam("comm_threshold", 2.5, 0.0, 10.0, "relevance needed to use the sonar"),
+            PolicyParam(
+                "pick_nodes",
+                8000.0,
+                10.0,
+                1e7,
+                "search budget per task choice or volunteering decision (cards)",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam(
+                "playout",
+                1.0,
+                0.0,
+                4.0,
+                "weight of the heuristic crew's own playout of each sample beside the search",
+            ),
+        ),
+    ),
+}
+
+
+# Parameter positions by name, generated from the declarations above.
+RANDOM_P = POLICIES["random"].slots
+
+
+HEURISTIC_P = POLICIES["heuristic"].slots
+
+
+OMNISCIENT_P = POLICIES["omniscient"].slots
+
+
+EXPERT_P = POLICIES["expert"].slots
+HEURISTIC_DEFAULTS = tuple(p.default for p in POLICIES["heuristic"].params)
+
+
+@njit(cache=True)
+def as_heuristic(pid, prm):
+    """The heuristic's id and parameters for the expert's decisions other than card play
+    (defaults, with the expert's own sonar threshold)."""
+    if pid != EXPERT:
+        return pid, prm
+    row = np.zeros(prm.shape[0])
+    for i in range(len(HEURISTIC_DEFAULTS)):
+        row[i] = HEURISTIC_DEFAULTS[i]
+    row[HEURISTIC_P.comm_threshold] = prm[EXPERT_P.comm_threshold]
+    return HEURISTIC, row
+
+
+@njit(cache=True)
+def heuristic_params(width):
+    """A parameter row holding the heuristic's defaults (the omniscient crew's own play)."""
+    row = np.zeros(width)
+    for i in range(len(HEURISTIC_DEFAULTS)):
+        row[i] = HEURISTIC_DEFAULTS[i]
+    return row
