@@ -236,7 +236,7 @@ def _paired_change(
     common, ia, ib = np.intersect1d(a[0], b[0], return_indices=True)
     d = paired_mean(a[1][ia], b[1][ib])
     return {
-        "change": {"value": d.diff, "lo": d.lo, "hi": d.hi},
+        "change": d.change,
         "p_value": d.p_value,
         "games": len(common),
         "test": "paired t on the per-game difference of the two effects (common seeds)",

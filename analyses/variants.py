@@ -111,7 +111,7 @@ def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
             "games_variant": n_other,
             "base": d.base,
             "other": d.other,
-            "change": {"value": d.diff, "lo": d.lo, "hi": d.hi},
+            "change": d.change,
             "p_value": d.p_value,
             "test": d.test,
         }
