@@ -211,7 +211,7 @@ def flagged_under_both(first: pl.DataFrame, second: pl.DataFrame, z: float = 3.0
     """Cards out of line (|z| >= ``z``, same sign) in two audits' card tables, e.g. under
     `expert` and `omniscient`: what both crews find mispriced is a property of the cards."""
     cols = ["task", "key", "printed", "empirical_in_printed_units", "below_scale", "z"]
-    cols += ["printed_units_low", "printed_units_high", "ci_low", "ci_high"]
+    cols += ["printed_units_low", "printed_units_high", "empirical_logodds", "ci_low", "ci_high"]
     # an audit written by an earlier version lacks the printed-scale interval
     cols = [c for c in cols if c in first.columns and c in second.columns]
     both = first.select(cols).join(second.select(cols), on=["task", "key", "printed"])

@@ -160,8 +160,8 @@ def judge(ladder: list[dict[str, Any]]) -> dict[str, Any]:
         changes = [d for d in differences if d["figure"] == name and d["significant"]]
         missing = {rung: unmeasured[rung][name] for rung, _ in cells if name in unmeasured[rung]}
         sig = [significant[name, rung] for rung, _ in cells]
-        signs = {math.copysign(1, row["diff"]) for _, row in cells}
-        if all(row["diff"] == row["lo"] == row["hi"] == 0 for _, row in cells):
+        signs = {math.copysign(1, row["change"]["value"]) for _, row in cells}
+        if all(row["change"] == {"value": 0, "lo": 0, "hi": 0} for _, row in cells):
             verdict = NONE
         elif changes:
             verdict = CHANGES
@@ -176,7 +176,7 @@ def judge(ladder: list[dict[str, Any]]) -> dict[str, Any]:
             "rungs": [
                 {
                     "rung": rung,
-                    "effect": {"value": row["diff"], "lo": row["lo"], "hi": row["hi"]},
+                    "effect": row["change"],
                     "significant": significant[name, rung],
                     "measured": rung not in missing,
                     "why_not": missing.get(rung),
@@ -190,7 +190,7 @@ def judge(ladder: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _standard_error(row: dict[str, Any]) -> float:
-    lo, hi = row["lo"], row["hi"]
+    lo, hi = row["change"]["lo"], row["change"]["hi"]
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return math.nan
     return (hi - lo) / (2 * Z)
@@ -236,7 +236,7 @@ def _paired_change(
     common, ia, ib = np.intersect1d(a[0], b[0], return_indices=True)
     d = paired_mean(a[1][ia], b[1][ib])
     return {
-        "change": {"value": d.diff, "lo": d.lo, "hi": d.hi},
+        "change": d.change,
         "p_value": d.p_value,
         "games": len(common),
         "test": "paired t on the per-game difference of the two effects (common seeds)",
@@ -246,7 +246,7 @@ def _paired_change(
 def _independent_change(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Without common games: a z test of two independent estimates from their intervals."""
     se = math.hypot(_standard_error(a), _standard_error(b))
-    delta = b["diff"] - a["diff"]
+    delta = b["change"]["value"] - a["change"]["value"]
     if se > 0 and math.isfinite(se):
         p = float(2 * sps.norm.sf(abs(delta) / se))
     else:

@@ -517,4 +517,4 @@ def first_seat_change(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str,
         won[: rung["first_seat_wins"]] = True
         shares.append(won)
     d = unpaired_proportion(shares[0], shares[1])
-    return {"change": {"value": d.diff, "lo": d.lo, "hi": d.hi}, "p_value": d.p_value}
+    return {"change": d.change, "p_value": d.p_value}

@@ -49,8 +49,19 @@ class Difference:
     p_value: float
     test: str
 
-    def as_dict(self) -> dict[str, float | str]:
-        return asdict(self)
+    @property
+    def change(self) -> dict[str, float]:
+        """The difference as the JSON estimate ``{"value", "lo", "hi"}``."""
+        return {"value": self.diff, "lo": self.lo, "hi": self.hi}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "other": self.other,
+            "change": self.change,
+            "p_value": self.p_value,
+            "test": self.test,
+        }
 
 
 def proportion(k: int, n: int) -> Estimate:

@@ -52,7 +52,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
             joined = mine.join(theirs, on="game_index", suffix="_o")
             d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy(), confidence)
             rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
-        diffs = np.array([r["diff"] for r in rows]) if rows else np.zeros(0)
+        diffs = np.array([r["change"]["value"] for r in rows]) if rows else np.zeros(0)
         out.append(
             {
                 "seating": s["seating"],
@@ -60,9 +60,9 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
                 "ahead": int(np.sum(diffs > 0)),
                 "tied": int(np.sum(diffs == 0)),
                 "behind": int(np.sum(diffs < 0)),
-                "significantly_ahead": sum(1 for r in rows if r["lo"] > 0),
-                "significantly_behind": sum(1 for r in rows if r["hi"] < 0),
-                "closest": min(rows, key=lambda r: r["diff"]) if rows else None,
+                "significantly_ahead": sum(1 for r in rows if r["change"]["lo"] > 0),
+                "significantly_behind": sum(1 for r in rows if r["change"]["hi"] < 0),
+                "closest": min(rows, key=lambda r: r["change"]["value"]) if rows else None,
                 "confidence": confidence,
             }
         )
@@ -150,7 +150,8 @@ def adapted_effects(
                 "games": int(len(change)),
                 **diffs,
                 "adapting_changes_effect": {
-                    "diff": float(change.mean()), "lo": lo, "hi": hi, "confidence": confidence,
+                    "change": {"value": float(change.mean()), "lo": lo, "hi": hi},
+                    "confidence": confidence,
                 },
             }
         )  # fmt: skip

@@ -32,8 +32,10 @@ OUTCOME_COLUMNS = ["game_index", "winner", "success", "length"]
 
 
 def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
-    """One row per variant and measure: baseline, variant, change with interval, raw and
-    corrected p-values, and whether the change is significant after correction."""
+    """One row per variant and measure: baseline, variant, ``change`` (``{"value", "lo",
+    "hi"}``), raw and corrected p-values, whether the change is significant after correction,
+    and ``corrected``: the change with the interval widened to the level that correction
+    tests."""
     for other in others:
         if other.game != base.game:
             raise BalanceError(
@@ -57,9 +59,10 @@ def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
     tested = sum(r["p_value"] == r["p_value"] for r in rows)
     level = 1 - max(sum(r["significant"] for r in rows), 1) * ALPHA / max(tested, 1)
     for row in rows:
-        lo, hi = widened(row["diff"], row["lo"], row["hi"], level)
+        c = row["change"]
+        lo, hi = widened(c["value"], c["lo"], c["hi"], level)
         row["corrected"] = {
-            "value": row["diff"],
+            "value": c["value"],
             "lo": lo,
             "hi": hi,
             "confidence": level,
@@ -106,7 +109,11 @@ def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
             "paired": is_paired,
             "games_base": n_base,
             "games_variant": n_other,
-            **d.as_dict(),
+            "base": d.base,
+            "other": d.other,
+            "change": d.change,
+            "p_value": d.p_value,
+            "test": d.test,
         }
 
     rows = []

@@ -40,10 +40,10 @@ def _estimate_text(target: str, est: dict[str, Any] | None) -> str:
 def _difference_text(target: str, d: dict[str, Any] | None) -> str:
     if d is None:
         return "-"
-    t = parse_target(target)
+    t, c = parse_target(target), d["change"]
     if t.is_share:
-        return f"{d['diff'] * 100:+.1f} points [{d['lo'] * 100:+.1f}, {d['hi'] * 100:+.1f}]"
-    return f"{d['diff']:+.2f} [{d['lo']:+.2f}, {d['hi']:+.2f}]"
+        return f"{c['value'] * 100:+.1f} points [{c['lo'] * 100:+.1f}, {c['hi'] * 100:+.1f}]"
+    return f"{c['value']:+.2f} [{c['lo']:+.2f}, {c['hi']:+.2f}]"
 
 
 def _games_text(plan: dict[str, Any], per_seating: int) -> str:

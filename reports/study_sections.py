@@ -33,7 +33,8 @@ from .text import (
 # -- compare ---------------------------------------------------------------------------------
 def _change_text(row: dict[str, Any], unit: str) -> str:
     """A change with the interval its corrected verdict tests (widened for the comparisons)."""
-    c = row.get("corrected") or {"confidence": 0.95, "comparisons": 1, **row}
+    c = row.get("corrected") or {"confidence": 0.95, "comparisons": 1, **row["change"]}
+    value = row["change"]["value"]
     level = f"{c['confidence']:.1%}".replace(".0%", "%")
     why = (
         f", widened because {c['comparisons']} comparisons were made"
@@ -42,11 +43,11 @@ def _change_text(row: dict[str, Any], unit: str) -> str:
     )
     if row["kind"] == "rate":
         return (
-            f"{row['measure']} {points(row['diff'])} ({pct(row['base'])} to {pct(row['other'])}; "
+            f"{row['measure']} {points(value)} ({pct(row['base'])} to {pct(row['other'])}; "
             f"{level} interval {points(c['lo'])} to {points(c['hi'])}{why})"
         )
     return (
-        f"{row['measure']} {signed(row['diff'], 2)} {unit} ({num(row['base'], 2)} to "
+        f"{row['measure']} {signed(value, 2)} {unit} ({num(row['base'], 2)} to "
         f"{num(row['other'], 2)}; {level} interval {signed(c['lo'], 2)} to "
         f"{signed(c['hi'], 2)}{why})"
     )
@@ -65,7 +66,9 @@ def compare_headline(rows: list[dict[str, Any]], runs: list[Run]) -> list[str]:
             )
             out.append(f"Variant '{run.label}' ({what}) against the default: {changes}.")
         else:
-            biggest = max(mine, key=lambda r: abs(r["diff"]) if r["kind"] == "rate" else 0)
+            biggest = max(
+                mine, key=lambda r: abs(r["change"]["value"]) if r["kind"] == "rate" else 0
+            )
             out.append(
                 f"Variant '{run.label}' ({what}) makes no change we can detect: none of its "
                 f"differences is significant after correcting for {len(rows)} comparisons "
@@ -98,13 +101,14 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
     for r in rows:
         rate = r["kind"] == "rate"
         fmt = pct if rate else (lambda v: num(v, 2))
-        change = points(r["diff"]) if rate else f"{signed(r['diff'], 2)} {unit}"
+        d = r["change"]
+        change = points(d["value"]) if rate else f"{signed(d['value'], 2)} {unit}"
         ci = (
-            f"[{points(r['lo'])}, {points(r['hi'])}]"
+            f"[{points(d['lo'])}, {points(d['hi'])}]"
             if rate
-            else f"[{signed(r['lo'], 2)}, {signed(r['hi'], 2)}]"
+            else f"[{signed(d['lo'], 2)}, {signed(d['hi'], 2)}]"
         )
-        c = r.get("corrected") or r
+        c = r.get("corrected") or d
         corrected = (
             f"[{points(c['lo'])}, {points(c['hi'])}]"
             if rate
@@ -154,9 +158,9 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
             Figure(
                 figures.forest(
                     [f"{r['variant']}: {r['measure']}" for r in chosen],
-                    [r["diff"] for r in chosen],
-                    [(r.get("corrected") or r)["lo"] for r in chosen],
-                    [(r.get("corrected") or r)["hi"] for r in chosen],
+                    [r["change"]["value"] for r in chosen],
+                    [(r.get("corrected") or r["change"])["lo"] for r in chosen],
+                    [(r.get("corrected") or r["change"])["hi"] for r in chosen],
                     xlabel,
                     percent=percent,
                     significant=[r["significant"] for r in chosen],

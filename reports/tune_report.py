@@ -29,10 +29,15 @@ def changed_text(best: dict[str, Any], defaults: dict[str, Any]) -> str:
     return ", ".join(moved) or "the defaults"
 
 
+def change_text(change: dict[str, float]) -> str:
+    """A change in points with its interval in brackets."""
+    return f"{points(change['value'])} [{points(change['lo'])}, {points(change['hi'])}]"
+
+
 def verdict(data: dict[str, Any]) -> str:
     s, c = data["summary"], data["check"]
     measure = data["measure"]
-    d = c["difference"]
+    d = c["difference"]["change"]
     if s["best_params"] == s["default_params"]:
         return (
             f"No setting tried beat the defaults of {s['policy']}: they stay best, with a "
@@ -46,8 +51,8 @@ def verdict(data: dict[str, Any]) -> str:
     return (
         f"Best setting of {s['policy']}: {changed_text(s['best_params'], s['default_params'])}. "
         f"On {c['games']:,} fresh games its {measure} is {with_interval(c['best'])} against "
-        f"{with_interval(c['defaults'])} for the defaults: {points(d['diff'])} (95% interval "
-        f"{points(d['lo'])} to {points(d['hi'])}, {p_value(d['p_value'])}), {sure}."
+        f"{with_interval(c['defaults'])} for the defaults: {points(d['value'])} (95% interval "
+        f"{points(d['lo'])} to {points(d['hi'])}, {p_value(c['difference']['p_value'])}), {sure}."
     )
 
 
@@ -217,7 +222,12 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             f"most like the best so far (seed {plan['seed']}), "
             f"{plan['batch']} at a time; each candidate plays {s['games_per_trial']:,} games "
             f"({plan['games_per_seating']:,} per seating) on the same game seeds, in quarters; "
-            f"{pruned} weak candidates were stopped after a quarter or more (median rule). "
+            + (
+                "1 weak candidate was stopped"
+                if pruned == 1
+                else f"{pruned} weak candidates were stopped"
+            )
+            + " after a quarter or more (median rule). "
             f"{data['games_total']:,} games in all ({data['games_played_now']:,} played by the "
             f"last command), {data['wall_seconds']:,.0f} s of wall time on {data['backend']}.",
         ],
@@ -314,8 +324,9 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                     interval(r["best"]),
                     pct(r["defaults"]["value"]),
                     interval(r["defaults"]),
-                    points(r["difference"]["diff"]),
-                    f"[{points(r['difference']['lo'])}, {points(r['difference']['hi'])}]",
+                    points(r["difference"]["change"]["value"]),
+                    f"[{points(r['difference']['change']['lo'])}, "
+                    f"{points(r['difference']['change']['hi'])}]",
                 ]
                 for r in c["by_seating"]
             ],
@@ -346,12 +357,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                     str(a["behind"]),
                     str(a["significantly_behind"]),
                     setting_text(a["closest"]["params"]) if a["closest"] else "-",
-                    (
-                        f"{points(a['closest']['diff'])} [{points(a['closest']['lo'])}, "
-                        f"{points(a['closest']['hi'])}]"
-                    )
-                    if a["closest"]
-                    else "-",
+                    change_text(a["closest"]["change"]) if a["closest"] else "-",
                 ]
                 for a in dom["alternatives"]
             ],
@@ -441,23 +447,22 @@ def adapted_play(study_path: str | Path) -> tuple[list[str], Section, dict[str, 
     ]
     rows = []
     for e in effects:
-        change = e["adapting_changes_effect"]
-        level = f"{change['confidence']:.1%}".replace(".0%", "%")
-        d, a = e["default play"], e["adapted play"]
+        level = f"{e['adapting_changes_effect']['confidence']:.1%}".replace(".0%", "%")
+        change = e["adapting_changes_effect"]["change"]
+        d, a = e["default play"]["change"], e["adapted play"]["change"]
         rows.append(
             [
                 e["variant"],
-                f"{points(d['diff'])} [{points(d['lo'])}, {points(d['hi'])}]",
-                f"{points(a['diff'])} [{points(a['lo'])}, {points(a['hi'])}]",
-                f"{points(change['diff'])} [{points(change['lo'])}, {points(change['hi'])}] "
-                f"({level})",
+                change_text(d),
+                change_text(a),
+                f"{change_text(change)} ({level})",
             ]
         )
         if change["lo"] > 0 or change["hi"] < 0:
             said = (
                 f"Re-tuning matters for '{e['variant']}': its effect on {figure} is "
-                f"{points(a['diff'])} under adapted play against {points(d['diff'])} with "
-                f"{policy} at its defaults, a difference of {points(change['diff'])} "
+                f"{points(a['value'])} under adapted play against {points(d['value'])} with "
+                f"{policy} at its defaults, a difference of {points(change['value'])} "
                 f"({level} interval {points(change['lo'])} to {points(change['hi'])})."
             )
             headline.append(said)
@@ -465,7 +470,7 @@ def adapted_play(study_path: str | Path) -> tuple[list[str], Section, dict[str, 
         else:
             sentences.append(
                 f"For '{e['variant']}', adapted play and {policy} at its defaults cannot be told "
-                f"apart in the effect on {figure} (difference {points(change['diff'])}, "
+                f"apart in the effect on {figure} (difference {points(change['value'])}, "
                 f"{level} interval {points(change['lo'])} to {points(change['hi'])})."
             )
     section = Section(f"Adapted play: {policy} tuned under each rule set", sentences)
@@ -475,9 +480,7 @@ def adapted_play(study_path: str | Path) -> tuple[list[str], Section, dict[str, 
             changed_text(d["summary"]["best_params"], d["summary"]["default_params"]),
             with_interval(d["check"]["defaults"]),
             with_interval(d["check"]["best"]),
-            f"{points(d['check']['difference']['diff'])} "
-            f"[{points(d['check']['difference']['lo'])}, "
-            f"{points(d['check']['difference']['hi'])}]",
+            change_text(d["check"]["difference"]["change"]),
         ]
         for entry, _, d in tunes
     ]

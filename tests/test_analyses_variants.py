@@ -44,7 +44,7 @@ def test_a_variant_that_changes_nothing_shows_no_difference(runs):
         "mean length",
     ]
     for r in rows:
-        assert r["diff"] == 0 and r["p_value"] == 1.0 and not r["significant"]
+        assert r["change"]["value"] == 0 and r["p_value"] == 1.0 and not r["significant"]
 
 
 def test_a_length_only_variant_changes_length_and_nothing_else(runs):
@@ -52,20 +52,22 @@ def test_a_length_only_variant_changes_length_and_nothing_else(runs):
     wins = [rows[f"seat {s} win rate"] for s in (1, 2, 3)]
     assert not any(r["significant"] for r in wins)
     length = rows["mean length"]
-    assert length["significant"] and length["lo"] < 3 < length["hi"]  # mean 15 -> 18
+    assert (
+        length["significant"] and length["change"]["lo"] < 3 < length["change"]["hi"]
+    )  # mean 15 -> 18
 
 
 def test_a_rigged_variant_is_detected_with_a_covering_interval(runs):
     rows = rows_for(compare_runs(runs["default"], [runs["rigged"]]), "bias=2")
     seat1 = rows["seat 1 win rate"]
     assert seat1["significant"] and seat1["p_adjusted"] < 1e-6
-    assert seat1["lo"] < 3 / 5 - 1 / 3 < seat1["hi"]
+    assert seat1["change"]["lo"] < 3 / 5 - 1 / 3 < seat1["change"]["hi"]
     assert seat1["test"].startswith("McNemar")
     for s in (2, 3):
         r = rows[f"seat {s} win rate"]
-        assert r["significant"] and r["lo"] < 1 / 5 - 1 / 3 < r["hi"]
+        assert r["significant"] and r["change"]["lo"] < 1 / 5 - 1 / 3 < r["change"]["hi"]
     assert not rows["mean length"]["significant"]  # same seeds, same lengths
-    assert rows["mean length"]["diff"] == 0
+    assert rows["mean length"]["change"]["value"] == 0
 
 
 def test_correction_covers_every_comparison_of_the_study(runs):
@@ -93,8 +95,9 @@ def test_draws_add_a_no_winner_row(tmp_path, runs):
     rows = rows_for(compare_runs(runs["default"], [drawn]), "draw=0.2")
     no_winner = rows["no-winner rate"]
     assert no_winner["significant"] and no_winner["base"] == 0
-    assert no_winner["lo"] < no_winner["diff"] < no_winner["hi"]
-    assert abs(no_winner["diff"] - 0.2) < 0.04
+    d = no_winner["change"]
+    assert d["lo"] < d["value"] < d["hi"]
+    assert abs(d["value"] - 0.2) < 0.04
 
 
 def test_runs_of_other_player_counts_are_refused(tmp_path, runs):
@@ -108,9 +111,9 @@ def test_a_corrected_verdict_carries_the_interval_it_tests(runs):
     rows = compare_runs(runs["default"], others)
     called = sum(r["significant"] for r in rows)
     for r in rows:
-        c = r["corrected"]
+        c, d = r["corrected"], r["change"]
         assert c["comparisons"] == len(rows) == 12
         assert c["confidence"] == pytest.approx(1 - max(called, 1) * 0.05 / 12)
-        assert c["lo"] <= r["lo"] <= r["diff"] <= r["hi"] <= c["hi"]  # widened, not moved
-        if r["lo"] != r["hi"]:  # a change that varies from game to game: verdict = interval
+        assert c["lo"] <= d["lo"] <= d["value"] <= d["hi"] <= c["hi"]  # widened, not moved
+        if d["lo"] != d["hi"]:  # a change that varies from game to game: verdict = interval
             assert r["significant"] == (c["lo"] > 0 or c["hi"] < 0), r

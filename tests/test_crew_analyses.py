@@ -15,6 +15,7 @@ from analyses.crew import (
     success_by_mission,
     wilson,
 )
+from simulator.commands.crew_deep_sea import json_rows
 from simulator.crew_deep_sea.board import task_table
 
 
@@ -70,6 +71,25 @@ def test_success_table_and_campaign():
     assert (row["ci_low"], row["ci_high"]) == wilson(row["successes"], 400)
     camp = campaign(table).row(0, named=True)
     assert abs(camp["logbook_expected_attempts"] - 400 / row["successes"]) < 1e-9
+
+
+def test_json_rows_write_each_estimate_as_value_lo_hi():
+    games = synthetic(n=400)
+    table = success_by_mission(games)
+    row, first = json_rows(table)[0], table.row(0, named=True)
+    assert row["success_rate"] == {
+        "value": first["success_rate"],
+        "lo": first["ci_low"],
+        "hi": first["ci_high"],
+    }
+    assert "ci_low" not in row and "ci_high" not in row
+    cards = difficulty_audit(synthetic())["4"]["cards"]
+    both = json_rows(flagged_under_both(cards, cards))[0]
+    for suffix in ("", "_right"):
+        for figure in ("empirical_logodds", "empirical_in_printed_units"):
+            e = both[figure + suffix]
+            assert set(e) == {"value", "lo", "hi"} and e["lo"] <= e["value"] <= e["hi"]
+    assert not any(k.startswith(("ci_", "printed_units_")) for k in both)
 
 
 def test_crew_audit_rejects_bad_player_count(tmp_path):

@@ -49,8 +49,8 @@ def test_design_finds_a_setting_that_meets_the_targets_on_fresh_games(tmp_path):
     # The check is its own games (fresh seeds), the same games for every setting.
     check = plan_run("fake", plan.check_games, players=2, seed=plan.check_seed)
     assert plan.check_seed != plan.seed and best["games"] == check.games == start["games"]
-    diff = best["differences"]["first-seat=0.58..0.68"]
-    assert diff["lo"] < truth - 0.5 < diff["hi"]
+    change = best["differences"]["first-seat=0.58..0.68"]["change"]
+    assert change["lo"] < truth - 0.5 < change["hi"]
     # The variant file reproduces the setting.
     text = (tmp_path / "d" / "variants" / "setting-1.toml").read_text()
     assert tomllib.loads(text)["rules"] == best["values"]

@@ -117,7 +117,7 @@ def test_cli_compare_end_to_end_with_json(tmp_path, capsys):
     data = json.loads(out)
     assert data["kind"] == "compare" and (tmp_path / "c" / "report.html").is_file()
     seat1 = next(r for r in data["comparison"] if r["measure"] == "seat 1 win rate")
-    assert seat1["significant"] and seat1["lo"] < 0.6 - 1 / 3 < seat1["hi"]
+    assert seat1["significant"] and seat1["change"]["lo"] < 0.6 - 1 / 3 < seat1["change"]["hi"]
     assert {r["run"] for r in data["targets"]} == {"default", "bias=2"}
 
 

@@ -260,9 +260,7 @@ def _ladder_effects(effects: dict[str, list[tuple[float, float, float, float]]])
                     "variant": "v",
                     "measure": name,
                     "kind": "rate",
-                    "diff": cells[k][0],
-                    "lo": cells[k][1],
-                    "hi": cells[k][2],
+                    "change": {"value": cells[k][0], "lo": cells[k][1], "hi": cells[k][2]},
                     "p_value": cells[k][3],
                 }
                 for name, cells in effects.items()
@@ -308,7 +306,7 @@ def test_compare_ladder_finds_an_effect_that_shrinks_with_skill(capsys, tmp_path
     data = json.loads(text)
     assert [e["rung"] for e in data["ladder"]] == ["random", "strong:skill=9"]
     assert data["ladder_verdicts"]["bias=3: seat 1 win rate"] == CHANGES
-    effects = {e["rung"]: e["effects"][0] for e in data["ladder"]}
+    effects = {e["rung"]: e["effects"][0]["change"] for e in data["ladder"]}
     assert effects["random"]["lo"] < 0.3 < effects["random"]["hi"]
     assert effects["strong:skill=9"]["lo"] < 3 / 46 < effects["strong:skill=9"]["hi"]
     assert "changes with skill" in (out / "report.html").read_text()

@@ -112,9 +112,7 @@ def _rung(name: str, base: np.ndarray, variant: np.ndarray, unmeasured=None) -> 
         "variant": "v",
         "measure": "seat 1 win rate",
         "kind": "rate",
-        "diff": d.diff,
-        "lo": d.lo,
-        "hi": d.hi,
+        "change": {"value": d.diff, "lo": d.lo, "hi": d.hi},
         "p_value": d.p_value,
     }
     games = np.arange(len(base))

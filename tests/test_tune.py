@@ -28,12 +28,9 @@ KEYS = [
     "policy",
     "best_params",
     "best_win_rate",
-    "best_ci",
     "default_params",
     "default_win_rate",
-    "default_ci",
-    "difference",
-    "difference_ci",
+    "change",
     "trials",
     "games_per_trial",
     "out",
@@ -69,13 +66,14 @@ def test_cli_json_has_the_documented_keys_and_finds_more_skill(capsys, tmp_path)
     assert data["default_params"] == {"skill": 1.0}
     # weight 1 + skill against 1: the win rate grows with skill, so the search climbs.
     assert data["best_params"]["skill"] > 5
-    assert data["best_ci"][0] <= data["best_win_rate"] <= data["best_ci"][1]
-    assert data["difference_ci"][0] > 0
+    best, defaults = data["best_win_rate"], data["default_win_rate"]
+    assert best["lo"] <= best["value"] <= best["hi"]
+    assert data["change"]["lo"] > 0
     assert data["games_per_trial"] == 320 and data["trials"] == 8
     # Fresh seeds: the known answer (1 + s) / (2 + s) lies in the intervals.
     s = data["best_params"]["skill"]
-    assert data["best_ci"][0] <= (1 + s) / (2 + s) <= data["best_ci"][1]
-    assert data["default_ci"][0] <= 2 / 3 <= data["default_ci"][1]
+    assert best["lo"] <= (1 + s) / (2 + s) <= best["hi"]
+    assert defaults["lo"] <= 2 / 3 <= defaults["hi"]
     html = (out / "report.html").read_text()
     assert "Search history" in html and "Dominant strategy" in html and "skill" in html
     # The same command again resumes: nothing left to play, the same verdict in words.
@@ -224,7 +222,7 @@ def test_cooperative_tune_maximises_the_success_rate(tmp_path):
     s = data["summary"]
     assert data["measure"] == "success rate"
     assert s["best_params"]["care"] > 0.6  # success chance = care
-    assert s["best_ci"][0] <= s["best_params"]["care"] <= s["best_ci"][1] + 0.01
+    assert s["best_win_rate"]["lo"] <= s["best_params"]["care"] <= s["best_win_rate"]["hi"] + 0.01
     assert data["check"]["fair_share"] is None
 
 
@@ -258,10 +256,11 @@ def test_compare_tune_seats_each_rule_sets_best_setting(tmp_path):
     effect = data["adapted_play"]["effects"][0]
     assert effect["variant"] == "bias=2"
     for play in ("default play", "adapted play"):
-        assert effect[play]["lo"] <= effect[play]["diff"] <= effect[play]["hi"]
-    change = effect["adapting_changes_effect"]
-    assert change["diff"] == pytest.approx(
-        effect["adapted play"]["diff"] - effect["default play"]["diff"]
+        assert effect[play]["change"]["lo"] <= effect[play]["change"]["value"]
+        assert effect[play]["change"]["value"] <= effect[play]["change"]["hi"]
+    change = effect["adapting_changes_effect"]["change"]
+    assert change["value"] == pytest.approx(
+        effect["adapted play"]["change"]["value"] - effect["default play"]["change"]["value"]
     )
 
 

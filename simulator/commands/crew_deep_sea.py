@@ -99,8 +99,9 @@ def crew_audit(
     for row in result["success"]:
         c = ceilings.get(row["crew_mission"])
         typer.echo(
-            f"  mission {row['crew_mission']:2d}: {row['success_rate']:6.1%} "
-            f"[{row['ci_low']:.1%}, {row['ci_high']:.1%}]" + (f"  {_ceiling(c)}" if c else "")
+            f"  mission {row['crew_mission']:2d}: {row['success_rate']['value']:6.1%} "
+            f"[{row['success_rate']['lo']:.1%}, {row['success_rate']['hi']:.1%}]"
+            + (f"  {_ceiling(c)}" if c else "")
         )
     if ceilings:
         typer.echo(
@@ -148,13 +149,34 @@ def _ceiling(c: dict) -> str:
 def _simulated(row: dict) -> str:
     """A card's simulated difficulty on the printed scale with its 95% interval; a card easier
     than the scale's zero shows as 0, the floor, since a difficulty is not negative."""
-    value = max(row["empirical_in_printed_units"], 0.0)
-    if "printed_units_high" not in row:  # a --confirm-with audit from an earlier version
-        return f"simulated {value:.1f}"
-    high = row["printed_units_high"]
+    units = row["empirical_in_printed_units"]
+    if not isinstance(units, dict):  # a --confirm-with audit from an earlier version
+        return f"simulated {max(units, 0.0):.1f}"
+    value, high = max(units["value"], 0.0), units["hi"]
     if row["below_scale"]:
         return f"simulated 0, easier than the printed scale goes (95% interval up to {high:.1f})"
-    return f"simulated {value:.1f} [{row['printed_units_low']:.1f}, {high:.1f}]"
+    return f"simulated {value:.1f} [{units['lo']:.1f}, {high:.1f}]"
+
+
+# The tables' estimates as CSV columns (figure, low end, high end of its 95% interval).
+ESTIMATE_COLUMNS = [
+    ("success_rate", "ci_low", "ci_high"),
+    ("empirical_logodds", "ci_low", "ci_high"),
+    ("empirical_in_printed_units", "printed_units_low", "printed_units_high"),
+]
+
+
+def json_rows(table: pl.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows for JSON: each estimate written {"value", "lo", "hi"} in its figure's
+    place, as everywhere else (the CSV keeps a column for each end of the interval)."""
+    rows = table.to_dicts()
+    for row in rows:
+        for suffix in ("", "_right"):  # _right: the other audit's, in `flagged_under_both`
+            for columns in ESTIMATE_COLUMNS:
+                value, lo, hi = (c + suffix for c in columns)
+                if value in row and lo in row and hi in row:
+                    row[value] = {"value": row[value], "lo": row.pop(lo), "hi": row.pop(hi)}
+    return rows
 
 
 def run_audit(
@@ -209,7 +231,7 @@ def run_audit(
         "policy": policy,
         "attempts_per_mission": games,
         "runs": [str(p) for p in paths],
-        "success": table.to_dicts(),
+        "success": json_rows(table),
         "campaign": campaign(table).to_dicts(),
         "ceiling": [
             ceiling_of_run(path, m, players, ceiling_deals, ceiling_budget)
@@ -222,14 +244,14 @@ def run_audit(
         (out / "ceiling_by_mission.json").write_text(json.dumps(result["ceiling"], indent=1))
     for n, a in audit.items():
         a["cards"].write_csv(out / f"task_audit_{n}p.csv")
-        result[f"flagged_tasks_{n}p"] = a["flagged"].to_dicts()
+        result[f"flagged_tasks_{n}p"] = json_rows(a["flagged"])
         result[f"mission_targets_{n}p"] = a["missions"].to_dicts()
         result[f"slope_{n}p"] = a["slope_logodds_per_point"]
         if confirm_with is not None:
             other = pl.read_csv(Path(confirm_with) / f"task_audit_{n}p.csv")
             both = flagged_under_both(a["cards"], other)
             both.write_csv(out / f"flagged_both_{n}p.csv")
-            result[f"flagged_both_{n}p"] = both.to_dicts()
+            result[f"flagged_both_{n}p"] = json_rows(both)
     return result
 
 
