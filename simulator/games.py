@@ -85,6 +85,30 @@ COUNT, MEASURE, CATEGORY, SEAT, CELLS = (ColumnKind(k) for k in COLUMN_KINDS)
 
 
 @dataclass(frozen=True)
+class SearchHooks:
+    """What a game with a search player (``mcts``) gives beyond its forward model, all in
+    ``simulator/<game>/forward.py``: the features its evaluation is fitted on, and decisions of
+    self-play to fit it on and to measure the search against.
+
+    - ``record(rules, players, ids, params, games, seed)``: play ``games`` games with the seats'
+      policies and return every recorded position's features (float64[positions, players, m], in
+      the order of ``features``), the game's winner (int64[positions], -1: nobody) and the game's
+      index (int64[positions]);
+    - ``bank(rules, players, ids, params, positions, seed)``: ``positions`` decisions met in such
+      games where the seat to move has two options or more (opaque values for ``decide``);
+    - ``decide(rules, decision, policy_id, row, seed)``: the option (an index of the decision's
+      options) that policy ``policy_id`` with parameter row ``row`` chooses there, its random
+      draws seeded by ``seed``.
+    """
+
+    features: tuple[str, ...]
+    record: Callable[..., tuple[Any, Any, Any]]
+    bank: Callable[..., list[Any]]
+    decide: Callable[..., int]
+    fit_games: int = 400  # self-play games an evaluation is fitted on
+
+
+@dataclass(frozen=True)
 class GameSpec:
     id: str
     title: str
@@ -130,6 +154,8 @@ class GameSpec:
     # The strongest hand-written policy: the yardstick of the search player (``mcts``) and the
     # top hand-written rung of a skill ladder (None: the default policy).
     strongest: str | None = None
+    # The search player's evaluation features and self-play hooks (None: no horizon search).
+    search_hooks: SearchHooks | None = None
     # End reason -> who wins a game that ends that way, for the end reasons where the winner is
     # not simply the highest score (replays and reports say it when a lower score wins).
     end_notes: dict[str, str] = field(default_factory=dict)

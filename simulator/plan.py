@@ -16,6 +16,7 @@ import polars as pl
 
 from .dataset import FORMAT, chunk_table
 from .errors import BalanceError
+from .evaluation import Evaluation, attach_evaluations
 from .games import GameSpec, get_game
 from .jit import engine_source
 from .policy import SeatPolicy, engine_arrays, seat_policies
@@ -50,6 +51,8 @@ class RunConfig:
     games: int
     chunk_size: int
     policy_file: PolicyFile | None = None  # travels with the run (Dask workers compile it)
+    # The search player's fitted evaluation (its coefficients are in the seats' rows already).
+    evaluation: Evaluation | None = None
 
     @property
     def n_players(self) -> int:
@@ -110,6 +113,7 @@ class RunConfig:
                 if self.rules.data
                 else {}
             ),
+            **({"evaluation": self.evaluation.manifest()} if self.evaluation else {}),
         }
 
 
@@ -156,7 +160,8 @@ def plan_run(
     if size < 1:
         raise BalanceError(f"--chunk-size must be at least 1, not {size}")
     spec.check_run(rules, n_players, seats)
-    return RunConfig(spec, rules, name, tuple(seats), seed, games, size, policy_file)
+    fitted, evaluation = attach_evaluations(spec, rules, tuple(seats))
+    return RunConfig(spec, rules, name, fitted, seed, games, size, policy_file, evaluation)
 
 
 def engine_seats(config: RunConfig) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:

@@ -18,7 +18,12 @@ import numpy as np
 from .errors import BalanceError
 from .rules import index_slots
 
-MAX_PARAMS = 8
+MAX_PARAMS = 10
+# After the declared parameters, a row carries a search player's fitted evaluation: the intercept
+# at EVAL_AT, then up to MAX_FEATURES weights (simulator.search.evaluate reads them).
+MAX_FEATURES = 23
+EVAL_AT = MAX_PARAMS
+ROW = EVAL_AT + 1 + MAX_FEATURES
 # Policy ids from OUTSIDE up belong to policies loaded from a designer's file (--policy-file): the
 # engine calls slot ``id - OUTSIDE`` of its tuples of compiled decision functions for them.
 OUTSIDE = 1000
@@ -71,7 +76,7 @@ class PolicyDef:
         )
 
     def defaults(self) -> np.ndarray:
-        row = np.zeros(MAX_PARAMS, dtype=np.float64)
+        row = np.zeros(ROW, dtype=np.float64)
         for i, p in enumerate(self.params):
             row[i] = p.default
         return row
@@ -108,6 +113,9 @@ class SeatPolicy:
 
     policy: PolicyDef
     values: tuple[float, ...]
+    # The fitted evaluation a search player scores positions with (intercept, then weights);
+    # filled in by the run's plan (simulator.evaluation), empty for every other policy.
+    evaluation: tuple[float, ...] = ()
 
     @property
     def label(self) -> str:
@@ -120,8 +128,9 @@ class SeatPolicy:
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
     def row(self) -> np.ndarray:
-        row = np.zeros(MAX_PARAMS, dtype=np.float64)
+        row = np.zeros(ROW, dtype=np.float64)
         row[: len(self.values)] = self.values
+        row[EVAL_AT : EVAL_AT + len(self.evaluation)] = self.evaluation
         return row
 
 
@@ -188,7 +197,7 @@ def seat_policies(
 
 
 def engine_arrays(seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
-    """Policy ids (int64, one per seat) and parameters (float64, seats x MAX_PARAMS)."""
+    """Policy ids (int64, one per seat) and parameters (float64, seats x ROW)."""
     ids = np.array([s.policy.id for s in seats], dtype=np.int64)
-    params = np.stack([s.row() for s in seats]) if seats else np.zeros((0, MAX_PARAMS))
+    params = np.stack([s.row() for s in seats]) if seats else np.zeros((0, ROW))
     return ids, params

@@ -49,7 +49,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .policy import PolicyDef, PolicyParam
+from .policy import EVAL_AT, MAX_FEATURES, PolicyDef, PolicyParam
 
 EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]; sqrt(2) is the textbook value
 WIDEN = 1.0  # progressive widening: children of a node <= 1 + WIDEN * sqrt(its visits)
@@ -57,6 +57,7 @@ BIAS = 1.0  # progressive bias toward the guide's choice: bias / (visits + 1) on
 
 
 SEARCH_POLICY = "mcts"  # the search player's name in every game
+TREE = "tree"  # opponents=tree: the other seats choose in the tree (max-n) rather than by a policy
 
 
 def mcts_policy(
@@ -70,11 +71,16 @@ def mcts_policy(
     explore: float = EXPLORE,
     widen: float = WIDEN,
     bias: float = BIAS,
+    horizon: int = 0,
+    unit: str = "turns",
+    opponents: str = TREE,
 ) -> PolicyDef:
     """The declaration every game gives its search player, ``mcts``: the same parameters in every
     game (``playouts``, the skill knob; ``rollout`` and ``guide``, each one of the game's
-    built-in ``rollouts``; ``explore``; ``widen``; ``bias``; a game may set its own defaults),
+    built-in ``rollouts``; ``explore``; ``widen``; ``bias``; ``horizon``, in the game's ``unit``;
+    ``opponents``, one of the ``rollouts`` or ``tree``; a game sets its own defaults),
     ``searches`` saying which decisions it searches and which it leaves to ``rollout``."""
+    seats = (*rollouts, TREE)
     return PolicyDef(
         SEARCH_POLICY,
         policy_id,
@@ -122,16 +128,37 @@ def mcts_policy(
                 widen,
                 0.0,
                 20.0,
-                "progressive widening: a decision holds at most 1 + widen * sqrt(simulations) "
-                "options in the tree (0: the guide's choice alone, a pure rollout of it)",
+                "how many options a decision considers: at the root the guide's best-ranked "
+                "1 + widen * sqrt(playouts) enter the halving; below it a node holds at most "
+                "1 + widen * sqrt(its simulations) (0: the guide's choice alone)",
             ),
             PolicyParam(
                 "bias",
                 bias,
                 0.0,
                 100.0,
-                "progressive bias: the guide's choice gets bias / (simulations + 1) on top of its "
-                "mean result, so the search leaves it only on clear evidence",
+                "progressive bias below the root (opponents=tree): the guide's choice gets "
+                "bias / (simulations + 1) on top of its mean result",
+            ),
+            PolicyParam(
+                "horizon",
+                float(horizon),
+                0.0,
+                1000.0,
+                f"{unit} a simulation plays before the fitted evaluation scores every seat "
+                "(0: play to the end of the game)",
+                integer=True,
+            ),
+            PolicyParam(
+                "opponents",
+                float(seats.index(opponents)),
+                0.0,
+                float(len(seats) - 1),
+                "how the other seats play inside a simulation: a named policy ("
+                + ", ".join(rollouts)
+                + "), or tree (they search too, max-n, below the root)",
+                integer=True,
+                choices=seats,
             ),
         ),
     )
@@ -386,3 +413,212 @@ def win_rewards(winner: int, n_players: int, out: np.ndarray) -> np.ndarray:
     if 0 <= winner < n_players:
         out[winner] = 1.0
     return out
+
+
+# -- the root: sequential halving over the guide's ranking ---------------------------------------
+# Halving arrays: arms (root option indices, the guide's best-ranked first; the arms still in
+# play are arms[:alive]), their reward sums and simulations, and the schedule in ``cursor``.
+Halving = namedtuple("Halving", "arms sums counts cursor")
+H_ALIVE, H_ROUNDS, H_QUOTA, H_NEXT, H_LEFT = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def new_halving(capacity: int) -> Halving:
+    """Room for ``capacity`` root options."""
+    cap = max(capacity, 1)
+    return Halving(
+        np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(cap, dtype=np.float64),
+        np.zeros(5, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def root_width(n: int, playouts: int, widen: float) -> int:
+    """How many of ``n`` ranked root options enter the halving: the guide's best
+    ``1 + widen * sqrt(playouts)``, and no more than leave each two simulations in the first
+    round (at least 1)."""
+    width = int(1.0 + widen * np.sqrt(playouts))
+    width = min(width, n, max(1, playouts // 2))
+    return max(width, 1)
+
+
+def _set_quota(h: Halving) -> None:
+    alive = h.cursor[H_ALIVE]
+    rounds = max(h.cursor[H_ROUNDS], 1)
+    h.cursor[H_QUOTA] = max(1, h.cursor[H_LEFT] // (alive * rounds))
+    h.cursor[H_NEXT] = 0
+
+
+_set_quota = njit(cache=True)(_set_quota)
+
+
+@njit(cache=True)
+def start_halving(h: Halving, order: np.ndarray, n: int, budget: int) -> None:
+    """Sequential halving (Karnin, Koren and Somekh 2013) over the root options ``order[:n]``
+    (indices, best-ranked first) with ``budget`` simulations: ceil(log2 n) rounds, each sharing
+    its part of the budget equally among the options still in play, after which the better half
+    by mean reward stays (ties keep the better-ranked option)."""
+    for i in range(n):
+        h.arms[i] = order[i]
+        h.sums[order[i]] = 0.0
+        h.counts[order[i]] = 0.0
+    h.cursor[H_ALIVE] = n
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    h.cursor[H_ROUNDS] = rounds
+    h.cursor[H_LEFT] = budget
+    _set_quota(h)
+
+
+@njit(cache=True)
+def _mean(h: Halving, arm: int) -> float:
+    c = h.counts[arm]
+    return h.sums[arm] / c if c > 0.0 else -1.0
+
+
+@njit(cache=True)
+def _halve(h: Halving) -> None:
+    alive = h.cursor[H_ALIVE]
+    for i in range(1, alive):  # stable insertion sort by mean, best first: ties keep the rank
+        a = h.arms[i]
+        m = _mean(h, a)
+        j = i - 1
+        while j >= 0 and _mean(h, h.arms[j]) < m:
+            h.arms[j + 1] = h.arms[j]
+            j -= 1
+        h.arms[j + 1] = a
+    h.cursor[H_ALIVE] = (alive + 1) // 2
+    h.cursor[H_ROUNDS] -= 1
+    _set_quota(h)
+
+
+@njit(cache=True)
+def next_arm(h: Halving) -> int:
+    """The root option (an index of the game's list) the next simulation starts with, or -1 when
+    the halving is done (one option left, or the budget spent)."""
+    if h.cursor[H_NEXT] >= h.cursor[H_ALIVE] * h.cursor[H_QUOTA] and h.cursor[H_ALIVE] > 1:
+        _halve(h)
+    alive = h.cursor[H_ALIVE]
+    if alive <= 1 or h.cursor[H_LEFT] <= 0:
+        return -1
+    arm = h.arms[h.cursor[H_NEXT] % alive]
+    h.cursor[H_NEXT] += 1
+    h.cursor[H_LEFT] -= 1
+    return arm
+
+
+@njit(cache=True)
+def record_arm(h: Halving, arm: int, reward: float) -> None:
+    """Add one simulation's reward (the searching seat's) to root option ``arm``."""
+    h.sums[arm] += reward
+    h.counts[arm] += 1.0
+
+
+@njit(cache=True)
+def best_arm(h: Halving) -> int:
+    """The answer: the option left in play with the best mean reward (every option left in play
+    has had the same simulations each round, so the choice is by value, not by visits); ties go
+    to the better-ranked."""
+    best = h.arms[0]
+    for i in range(1, h.cursor[H_ALIVE]):
+        if _mean(h, h.arms[i]) > _mean(h, best):
+            best = h.arms[i]
+    return best
+
+
+@njit(cache=True)
+def arm_stats(h: Halving, n: int, out: np.ndarray) -> None:
+    """Simulations and mean reward of each of the ``n`` root options into ``out[k, 0:2]``."""
+    for k in range(n):
+        out[k, 0] = 0.0
+        out[k, 1] = 0.0
+    for i in range(h.arms.shape[0]):
+        a = h.arms[i]
+        if 0 <= a < n and h.counts[a] > 0.0:
+            out[a, 0] = h.counts[a]
+            out[a, 1] = h.sums[a] / h.counts[a]
+
+
+@njit(cache=True)
+def rank_by_score(scores: np.ndarray, n: int, first: int, order: np.ndarray) -> None:
+    """``order[:n]``: the options by descending ``scores`` (ties by index), with ``first`` (the
+    guide's own choice, -1 for none) put first: the guide's ranking of the root."""
+    for i in range(n):
+        order[i] = i
+    for i in range(1, n):
+        a = order[i]
+        j = i - 1
+        while j >= 0 and scores[order[j]] < scores[a]:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = a
+    if first > 0 or (first == 0 and order[0] != 0):
+        at = 0
+        while order[at] != first:
+            at += 1
+        while at > 0:
+            order[at] = order[at - 1]
+            at -= 1
+        order[0] = first
+
+
+@njit(cache=True)
+def enter_root(tree: Tree, key: int, mover: int) -> None:
+    """Start a simulation (after :func:`begin`) at the root option ``key`` the halving chose, in the
+    tree kept below it for ``opponents=tree`` (a new child ends the tree part at once)."""
+    _step(tree, key, mover, 0.0)
+
+
+# -- the evaluation at the horizon ---------------------------------------------------------------
+# A seat's parameter row carries the fitted evaluation after its declared parameters:
+# prm[EVAL_AT] the intercept, prm[EVAL_AT + 1 + i] the weight of the game's feature i
+# (simulator.evaluation fits them and the run's plan fills them in).
+
+
+@njit(cache=True)
+def evaluate(prm: np.ndarray, feats: np.ndarray, n_players: int, out: np.ndarray) -> np.ndarray:
+    """Every seat's evaluation in [0, 1] from its features ``feats[seat, :m]``: the fitted logistic
+    model of "this seat wins" on its features minus the mean of the others', as shares summing to
+    1 (unfitted weights, all zero: an even share each)."""
+    m = min(feats.shape[1], MAX_FEATURES)
+    total = 0.0
+    for s in range(n_players):
+        z = prm[EVAL_AT]
+        for i in range(m):
+            others = 0.0
+            for j in range(n_players):
+                if j != s:
+                    others += feats[j, i]
+            z += prm[EVAL_AT + 1 + i] * (feats[s, i] - others / max(n_players - 1, 1))
+        z = min(max(z, -30.0), 30.0)
+        out[s] = 1.0 / (1.0 + np.exp(-z))
+        total += out[s]
+    for s in range(n_players):
+        out[s] = out[s] / total if total > 0.0 else 1.0 / n_players
+    return out
+
+
+# -- the search's own random stream ---------------------------------------------------------
+# numba keeps one generator per thread, and the real game's dice, deals and policies draw from
+# it. A search takes two draws from it, whatever its budget: one seeds the search's own
+# simulations, the other is where the real game goes on after the search. So the real game's
+# draws do not depend on the budget (nor on anything the simulations do) until a choice differs.
+
+
+@njit(cache=True)
+def own_stream() -> int:
+    """Switch numba's generator to the search's own stream; returns the seed the real game's
+    stream resumes from (give it to :func:`back_to_game`)."""
+    search_seed = np.random.randint(0, 2**31 - 1)
+    resume = np.random.randint(0, 2**31 - 1)
+    np.random.seed(search_seed)
+    return resume
+
+
+@njit(cache=True)
+def back_to_game(resume: int) -> None:
+    """After a search: the real game's stream goes on from ``resume``."""
+    np.random.seed(resume)

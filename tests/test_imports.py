@@ -150,7 +150,7 @@ CONTRACT = {
 RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
     "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
-    "simulator.requests",
+    "simulator.requests", "simulator.evaluation",
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
@@ -158,7 +158,7 @@ STUDIES = {
 }  # fmt: skip
 CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.
-PLAYS_GAMES = {"simulator.runner", "simulator.cluster", "simulator.warmup"}
+PLAYS_GAMES = {"simulator.runner", "simulator.cluster", "simulator.warmup", "simulator.evaluation"}
 
 
 def _is_game_package(part: str) -> bool:
