@@ -1,4 +1,4 @@
-"""The search player's fitted evaluation: known answers by simulation, the cache, the seats' rows."""
+"""The search player's fitted evaluation: known answers by simulation, the cache, the rows."""
 
 from __future__ import annotations
 
