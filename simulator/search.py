@@ -423,7 +423,7 @@ def win_rewards(winner: int, n_players: int, out: np.ndarray) -> np.ndarray:
 # Halving arrays: arms (root option indices, the guide's best-ranked first; the arms still in
 # play are arms[:alive]), their reward sums and simulations, and the schedule in ``cursor``.
 Halving = namedtuple("Halving", "arms sums counts cursor")
-H_ALIVE, H_ROUNDS, H_QUOTA, H_NEXT, H_LEFT = 0, 1, 2, 3, 4
+H_ALIVE, H_ROUNDS, H_QUOTA, H_NEXT, H_LEFT, H_WIDTH = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True)
@@ -434,7 +434,7 @@ def new_halving(capacity: int) -> Halving:
         np.zeros(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.float64),
         np.zeros(cap, dtype=np.float64),
-        np.zeros(5, dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
     )
 
 
@@ -469,6 +469,7 @@ def start_halving(h: Halving, order: np.ndarray, n: int, budget: int) -> None:
         h.sums[order[i]] = 0.0
         h.counts[order[i]] = 0.0
     h.cursor[H_ALIVE] = n
+    h.cursor[H_WIDTH] = n
     rounds = 0
     while (1 << rounds) < n:
         rounds += 1
@@ -539,9 +540,9 @@ def arm_stats(h: Halving, n: int, out: np.ndarray) -> None:
     for k in range(n):
         out[k, 0] = 0.0
         out[k, 1] = 0.0
-    for i in range(h.arms.shape[0]):
+    for i in range(h.cursor[H_WIDTH]):
         a = h.arms[i]
-        if 0 <= a < n and h.counts[a] > 0.0:
+        if a < n and h.counts[a] > 0.0:
             out[a, 0] = h.counts[a]
             out[a, 1] = h.sums[a] / h.counts[a]
 
