@@ -88,8 +88,10 @@ def mcts_policy(
     return PolicyDef(
         SEARCH_POLICY,
         policy_id,
-        "Monte Carlo tree search (information-set, open-loop over the dice): simulates the rest "
-        f"of the game from each decision; {searches}",
+        "Monte Carlo search (information-set, open-loop over the dice): from each decision, "
+        "sequential halving over the guide's best-ranked options, each simulation played to the "
+        "end of the game or to the horizon and then scored by an evaluation fitted to the rules "
+        f"in force; {searches}",
         (
             PolicyParam(
                 "playouts",
