@@ -209,3 +209,12 @@ def test_expert_runs_every_table_size_and_repeats_itself(players):
     b = SPEC.play_chunk(r, players, ids, prm, seeds)
     assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
     assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
+
+
+def test_the_skill_ladder_climbs_the_expert_budget():
+    from simulator.rungs import default_rungs
+
+    default = int(next(p.default for p in SPEC.policies["expert"].params if p.name == "playouts"))
+    rungs = default_rungs(SPEC)
+    assert rungs[0] == "random" and "expert" not in rungs
+    assert rungs[-2:] == [f"expert:playouts={default // 4}", f"expert:playouts={default}"]
