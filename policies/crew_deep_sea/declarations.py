@@ -13,7 +13,7 @@ from numba import njit
 from simulator.policy import PolicyDef, PolicyParam
 
 RANDOM, HEURISTIC, OMNISCIENT, EXPERT, SAMPLER = 0, 1, 2, 3, 4
-EXPERT_PLAYOUTS = 48  # the expert's default budget: simulations per card decision
+EXPERT_PLAYOUTS = 192  # the expert's default budget: simulations per card decision
 
 
 POLICIES = {
