@@ -106,6 +106,29 @@ def test_card_play_and_sonar_ignore_hidden_hands(seed, tricks, extra):
         assert c < 0 or (turn.comm_claims(s, p, c) >> claim) & 1
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_sonar_ignores_hidden_hands(seed):
+    # before tricks 1 and 3, every member still holding its token decides
+    ids, prm = EXPERT
+    decided = 0
+    for tricks in (0, 2):
+        s, rng = _position(seed, tricks, 0)
+        if s is None:
+            continue
+        for i in range(4):
+            q = (S.current_player(s) + i) % 4
+            if turn.may_communicate(s, q):
+                _same_after_permuting(
+                    lambda v, q=q: decide_comm(v, q, ids[q], prm[q], T.ctype, T.params),
+                    s,
+                    q,
+                    rng,
+                    seed,
+                )
+                decided += 1
+    assert decided > 0
+
+
 @settings(max_examples=5, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 3), st.booleans())
 def test_task_choice_bids_volunteering_and_the_rest_ignore_hidden_hands(seed, chooser, may_pass):
