@@ -237,8 +237,8 @@ SkillRungsOpt = Annotated[
         "--rungs",
         help="The ladder, comma-separated policies (name:key=value allowed), e.g. "
         "random,lookahead,mcts:playouts=100,mcts:playouts=400. Default: random, every "
-        "hand-written policy, then the search player (mcts) at a quarter of its default "
-        "budget and at its default.",
+        "hand-written policy, then the searching policy (mcts, or the one the game names) at a "
+        "quarter of its default budget and at its default.",
     ),
 ]
 SkillNOpt = Annotated[

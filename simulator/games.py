@@ -156,6 +156,9 @@ class GameSpec:
     strongest: str | None = None
     # The search player's evaluation features and self-play hooks (None: no horizon search).
     search_hooks: SearchHooks | None = None
+    # (policy, parameter) whose budget a skill ladder's top rungs vary (its default and a
+    # quarter of it); None: the search player's ``playouts`` when the game declares ``mcts``.
+    search_budget: tuple[str, str] | None = None
     # End reason -> who wins a game that ends that way, for the end reasons where the winner is
     # not simply the highest score (replays and reports say it when a lower score wins).
     end_notes: dict[str, str] = field(default_factory=dict)
@@ -173,6 +176,13 @@ class GameSpec:
     def searches(self) -> bool:
         """Does the game declare the search player (``mcts``)?"""
         return "mcts" in self.policies
+
+    @property
+    def budget_rung(self) -> tuple[str, str] | None:
+        """(policy, parameter) whose budget the default skill ladder varies, or None."""
+        if self.search_budget is not None:
+            return self.search_budget
+        return ("mcts", "playouts") if self.searches else None
 
     def kind_of(self, column: str) -> ColumnKind:
         """What a game column holds (see :class:`ColumnKind`)."""

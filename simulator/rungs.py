@@ -12,7 +12,7 @@ from .plan import plan_run
 from .requests import PlayRequest
 from .rules import RuleSet
 
-SEARCH_RUNGS = (4, 1)  # the search player's budgets: its default divided by these
+SEARCH_RUNGS = (4, 1)  # the searching policy's budgets: its default divided by these
 CHUNKS_PER_RUN = 32
 
 
@@ -42,12 +42,16 @@ def split_rungs(text: str) -> list[str]:
 
 
 def default_rungs(spec: GameSpec) -> list[str]:
-    """``random``, every hand-written policy, then the search player at two budgets."""
-    rungs = ["random"] + [p for p in spec.policies if p not in ("random", "mcts")]
-    if spec.searches:
-        budget = next(p for p in spec.policies["mcts"].params if p.name == "playouts")
-        playouts = int(budget.default)
-        rungs += [f"mcts:playouts={max(1, playouts // k)}" for k in SEARCH_RUNGS]
+    """``random``, every hand-written policy, then the searching policy (the game's
+    ``budget_rung``) at two budgets."""
+    budget = spec.budget_rung
+    searcher = budget[0] if budget else "mcts"
+    rungs = ["random"] + [p for p in spec.policies if p not in ("random", searcher)]
+    if budget:
+        policy, name = budget
+        param = next(p for p in spec.policies[policy].params if p.name == name)
+        default = int(param.default)
+        rungs += [f"{policy}:{name}={max(1, default // k)}" for k in SEARCH_RUNGS]
     return rungs
 
 

@@ -1,23 +1,25 @@
-"""Crew Deep Sea `expert`: sampled deals consistent with what a player knows, each solved by the
-perfect-information search; and the heuristic's fixed blunders."""
+"""Crew Deep Sea `expert`: each member searches from its own view (the hidden cards dealt again
+before every simulation, the heuristic crew playing each one out). It never reads a hidden hand:
+every decision it makes is unchanged when the cards it cannot see change hands."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import (
+    decide_comm,
+    decide_direction,
+    decide_distress,
+    decide_pass,
     decide_pick,
     decide_play,
+    decide_predict,
     decide_task_bid,
     decide_volunteer,
-    depth_first,
-    horizon_value,
-    sample_deal,
     search_line,
-    task_fit,
-    task_keep,
 )
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea import turn
@@ -27,15 +29,21 @@ from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import add_task, deal_hands, make_state, play_trick, seed_rng
 
 T = task_table()
-EXPERT = engine_arrays(
-    seat_policies(["expert:samples=4,nodes=600,pick_nodes=600"], SPEC.policies, SPEC.id, 4)
-)
+TINY = "expert:playouts=12,talk_playouts=8,pick_samples=2"
+EXPERT = engine_arrays(seat_policies([TINY], SPEC.policies, SPEC.id, 4))
 HEUR = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
+SAMPLER = "sampler:samples=4,nodes=600,pick_nodes=600"  # perfect-information Monte Carlo
 
 
 def _permute_hidden(s, viewer, rng):
+    """``s`` with the cards ``viewer`` cannot see dealt again among the same hands: every
+    unplayed card of another member whose holder is not public (not shown by sonar)."""
     s2 = s.copy()
-    hidden = [c for c in range(40) if s[S.O_OWNER + c] >= 0 and s[S.O_OWNER + c] != viewer]
+    hidden = [
+        c
+        for c in range(40)
+        if s[S.O_OWNER + c] >= 0 and s[S.O_OWNER + c] != viewer and s[S.O_COMMBY + c] < 0
+    ]
     owners = [int(s[S.O_OWNER + c]) for c in hidden]
     rng.shuffle(owners)
     for c, o in zip(hidden, owners, strict=True):
@@ -43,95 +51,138 @@ def _permute_hidden(s, viewer, rng):
     return s2
 
 
-def _state(seed, n_tasks=3):
+def _position(seed, tricks, extra):
+    """A mission of three tasks played by the heuristic crew (sonar included) for ``tricks``
+    tricks and ``extra`` cards; None if it ended before."""
     s = make_state(deal_hands(4, seed))
     rng = np.random.default_rng(seed)
-    for i, row in enumerate(rng.choice(96, size=n_tasks, replace=False)):
+    for i, row in enumerate(rng.choice(96, size=3, replace=False)):
         add_task(s, T.keys[row], i % 4, 2)
+    ids, prm = HEUR
+    legal = np.empty(40, np.int64)
+    for _ in range(tricks * 4 + extra):
+        if s[S.S_NIN] == 0:
+            if turn.mission_end(s, T.ctype, T.params) != turn.ONGOING:
+                return None, rng
+            q = S.current_player(s)
+            if turn.may_communicate(s, q):
+                c, claim = decide_comm(s, q, ids[q], prm[q], T.ctype, T.params)
+                if c >= 0:
+                    turn.communicate(s, q, c, claim)
+        q = S.current_player(s)
+        n = turn.legal_cards(s, q, legal)
+        turn.play_and_close(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
     return s, rng
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 4))
-def test_expert_choices_ignore_hidden_hands(seed, tricks):
-    s, rng = _state(seed)
-    ids, prm = HEUR
-    legal = np.empty(40, np.int64)
-    for _ in range(tricks * 4 + int(rng.integers(0, 3))):  # reach a position by heuristic play
-        q = S.current_player(s)
-        n = turn.legal_cards(s, q, legal)
-        turn.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
-        if s[S.S_NIN] == 4:
-            turn.finish_trick(s)
-            turn.evaluate(s, T.ctype, T.params, False)
-    eids, eprm = EXPERT
-    p = S.current_player(s)
-    n = turn.legal_cards(s, p, legal)
+def _same_after_permuting(decision, s, p, rng, seed):
     seed_rng(seed)
-    choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params)
+    choice = decision(s)
     for _ in range(2):
         s2 = _permute_hidden(s, p, rng)
         seed_rng(seed)
-        assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
+        assert decision(s2) == choice
+    return choice
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 5), st.integers(0, 3))
+def test_card_play_and_sonar_ignore_hidden_hands(seed, tricks, extra):
+    s, rng = _position(seed, tricks, extra)
+    if s is None:
+        return
+    ids, prm = EXPERT
+    p = S.current_player(s)
+    legal = np.empty(40, np.int64)
+    n = turn.legal_cards(s, p, legal)
+    card_played = _same_after_permuting(
+        lambda v: decide_play(v, p, legal, n, ids[p], prm[p], T.ctype, T.params), s, p, rng, seed
+    )
+    assert card_played in legal[:n]
+    if s[S.S_NIN] == 0 and turn.may_communicate(s, p):  # a sonar decision before the trick
+        c, claim = _same_after_permuting(
+            lambda v: decide_comm(v, p, ids[p], prm[p], T.ctype, T.params), s, p, rng, seed
+        )
+        assert c < 0 or (turn.comm_claims(s, p, c) >> claim) & 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sonar_ignores_hidden_hands(seed):
+    # before tricks 1 and 3, every member still holding its token decides
+    ids, prm = EXPERT
+    decided = 0
+    for tricks in (0, 2):
+        s, rng = _position(seed, tricks, 0)
+        if s is None:
+            continue
+        for i in range(4):
+            q = (S.current_player(s) + i) % 4
+            if turn.may_communicate(s, q):
+                _same_after_permuting(
+                    lambda v, q=q: decide_comm(v, q, ids[q], prm[q], T.ctype, T.params),
+                    s,
+                    q,
+                    rng,
+                    seed,
+                )
+                decided += 1
+    assert decided > 0
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 3), st.booleans())
-def test_expert_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
-    # task choice and volunteering sample the others' hands: permuting them changes nothing
+def test_task_choice_bids_volunteering_and_the_rest_ignore_hidden_hands(seed, chooser, may_pass):
     s = make_state(deal_hands(4, seed))
     rng = np.random.default_rng(seed)
     rows = rng.choice(96, size=3, replace=False)
     for i, row in enumerate(rows):
         add_task(s, T.keys[row], chooser if i == 0 else -1)  # one already taken by the chooser
     avail = np.array([1, 2] + [0] * 30, np.int64)
-    eids, eprm = EXPERT
-    seed_rng(seed)
-    pick = decide_pick(s, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+    ids, prm = EXPERT
+    i, x = ids[chooser], prm[chooser]
+    pick = _same_after_permuting(
+        lambda v: decide_pick(v, chooser, avail, 2, may_pass, i, x, T.ctype, T.params),
+        s,
+        chooser,
+        rng,
+        seed,
+    )
     assert pick in ((-1, 0, 1) if may_pass else (0, 1))
-    seed_rng(seed)
-    agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params)
-    seed_rng(seed)
-    bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params)
+    bid = _same_after_permuting(
+        lambda v: decide_task_bid(v, chooser, rows[1], i, x, T.ctype, T.params),
+        s,
+        chooser,
+        rng,
+        seed,
+    )
     assert 0.0 <= bid <= 1.0
-    for _ in range(2):
-        s2 = _permute_hidden(s, chooser, rng)
-        seed_rng(seed)
-        assert (
-            decide_pick(s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
-            == pick
-        )
-        seed_rng(seed)
-        assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params) == agree
-        seed_rng(seed)
-        assert decide_task_bid(s2, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params) == bid
+    for decision in (
+        lambda v: decide_volunteer(v, chooser, i, x, T.ctype, T.params),
+        lambda v: decide_distress(v, chooser, i, x, T.ctype, T.params),
+        lambda v: decide_direction(v, chooser, i, x, T.ctype, T.params),
+        lambda v: decide_pass(v, chooser, (chooser + 1) % 4, i, x, T.ctype, T.params),
+        lambda v: decide_predict(v, chooser, 0, i, x, T.ctype, T.params),
+    ):
+        _same_after_permuting(decision, s, chooser, rng, seed)
 
 
-def test_sampled_deals_keep_what_the_player_knows():
-    s = make_state(deal_hands(4, 3))
-    # player 1 shows a void in pink; player 2 shows its only yellow card
-    y = next(c for c in range(9, 18) if s[S.O_OWNER + c] == 2)
-    for c in range(9, 18):
-        if s[S.O_OWNER + c] == 2 and c != y:
-            s[S.O_OWNER + c] = 3  # give its other yellows away (swap with player 3's greens)
-    for q in range(4):
-        s[S.O_HANDN + q] = sum(s[S.O_OWNER + c] == q for c in range(40))
-    s[S.O_VOID + 1 * 5 + 0] = 1
-    turn.communicate(s, 2, y, S.ONLY)
-    out = np.empty_like(s)
-    for seed in range(30):
+def test_sonar_is_truthful_and_heuristic_without_its_budget():
+    ids, prm = EXPERT
+    hids, hprm = HEUR
+    quiet = prm[0].copy()
+    quiet[SPEC.policies["expert"].slots.talk_playouts] = 0
+    for seed in range(4):
+        s, _ = _position(seed, 0, 0)
+        p = S.current_player(s)
         seed_rng(seed)
-        assert sample_deal(s, 0, out)
-        own = [c for c in range(40) if s[S.O_OWNER + c] == 0]
-        assert [c for c in range(40) if out[S.O_OWNER + c] == 0] == own
-        for q in range(4):
-            assert sum(out[S.O_OWNER + c] == q for c in range(40)) == s[S.O_HANDN + q]
-        assert not any(out[S.O_OWNER + c] == 1 for c in range(9))  # the void holds
-        assert out[S.O_OWNER + y] == 2
-        assert not any(out[S.O_OWNER + c] == 2 for c in range(9, 18) if c != y)  # 'only'
+        c, claim = decide_comm(s, p, ids[p], prm[p], T.ctype, T.params)
+        assert c < 0 or (turn.comm_claims(s, p, c) >> claim) & 1
+        heuristic = decide_comm(s, p, hids[p], hprm[p], T.ctype, T.params)
+        assert decide_comm(s, p, ids[p], quiet, T.ctype, T.params) == heuristic
 
 
-def test_expert_wins_its_card_when_last_to_play():
+@pytest.mark.parametrize("crew", [TINY, SAMPLER])
+def test_searching_crews_win_their_card_when_last_to_play(crew):
     # player 3 must win pink 3; P3 P5 P2 are down, P4 would lose: the card is P9
     s = make_state([["P3", "Y1"], ["P5", "Y2"], ["P2", "Y3"], ["P9", "P4", "S4"]], captain=0)
     add_task(s, "win_pink3", 3)
@@ -139,132 +190,15 @@ def test_expert_wins_its_card_when_last_to_play():
         turn.play_card(s, q, card(code))
     legal = np.empty(40, np.int64)
     n = turn.legal_cards(s, 3, legal)
-    ids, prm = EXPERT
+    ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))
     seed_rng(1)
     assert decide_play(s, 3, legal, n, ids[3], prm[3], T.ctype, T.params) == card("P9")
 
 
-def test_holder_of_submarine_4_never_wants_win_no_tricks():
-    # submarine 4 wins any trick it is played into: "win no tricks" is a certain failure
-    s = make_state(deal_hands(4, 5))
-    cap = int(s[S.S_CAPTAIN])
-    row = T.row("win_0_tricks")
-    assert task_fit(s, cap, row, T.ctype, T.params) == 0.0
-    assert task_fit(s, (cap + 1) % 4, row, T.ctype, T.params) > 0.0
-
-
-def test_a_secret_prediction_is_not_read_by_others():
-    # task 85: X is kept secret; another player's choice must not depend on it
-    s, _ = _state(11, n_tasks=2)
-    k = add_task(s, "predict_x_secret", 1, 0)
-    ids, prm = HEUR
-    legal = np.empty(40, np.int64)
-    p = S.current_player(s)
-    if p == 1:
-        p = 0
-        s[S.S_LEADER] = 0
-    n = turn.legal_cards(s, p, legal)
-    choices = set()
-    for x in range(0, 11):
-        s[S.O_TX + k] = x
-        choices.add(int(decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params)))
-    assert len(choices) == 1
-
-
-def test_expert_runs_every_table_size_and_repeats_itself():
-    from simulator.crew_deep_sea.rules import Rules
-
-    r = Rules().with_values({"mission": 4})
-    for players in (2, 5):
-        ids, prm = engine_arrays(
-            seat_policies(
-                ["expert:samples=3,nodes=300,pick_nodes=300"], SPEC.policies, SPEC.id, players
-            )
-        )
-        seeds = np.arange(6, dtype=np.uint32)
-        a = SPEC.play_chunk(r, players, ids, prm, seeds)
-        b = SPEC.play_chunk(r, players, ids, prm, seeds)
-        assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
-        assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
-
-
-# -- the horizon evaluation: a pending task scored from the state so far ----------------------
-def _keep(s, k=0):
-    return task_keep(s, k, T.ctype, T.params)
-
-
-def test_horizon_scores_win_no_9s_by_where_the_9s_are():
-    nines_away = [
-        ["P1", "Y1", "G1", "B1", "S1"],
-        ["P2", "Y2", "G2", "B2", "S2"],
-        ["P3", "Y3", "G3", "B3", "S3"],
-        ["P9", "Y9", "G9", "B9", "S4"],
-    ]
-    s = make_state(nines_away)
-    add_task(s, "win_no_9s", 0)
-    two_held = make_state(
-        [["P9", "Y9", "G1", "B1", "S1"], *nines_away[1:3], ["P1", "Y1"] + nines_away[3][2:]]
-    )
-    add_task(two_held, "win_no_9s", 0)
-    assert _keep(two_held) < _keep(s) < 1.0  # a 9 in the holder's hand is the larger risk
-    # the captain (seat 3) wins its own 9s: each one gone raises the chance, the last settles it
-    before = _keep(s)
-    for lead, rest in (("P9", ["P1", "P2", "P3"]), ("Y9", ["Y1", "Y2", "Y3"])):
-        assert play_trick(s, [lead, *rest]) == 3
-        turn.evaluate(s, T.ctype, T.params, False)
-        assert _keep(s) > before
-        before = _keep(s)
-    for lead, rest in (("G9", ["G1", "G2", "G3"]), ("B9", ["B1", "B2", "B3"])):
-        play_trick(s, [lead, *rest])
-    turn.evaluate(s, T.ctype, T.params, False)
-    assert s[S.O_TSTATE] == S.DONE
-    assert horizon_value(s, T.ctype, T.params) == 1.0  # already certain, a trick before the end
-
-
-def test_horizon_scores_more_pink_than_green_from_counts_and_hands():
-    others = [["P2", "G2", "G5"], ["P3", "G3", "G6"]]
-    pinks = [["P9", "P8", "Y1"], *others, ["P4", "G4", "S4"]]
-    greens = [["G9", "G8", "Y1"], *others, ["P4", "P8", "S4"]]
-    a, b = make_state(pinks), make_state(greens)
-    for s in (a, b):
-        add_task(s, "more_pink_than_green", 0)
-    assert _keep(a) > 0.5 > _keep(b)  # holding pink helps, holding green hurts
-    lead = _keep(a)
-    assert play_trick(a, ["P4", "P9", "P2", "P3"]) == 0  # the holder wins four pink cards
-    turn.evaluate(a, T.ctype, T.params, False)
-    assert a[S.O_TSTATE] == S.PENDING and _keep(a) > lead
-
-
-def test_horizon_scores_a_card_to_win_by_who_holds_it():
-    def keep(hands):
-        s = make_state(hands, captain=0)
-        add_task(s, "win_pink3", 0)
-        return _keep(s)
-
-    held = keep([["P3", "Y1"], ["P5", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
-    beats_it = keep([["P9", "Y1"], ["P3", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
-    long_shot = keep([["P1", "Y1"], ["P3", "Y2"], ["P2", "Y3"], ["P4", "S4"]])
-    assert held > beats_it > long_shot > 0.0
-
-
-def test_search_reports_its_horizon_estimate_only_when_out_of_budget():
-    line = np.empty(40, np.int64)
-    for seed in range(4):
-        s = make_state(deal_hands(4, seed))
-        add_task(s, "more_pink_than_green", int(seed % 4))
-        add_task(s, "win_no_9s", int((seed + 1) % 4))
-        found, nodes = search_line(s, T.ctype, T.params, 60, line)
-        f2, n2, est = depth_first(s, T.ctype, T.params, 60, line, True)
-        assert (found, nodes) == (f2, n2)  # the estimate never changes the search itself
-        assert depth_first(s, T.ctype, T.params, 60, line, False)[2] == -1.0
-        if found < 0 and nodes > 60:
-            assert 0.0 < est <= 1.0
-
-
-def test_expert_does_not_take_a_forbidden_lead_for_a_finished_task():
-    # mission 1, seed 94 at 4 players: seat 1 must never lead pink or green and wins trick 3
-    # holding P6 and six other cards; leading P6 empties its hand of pink and green, which a
-    # mid-trick judgement once called the task done (it fails when the trick ends)
+@pytest.mark.parametrize("crew", [TINY, SAMPLER])
+def test_searching_crews_take_no_forbidden_lead_for_a_finished_task(crew):
+    # mission 1, seed 94 at 4 players: seat 1 must never lead pink or green; leading P6 (its
+    # last pink or green but one) fails the task when the trick ends
     hands = [
         "P2 P3 P4 P5 Y3 Y5 Y8 G4 B7 S4",
         "P6 P7 Y6 Y7 Y9 G2 G9 B6 S2 S3",
@@ -276,13 +210,34 @@ def test_expert_does_not_take_a_forbidden_lead_for_a_finished_task():
     for trick in ("G4 G2 G7 G1", "P8 P9 P2 P7", "G5 P3 G9 G3"):
         play_trick(s, trick.split())
         turn.evaluate(s, T.ctype, T.params, False)
-    assert S.current_player(s) == 1 and s[S.O_TSTATE] == S.PENDING
     legal = np.empty(40, np.int64)
     n = turn.legal_cards(s, 1, legal)
-    ids, prm = EXPERT
+    ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))
     for seed in range(3):
         seed_rng(seed)
         assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params) != card("P6")
     line = np.empty(40, np.int64)
     turn.play_card(s, 1, card("P6"))
-    assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1  # no line after that lead
+    assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_expert_runs_every_table_size_and_repeats_itself(players):
+    from simulator.crew_deep_sea.rules import Rules
+
+    r = Rules().with_values({"mission": 4})
+    ids, prm = engine_arrays(seat_policies([TINY], SPEC.policies, SPEC.id, players))
+    seeds = np.arange(4, dtype=np.uint32)
+    a = SPEC.play_chunk(r, players, ids, prm, seeds)
+    b = SPEC.play_chunk(r, players, ids, prm, seeds)
+    assert (a["success"] == b["success"]).all() and (a["length"] == b["length"]).all()
+    assert ((a["length"] <= (13 if players == 2 else 8)) & (a["length"] >= 1)).all()
+
+
+def test_the_skill_ladder_climbs_the_expert_budget():
+    from simulator.rungs import default_rungs
+
+    default = int(next(p.default for p in SPEC.policies["expert"].params if p.name == "playouts"))
+    rungs = default_rungs(SPEC)
+    assert rungs[0] == "random" and "expert" not in rungs
+    assert rungs[-2:] == [f"expert:playouts={default // 4}", f"expert:playouts={default}"]

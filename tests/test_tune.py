@@ -298,7 +298,8 @@ WHOLE_NUMBER_PARAMETERS = {
     },
     "crew-deep-sea": {
         "omniscient": {"nodes", "allocations"},
-        "expert": {"samples", "nodes", "pick_nodes"},
+        "expert": {"playouts", "talk_playouts", "pick_samples"},
+        "sampler": {"samples", "nodes", "pick_nodes"},
     },
     "cape-horn": {
         "racer": {"keep_cards", "reserve"},

@@ -9,7 +9,8 @@ cards. Task evaluation inside a policy uses the public evaluator (``public=True`
 One module per job: ``declarations`` (the policies, their parameters), ``knowledge`` (what a
 member knows and believes about the hands), ``tasks`` (task targets, fit, progress and the
 chance a task is kept), ``heuristic`` (the heuristic crew), ``solver`` (the perfect-information
-search) and ``expert`` (sampled deals solved by it). Every rule they apply is called from
+search), ``sampler`` (sampled deals solved by it) and ``expert`` (each member's search from its
+own view, simulations played by the heuristic crew). Every rule they apply is called from
 :mod:`simulator.crew_deep_sea.turn`.
 """
 
@@ -32,10 +33,12 @@ from .declarations import (
     POLICIES,
     RANDOM,
     RANDOM_P,
+    SAMPLER,
+    SAMPLER_P,
     as_heuristic,
     heuristic_params,
 )
-from .expert import expert_pick, expert_play, expert_task_bid, expert_volunteer
+from .expert import expert_comm, expert_pick, expert_play, expert_task_bid, expert_volunteer
 from .heuristic import (
     claim_to_make,
     heuristic_comm,
@@ -49,6 +52,7 @@ from .heuristic import (
     trick_aims,
 )
 from .knowledge import could_hold, later_discard, own_view, sample_deal, take_probs
+from .sampler import sampler_pick, sampler_play, sampler_task_bid, sampler_volunteer
 from .solver import IMPOSSIBLE, UNKNOWN, WINNABLE, depth_first, search_line, solve
 from .tasks import horizon_value, is_avoid_task, task_fit, task_keep, task_targets
 
@@ -64,6 +68,8 @@ __all__ = [
     "POLICIES",
     "RANDOM",
     "RANDOM_P",
+    "SAMPLER",
+    "SAMPLER_P",
     "UNKNOWN",
     "WINNABLE",
     "later_discard",
@@ -102,6 +108,8 @@ def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
     ``may_pass``: fewer tasks than players)."""
     if pid == EXPERT:
         return expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams)
+    if pid == SAMPLER:
+        return sampler_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams)
     if pid == RANDOM:
         if may_pass and np.random.random() < 0.5:
             return -1
@@ -114,6 +122,8 @@ def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
     """How much ``p`` wants one task (free selection, volunteering)."""
     if pid == EXPERT:
         return expert_task_bid(s, p, row, prm, ttype, tparams)
+    if pid == SAMPLER:
+        return sampler_task_bid(s, p, row, prm, ttype, tparams)
     if pid == RANDOM:
         return np.random.random()
     return task_fit(s, p, row, ttype, tparams)
@@ -124,6 +134,8 @@ def decide_volunteer(s, p, pid, prm, ttype, tparams):
     """Will ``p`` take every task of the mission?"""
     if pid == EXPERT:
         return expert_volunteer(s, p, prm, ttype, tparams)
+    if pid == SAMPLER:
+        return sampler_volunteer(s, p, prm, ttype, tparams)
     if pid == RANDOM:
         return np.random.random() < 0.5
     return heuristic_volunteer(s, p, prm, ttype, tparams)
@@ -196,8 +208,10 @@ def _random_comm(s, p, prm):
 @njit(cache=True)
 def decide_comm(s, p, pid, prm, ttype, tparams):
     """(card, claim) ``p`` shows now, or (-1, -1) to keep the sonar token."""
-    pid, prm = as_heuristic(pid, prm)
     s = own_view(s, p, ttype, tparams)
+    if pid == EXPERT:
+        return expert_comm(s, p, prm, ttype, tparams)
+    pid, prm = as_heuristic(pid, prm)
     if pid == RANDOM:
         return _random_comm(s, p, prm)
     if pid != HEURISTIC:
@@ -212,4 +226,6 @@ def decide_play(s, p, legal, n_legal, pid, prm, ttype, tparams):
         return legal[np.random.randint(n_legal)]
     if pid == EXPERT:
         return expert_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
+    if pid == SAMPLER:
+        return sampler_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
     return heuristic_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)

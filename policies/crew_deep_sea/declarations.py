@@ -1,7 +1,8 @@
 """The Crew's built-in policies as the toolkit lists them: ids, parameters and their positions.
 
 ``as_heuristic`` and ``heuristic_params`` give the heuristic's parameter row to the decisions
-that another policy leaves to the heuristic (the expert's talk, the omniscient crew's play).
+that another policy leaves to the heuristic (the searching crews' predictions and distress, the
+omniscient crew's play).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from numba import njit
 
 from simulator.policy import PolicyDef, PolicyParam
 
-RANDOM, HEURISTIC, OMNISCIENT, EXPERT = 0, 1, 2, 3
+RANDOM, HEURISTIC, OMNISCIENT, EXPERT, SAMPLER = 0, 1, 2, 3, 4
+EXPERT_PLAYOUTS = 192  # the expert's default budget: simulations per card decision
 
 
 POLICIES = {
@@ -60,9 +62,56 @@ POLICIES = {
     "expert": PolicyDef(
         "expert",
         EXPERT,
-        "plays from what it can know: at each card it samples deals consistent with the public "
-        "information (cards played, shown voids, sonar cards, the dummy's face-up cards) and "
-        "its own hand, solves each with the omniscient search and plays the card that "
+        "a crew whose members search from what each can know: before every simulation the "
+        "cards it cannot see are dealt again consistently with the public information (cards "
+        "played, shown voids, sonar cards and their claims, the dummy's face-up cards, task "
+        "states); each simulation plays its candidate, then the heuristic crew, each member "
+        "from its own hand of that deal, to the mission's end; sequential halving spreads the "
+        "simulations over its legal cards, sonar choices (a card and claim, or none) and task "
+        "choices; predictions, distress and passes as heuristic",
+        (
+            PolicyParam(
+                "playouts",
+                EXPERT_PLAYOUTS,
+                1.0,
+                4096.0,
+                "simulations per card decision",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam(
+                "talk_playouts",
+                EXPERT_PLAYOUTS // 2,
+                0.0,
+                4096.0,
+                "simulations per sonar decision (0: use the sonar as the heuristic does)",
+                integer=True,
+            ),
+            PolicyParam(
+                "pick_samples",
+                16.0,
+                1.0,
+                1024.0,
+                "deals sampled per task choice, bid or volunteering (each candidate simulated "
+                "on each)",
+                integer=True,
+                log=True,
+            ),
+            PolicyParam(
+                "progress",
+                0.1,
+                0.0,
+                1.0,
+                "credit of a failed simulation per share of the tasks it completed",
+            ),
+        ),
+    ),
+    "sampler": PolicyDef(
+        "sampler",
+        SAMPLER,
+        "perfect-information Monte Carlo: at each card it samples deals consistent with the "
+        "public information (cards played, shown voids, sonar cards, the dummy's face-up cards)"
+        " and its own hand, solves each with the omniscient search and plays the card that "
         "completes the mission in most samples (a search out of nodes scores the best trick "
         "end it reached by the chance its pending tasks are kept), plus the heuristic "
         "crew's own playout of the sample; chooses tasks, bids and "
@@ -121,19 +170,23 @@ OMNISCIENT_P = POLICIES["omniscient"].slots
 
 
 EXPERT_P = POLICIES["expert"].slots
+
+
+SAMPLER_P = POLICIES["sampler"].slots
 HEURISTIC_DEFAULTS = tuple(p.default for p in POLICIES["heuristic"].params)
 
 
 @njit(cache=True)
 def as_heuristic(pid, prm):
-    """The heuristic's id and parameters for the expert's decisions other than card play
-    (defaults, with the expert's own sonar threshold)."""
-    if pid != EXPERT:
+    """The heuristic's id and parameters for the decisions the searching crews leave to it
+    (defaults; the sampler with its own sonar threshold)."""
+    if pid != EXPERT and pid != SAMPLER:
         return pid, prm
     row = np.zeros(prm.shape[0])
     for i in range(len(HEURISTIC_DEFAULTS)):
         row[i] = HEURISTIC_DEFAULTS[i]
-    row[HEURISTIC_P.comm_threshold] = prm[EXPERT_P.comm_threshold]
+    if pid == SAMPLER:
+        row[HEURISTIC_P.comm_threshold] = prm[SAMPLER_P.comm_threshold]
     return HEURISTIC, row
 
 

@@ -1,6 +1,14 @@
-"""The expert: deals sampled from the member's view, each solved by the perfect-information
-search (plus the heuristic crew's own playout), for its card play, task choice, bids and
-volunteering.
+"""The expert: a crew whose members search from what each can know.
+
+Before every simulation the cards the member cannot see are dealt again consistently with
+everything public (:func:`~.knowledge.sample_deal`); the simulation applies one candidate (a
+card, a sonar card with its claim, keeping the token) and then lets the heuristic crew, each
+member playing from its own hand of that deal, play to the mission's end. Nobody in a
+simulation sees another hand, so no line is valued for what a member could only do by seeing
+the deal (the sampler's perfect-information search fuses those strategies). Sequential halving
+spreads the simulations over the candidates, all of a round's candidates on the same deals.
+Task choice, bids and volunteering score each sampled deal by the same simulation
+(:mod:`.sampler`'s allocation search without its solver).
 """
 
 from __future__ import annotations
@@ -10,12 +18,10 @@ from numba import njit
 
 from simulator.crew_deep_sea.state import (
     DONE,
-    MAX_TASKS,
     NC,
-    O_HOLDER,
-    O_TASK,
+    O_COMMBY,
     O_TSTATE,
-    S_CAPTAIN,
+    S_DUMMY,
     S_NIN,
     S_NP,
     S_NTASKS,
@@ -25,208 +31,178 @@ from simulator.crew_deep_sea.state import (
 from simulator.crew_deep_sea.turn import (
     END_SUCCESS,
     ONGOING,
+    comm_claims,
+    communicate,
     legal_cards,
+    may_communicate,
     mission_end,
     play_and_close,
 )
 
-from .declarations import EXPERT_P, heuristic_params
-from .heuristic import heuristic_pick, heuristic_play
+from .declarations import EXPERT_P, HEURISTIC_DEFAULTS, heuristic_params
+from .heuristic import claim_to_make, heuristic_comm, heuristic_play
 from .knowledge import sample_deal
-from .solver import depth_first
+from .sampler import bid_by_samples, pick_by_samples, volunteer_by_samples
 
-# -- expert: sampled deals, each solved with every hand visible --------------------------------
-EXPERT_UNKNOWN_CREDIT = 0.25  # out of budget before any trick end: neither won nor lost
+PLAY, TALK, KEEP = 0, 1, 2  # candidate kinds: play a card, show a card, keep the sonar token
 
 
-EXPERT_MIN_NODES = 40
+# -- one simulation --------------------------------------------------------------------------
+@njit(cache=True)
+def _talk_phase(w, hprm, ttype, tparams):
+    """The heuristic crew's sonar phase before a trick of a simulation (one card a member)."""
+    n_players = w[S_NP]
+    for i in range(n_players):
+        q = (current_player(w) + i) % n_players
+        if q == w[S_DUMMY] or not may_communicate(w, q):
+            continue
+        c, claim = heuristic_comm(w, q, hprm, ttype, tparams)
+        if c >= 0 and w[O_COMMBY + c] < 0 and ((comm_claims(w, q, c) >> claim) & 1) == 1:
+            communicate(w, q, c, claim)
 
 
 @njit(cache=True)
-def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
-    """The card that completes the mission in most sampled deals, each solved by the
-    perfect-information search, plus ``playout`` times the samples the heuristic crew wins
-    from there playing from its own hands (the search assumes a crew that sees every hand;
-    the playout keeps a line the crew can find in view); ties go to the heuristic's card. A
-    single legal card needs no search."""
-    if n_legal == 1:
-        return legal[0]
-    hprm = heuristic_params(prm.shape[0])
-    first = heuristic_play(s, p, legal, n_legal, hprm, ttype, tparams)
-    n_samples = max(1, int(prm[EXPERT_P.samples]))
-    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.nodes]) // (n_samples * n_legal))
-    w_play = prm[EXPERT_P.playout]
-    score = np.zeros(n_legal)
-    world = np.empty(STATE_SIZE, np.int64)
-    line = np.empty(NC, np.int64)
-    for _ in range(n_samples):
-        sample_deal(s, p, world)
-        for i in range(n_legal):
-            st = world.copy()
-            if play_and_close(st, p, legal[i]):
-                end = mission_end(st, ttype, tparams)
-                if end == END_SUCCESS:
-                    score[i] += 1.0 + w_play
-                    continue
-                if end != ONGOING:
-                    continue
-            score[i] += _solved(st, ttype, tparams, per, line)
-            if w_play > 0.0:  # the crew cannot see the hands: its own play from here counts too
-                score[i] += w_play * _playout(st, hprm, ttype, tparams)
-    best = -1
-    for i in range(n_legal):
-        if legal[i] == first:
-            score[i] += 1e-6  # the heuristic's card breaks ties
-        if best < 0 or score[i] > score[best]:
-            best = i
-    return legal[best]
-
-
-# -- expert: task choice and volunteering by the same sampled search ---------------------------
-@njit(cache=True)
-def _solved(st, ttype, tparams, budget, line):
-    """A fully visible (sampled) position scored as ``expert_play`` scores it: 1 if the search
-    finds a winning line, its horizon estimate if it runs out of ``budget``, else 0."""
-    found, used, est = depth_first(st, ttype, tparams, budget, line, True)
-    if found >= 0:
+def _outcome(w, end, progress):
+    """A finished simulation's value: 1 for success, else ``progress`` times the share of the
+    tasks done (a failure later in the hand keeps more chances than an early one)."""
+    if end == END_SUCCESS:
         return 1.0
-    if used > budget:
-        return est if est >= 0.0 else EXPERT_UNKNOWN_CREDIT
-    return 0.0
+    n = w[S_NTASKS]
+    if n == 0 or progress == 0.0:
+        return 0.0
+    done = 0
+    for k in range(n):
+        done += w[O_TSTATE + k] == DONE
+    return progress * done / n
 
 
 @njit(cache=True)
-def _playout(st, hprm, ttype, tparams):
-    """1.0 if the heuristic crew, each member playing from its own hand of the sampled deal,
-    completes the mission from ``st`` (a copy is played), else 0.0: what the allocation is
-    worth to a crew that cannot see the hands, beside the search's perfect-information
-    verdict."""
-    w = st.copy()
+def simulate(w, p, kind, a, b, hprm, progress, ttype, tparams):
+    """Apply candidate (``kind``, ``a``, ``b``) for ``p`` to the sampled deal ``w`` (changed in
+    place), then play the heuristic crew to the end; returns the value (:func:`_outcome`).
+    The current sonar phase is the real members' business: the simulation's own phases start
+    at the next trick."""
+    if kind == PLAY:
+        if play_and_close(w, p, a):
+            end = mission_end(w, ttype, tparams)
+            if end != ONGOING:
+                return _outcome(w, end, progress)
+    elif kind == TALK:
+        communicate(w, p, a, b)
     legal = np.empty(NC, np.int64)
+    first = kind != PLAY  # a card is played after the sonar phase; the next trick has its own
     while True:
         if w[S_NIN] == 0:  # judged at trick ends, as the game does
             end = mission_end(w, ttype, tparams)
             if end != ONGOING:
-                return 1.0 if end == END_SUCCESS else 0.0
+                return _outcome(w, end, progress)
+            if not first:
+                _talk_phase(w, hprm, ttype, tparams)
+        first = False
         q = current_player(w)
         n = legal_cards(w, q, legal)
         play_and_close(w, q, heuristic_play(w, q, legal, n, hprm, ttype, tparams))
 
 
+# -- sequential halving over the candidates ----------------------------------------------------
 @njit(cache=True)
-def _complete_picks(w, p, may_pass, hprm, ttype, tparams):
-    """Give the open tasks of a sampled deal holders as the crew would: one task per turn,
-    clockwise from ``p``'s left, each member taking the heuristic's pick from its own (sampled)
-    hand; a member may pass only while ``p`` could and enough members before the captain are
-    still to come to take what is open. Every member takes part and the captain may take any
-    task (the modes that leave the captain out, or bar it from a task, are approximated)."""
-    n_players = w[S_NP]
-    cap = w[S_CAPTAIN]
-    avail = np.empty(MAX_TASKS, np.int64)
-    to_come = (cap - p - 1) % n_players if may_pass else 0  # the first round's players left
-    q = p
-    for _ in range(MAX_TASKS * 8):
-        q = (q + 1) % n_players
-        na = 0
-        for k in range(w[S_NTASKS]):
-            if w[O_HOLDER + k] < 0:
-                avail[na] = k
-                na += 1
-        if na == 0:
-            return
-        to_come -= 1
-        i = heuristic_pick(w, q, avail, na, to_come >= na, hprm, ttype, tparams)
-        if i >= 0:
-            w[O_HOLDER + avail[i]] = q
+def halving(s, p, kinds, a, b, n_cand, budget, first, progress, ttype, tparams):
+    """Index of the best candidate by sequential halving: ``budget`` simulations split evenly
+    over ceil(log2 n) rounds, each round simulating every surviving candidate on the same
+    freshly sampled deals and keeping the better half. Ties go to candidate ``first``."""
+    if n_cand == 1:
+        return 0
+    hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
+    alive = np.arange(n_cand)
+    n_alive = n_cand
+    total = np.zeros(n_cand)
+    count = np.zeros(n_cand)
+    rounds = 0
+    while (1 << rounds) < n_cand:
+        rounds += 1
+    world = np.empty(STATE_SIZE, np.int64)
+    key = np.empty(n_cand)
+    while n_alive > 1:
+        per = max(1, budget // (n_alive * rounds))
+        for _ in range(per):
+            sample_deal(s, p, world)
+            for j in range(n_alive):
+                i = alive[j]
+                total[i] += simulate(
+                    world.copy(), p, kinds[i], a[i], b[i], hprm, progress, ttype, tparams
+                )
+                count[i] += 1.0
+        for j in range(n_alive):
+            i = alive[j]
+            key[j] = -(total[i] / count[i] + (1e-9 if i == first else 0.0))
+        order = np.argsort(key[:n_alive], kind="mergesort")
+        kept = alive[:n_alive][order].copy()
+        n_alive = (n_alive + 1) // 2
+        alive[:n_alive] = kept[:n_alive]
+    return alive[0]
+
+
+# -- the decisions -----------------------------------------------------------------------------
+@njit(cache=True)
+def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
+    """The card of ``legal[:n_legal]`` that completes the mission in most simulations from
+    ``p``'s view (``s``: its own view). A single legal card needs no search."""
+    if n_legal == 1:
+        return legal[0]
+    hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
+    h = heuristic_play(s, p, legal, n_legal, hprm, ttype, tparams)
+    kinds = np.full(n_legal, PLAY, np.int64)
+    first = 0
+    for i in range(n_legal):
+        if legal[i] == h:
+            first = i
+    budget = int(prm[EXPERT_P.playouts])
+    i = halving(s, p, kinds, legal, legal, n_legal, budget, first, prm[EXPERT_P.progress],
+                ttype, tparams)  # fmt: skip
+    return legal[i]
+
+
+@njit(cache=True)
+def expert_comm(s, p, prm, ttype, tparams):
+    """(card, claim) ``p`` shows now, or (-1, -1): keeping the token, or showing any card it
+    may truthfully declare (its strongest claim), whichever completes the mission in most
+    simulations from ``p``'s view. With ``talk_playouts`` 0, the heuristic's sonar."""
+    hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
+    budget = int(prm[EXPERT_P.talk_playouts])
+    if budget <= 0:
+        return heuristic_comm(s, p, hprm, ttype, tparams)
+    kinds = np.empty(NC + 1, np.int64)
+    cards = np.empty(NC + 1, np.int64)
+    claims = np.empty(NC + 1, np.int64)
+    kinds[0], cards[0], claims[0] = KEEP, -1, -1
+    n = 1
+    for c in range(NC):
+        bits = comm_claims(s, p, c)
+        if bits != 0 and s[O_COMMBY + c] < 0:
+            kinds[n], cards[n], claims[n] = TALK, c, claim_to_make(bits)
+            n += 1
+    if n == 1:
+        return -1, -1
+    i = halving(s, p, kinds, cards, claims, n, budget, 0, prm[EXPERT_P.progress], ttype,
+                tparams)  # fmt: skip
+    return cards[i], claims[i]
 
 
 @njit(cache=True)
 def expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams):
-    """The task (index into ``avail``, -1 to pass) whose choice completes the mission in most
-    sampled deals: each sample deals the hidden cards from ``p``'s view, gives ``p`` the
-    candidate, completes the allocation with the others' heuristic picks and is scored as the
-    card play scores a sample (the search, its horizon estimate when out of ``pick_nodes``,
-    plus ``playout`` times the heuristic crew's playout). Ties go to the heuristic's pick."""
-    hprm = heuristic_params(prm.shape[0])
-    first = heuristic_pick(s, p, avail, n_avail, may_pass, hprm, ttype, tparams)
-    n_cand = n_avail + (1 if may_pass else 0)  # the last candidate is the pass
-    if n_cand == 1:
-        return 0
-    n_samples = max(1, int(prm[EXPERT_P.samples]))
-    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.pick_nodes]) // (n_samples * n_cand))
-    score = np.zeros(n_cand)
-    world = np.empty(STATE_SIZE, np.int64)
-    line = np.empty(NC, np.int64)
-    for _ in range(n_samples):
-        sample_deal(s, p, world)
-        for i in range(n_cand):
-            st = world.copy()
-            if i < n_avail:
-                st[O_HOLDER + avail[i]] = p
-            _complete_picks(st, p, may_pass, hprm, ttype, tparams)
-            score[i] += _solved(st, ttype, tparams, per, line)
-            score[i] += prm[EXPERT_P.playout] * _playout(st, hprm, ttype, tparams)
-    best = -1
-    for i in range(n_cand):
-        if (i if i < n_avail else -1) == first:
-            score[i] += 1e-6  # the heuristic's pick breaks ties
-        if best < 0 or score[i] > score[best]:
-            best = i
-    return best if best < n_avail else -1
+    """The task (index into ``avail``, -1 to pass) that completes the mission in most deals
+    sampled from ``p``'s view, each played out by the heuristic crew."""
+    n = max(1, int(prm[EXPERT_P.pick_samples]))
+    return pick_by_samples(s, p, avail, n_avail, may_pass, n, 0, 0.0, 1.0, ttype, tparams)
 
 
 @njit(cache=True)
 def expert_volunteer(s, p, prm, ttype, tparams):
-    """Does ``p`` take every task? Yes when, over deals sampled from its view, the mission
-    with every task on ``p`` scores at least the mean over the other members holding them all
-    (scored as the card play scores a sample)."""
-    n_players = s[S_NP]
-    hprm = heuristic_params(prm.shape[0])
-    n_samples = max(1, int(prm[EXPERT_P.samples]))
-    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.pick_nodes]) // (n_samples * n_players))
-    mine = 0.0
-    others = 0.0
-    world = np.empty(STATE_SIZE, np.int64)
-    line = np.empty(NC, np.int64)
-    for _ in range(n_samples):
-        sample_deal(s, p, world)
-        for q in range(n_players):
-            st = world.copy()
-            for k in range(st[S_NTASKS]):
-                st[O_HOLDER + k] = q
-            v = _solved(st, ttype, tparams, per, line)
-            v += prm[EXPERT_P.playout] * _playout(st, hprm, ttype, tparams)
-            if q == p:
-                mine += v
-            else:
-                others += v / (n_players - 1)
-    return mine >= others
+    n = max(1, int(prm[EXPERT_P.pick_samples]))
+    return volunteer_by_samples(s, p, n, 0, 0.0, 1.0, ttype, tparams)
 
 
 @njit(cache=True)
 def expert_task_bid(s, p, row, prm, ttype, tparams):
-    """How much ``p`` wants task ``row`` (free selection; one member takes all: the bids are
-    summed): its mean score over deals sampled from ``p``'s view with ``p`` holding that task
-    alone (the mission's other tasks left out), by the search and playout of ``expert_pick``."""
-    hprm = heuristic_params(prm.shape[0])
-    n_samples = max(1, int(prm[EXPERT_P.samples]))
-    per = max(EXPERT_MIN_NODES, int(prm[EXPERT_P.pick_nodes]) // n_samples)
-    w_play = prm[EXPERT_P.playout]
-    mine = -1
-    for k in range(s[S_NTASKS]):
-        if s[O_TASK + k] == row and (mine < 0 or s[O_HOLDER + k] < 0):
-            mine = k
-    if mine < 0:
-        return 0.0
-    total = 0.0
-    world = np.empty(STATE_SIZE, np.int64)
-    line = np.empty(NC, np.int64)
-    for _ in range(n_samples):
-        sample_deal(s, p, world)
-        for k in range(world[S_NTASKS]):
-            world[O_HOLDER + k] = p
-            if k != mine:
-                world[O_TSTATE + k] = DONE
-        total += _solved(world, ttype, tparams, per, line)
-        total += w_play * _playout(world, hprm, ttype, tparams)
-    return total / (n_samples * (1.0 + w_play))
+    n = max(1, int(prm[EXPERT_P.pick_samples]))
+    return bid_by_samples(s, p, row, n, 0, 0.0, 1.0, ttype, tparams)

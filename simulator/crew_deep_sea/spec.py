@@ -50,6 +50,7 @@ SPEC = GameSpec(
     rules_class=Rules,
     policies=POLICIES,
     default_policy="heuristic",
+    search_budget=("expert", "playouts"),
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
