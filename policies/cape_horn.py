@@ -114,7 +114,7 @@ POLICIES["mcts"] = mcts_policy(
     "searched: the move with the cards laid for it (landing and bridge cards), then one extra "
     "card (the guide's block; with opponents=tree a block or a cover, every seat's turn in the "
     "tree); buying is left to rollout",
-    widen=1.0, horizon=0, unit="rounds", opponents="planner",
+    widen=0.5, horizon=3, unit="rounds", opponents="planner",
 )  # fmt: skip
 MCTS_P = POLICIES["mcts"].slots
 ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
