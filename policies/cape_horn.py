@@ -112,7 +112,9 @@ ROLLOUT_NAMES = ("random", "racer", "blocker", "planner")
 POLICIES["mcts"] = mcts_policy(
     MCTS, ROLLOUT_NAMES, "planner", "planner", 200,
     "searched: the move with the cards laid for it (landing and bridge cards), then one extra "
-    "card (a block, a cover) or none, every seat's turn in the tree; buying is left to rollout",
+    "card (the guide's block; with opponents=tree a block or a cover, every seat's turn in the "
+    "tree); buying is left to rollout",
+    widen=0.5, horizon=3, unit="rounds", opponents="planner",
 )  # fmt: skip
 MCTS_P = POLICIES["mcts"].slots
 ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)
@@ -194,6 +196,10 @@ def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, weights):
 PLAN_N, PLAN_KIND, PLAN_A, PLAN_B, PLAN_CARDS = 0, 1, 2, 3, 4
 MAX_CHAIN = 6  # cards one plan may lay (bridge cards to an unconnected landing space, then it)
 PLAN_SIZE = PLAN_CARDS + 2 * MAX_CHAIN
+# the search player's option rows: a plan, then its value in thousandths of a step (its ranking)
+PLAN_VALUE = PLAN_SIZE
+OPTION_SIZE = PLAN_SIZE + 1
+VALUE_SCALE = 1000.0
 FAR = 1 << 20
 
 
@@ -207,6 +213,8 @@ def _offer(best, plan, v, kind, a, b, chain, n, every=None):
             every[i, PLAN_KIND] = kind
             every[i, PLAN_A] = a
             every[i, PLAN_B] = b
+            if every.shape[1] > PLAN_VALUE:
+                every[i, PLAN_VALUE] = int(min(max(v, -1.0e12), 1.0e12) * VALUE_SCALE)
             for j in range(n):
                 every[i, PLAN_CARDS + 2 * j] = chain[j, 0]
                 every[i, PLAN_CARDS + 2 * j + 1] = chain[j, 1]
@@ -312,7 +320,8 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     cards when its space touches no card yet), the move, 'ignorar' or 'mover dos veces'. Writes
     ``plan`` (PLAN_*) and returns its value. ``prm_w`` = (next, sail point, card) weights.
     ``every`` (the search player's options), when given: every plan considered as rows 1.. in the
-    PLAN_* layout, their number in ``every[0, 0]`` and the best one's row in ``every[0, 1]``."""
+    PLAN_* layout (with the plan's value in thousandths at PLAN_VALUE when the rows have room),
+    their number in ``every[0, 0]`` and the best one's row in ``every[0, 1]``."""
     if every is not None:
         every[0, 0] = 0
         every[0, 1] = 0

@@ -9,18 +9,21 @@ import numpy as np
 import pytest
 from numba import njit
 
+from policies.cape_horn import potential
 from simulator.cape_horn import engine as E
+from simulator.cape_horn import features as FX
 from simulator.cape_horn import forward as F
 from simulator.cape_horn import state as S
 from simulator.cape_horn import turn
 from simulator.cape_horn.board import load
 from simulator.cape_horn.rules import Rules
 from simulator.games import get_game
-from simulator.policy import engine_arrays, parse_policy
+from simulator.policy import EVAL_AT, engine_arrays, parse_policy
 
 SPEC = get_game("cape-horn")
 DATA = load()
 NO_REC = (np.zeros((0, turn.EVENT_WIDTH), np.int64), np.zeros(1, np.int64))
+NO_HEAT = (np.zeros(DATA.n_cells, np.int64),)
 
 
 @njit
@@ -120,7 +123,8 @@ def _cell(col: int, row: int) -> int:
 
 def test_search_takes_a_win_in_one_move():
     """Two tokens held and the card under the ship reaching the third zone's station of the
-    missing colour: every simulation of that move wins at once, and the search plays it."""
+    missing colour: the guide's plan wins at once, and the search plays it without spending a
+    simulation."""
     B, r, pos, _ = _midgame(3, 0)
     pos.card[:] = -1
     pos.card[_cell(2, 0)] = DATA.design("F2")  # forward is north in area 3
@@ -142,4 +146,97 @@ def test_search_takes_a_win_in_one_move():
     assert turn.legal_move(B, r, pos.card, ship, pl, 0, kind, a, b)
     moved = S.State(pos.card, ship, pl, pos.hand, g, pos.deck)
     assert turn.make_move(B, r, moved, 0, (kind, a, b)) == S.END_THREE
-    assert stats[:, 1].max() == 1.0
+    assert not stats.any()
+
+
+# -- the features, the evaluation at the horizon, the root, the search's own stream --------------
+def test_features_of_a_hand_built_position():
+    """Each seat's features read off the position: steps left (``B.rem`` through the stations it
+    may still use), tokens, sail points, cards, the steps the card under it promises, and the
+    turns it waits."""
+    B, r, pos, _ = _midgame(3, 0, n_players=3)
+    pos.card[:] = -1
+    pos.card[_cell(2, 0)] = DATA.design("F2")
+    pos.ship[:] = [_cell(2, 0), _cell(10, 7), _cell(10, 7)]
+    pos.pl[0, S.P_TOK + 0] = 1
+    pos.pl[0, S.P_SP] = 5
+    pos.pl[1, S.P_SP] = 2
+    out = np.zeros((3, len(FX.FEATURES)))
+    FX.features(B, pos, 1, out)
+    steps0 = min(B.rem[S.token_index(pos.pl, 0), _cell(2, 0)], FX.STEPS_CAP)
+    assert out[0, 0] == steps0 and out[0, 1] == 1.0 / (1.0 + steps0)
+    assert out[:, 2].tolist() == [1, 0, 0]  # tokens
+    assert out[:, 3].tolist() == [5, 2, pos.pl[2, S.P_SP]]
+    assert out[:, 4].tolist() == pos.pl[:, S.P_HAND].tolist()
+    ts0 = S.token_index(pos.pl, 0)
+    assert out[0, 5] == max(
+        potential(B.rem, B.target, B.n_moves, ts0, _cell(2, 0), pos.card[_cell(2, 0)]), -5.0
+    )
+    assert out[1, 5] == 0.0  # no card under seat 1's ship
+    assert out[:, 6].tolist() == [2, 0, 1]  # seat 1 to move, then 2, then 0
+
+
+def _row(policy: str, weights=None) -> np.ndarray:
+    row = parse_policy(policy, SPEC.policies, SPEC.id).row()
+    if weights is not None:
+        row[EVAL_AT : EVAL_AT + len(weights)] = weights
+    return row
+
+
+def test_the_horizon_scores_with_the_evaluation():
+    """At horizon 1 a simulation that does not end within the round is scored by the evaluation:
+    with unfitted (zero) weights every seat gets an even share, so every plan's mean is exactly
+    1/2 at two players; with a weight on steps left the means spread; played to the end (horizon
+    0) they are shares of simulations won."""
+    B, r, pos, p = _midgame(7, 6)
+    _, even = _search(B, r, _row("mcts:playouts=24,horizon=1"), pos, p, 1)
+    tried = even[:, 0] > 0
+    assert tried.sum() >= 2 and np.all(even[tried, 1] == 0.5)
+    weights = np.zeros(1 + len(FX.FEATURES))
+    weights[1] = -1.0  # one step left fewer than the rival: e times the odds
+    _, fitted = _search(B, r, _row("mcts:playouts=24,horizon=1", weights), pos, p, 1)
+    assert len(set(fitted[fitted[:, 0] > 0, 1].tolist())) > 1
+    _, full = _search(B, r, _row("mcts:playouts=24,horizon=0"), pos, p, 1)
+    sims = full[full[:, 0] > 0]
+    wins = sims[:, 1] * sims[:, 0]
+    assert np.allclose(wins, np.round(wins))  # wins over simulations
+
+
+def test_the_root_halves_over_the_guides_best_plans_and_answers_a_legal_one():
+    """The guide's best-ranked 1 + widen * sqrt(playouts) plans enter, the guide's choice among
+    them; the answer is a legal move whose cards lie legally."""
+    B, r, pos, p = _midgame(11, 9)
+    prm = _row("mcts:playouts=32,widen=0.5,horizon=2")
+    (n, kind, a, b, cards), stats = _search(B, r, prm, pos, p, 3)
+    opts = np.zeros((F.MAX_OPTIONS + 1, F.OPTION_SIZE), np.int64)
+    keys = np.zeros(F.MAX_OPTIONS, np.int64)
+    n_root = F.turn_options(B, r, pos, p, np.array([0.3, 0.1, 0.1]), opts, keys)
+    width = min(int(1 + 0.5 * np.sqrt(32)), n_root)
+    assert (stats[:, 0] > 0).sum() == width and 24 <= stats[:, 0].sum() <= 32
+    assert stats[opts[0, 1] - 1, 0] > 0  # the planner's own plan is among them
+    after = S.State(*(x.copy() for x in pos))
+    turn.lay_cards(B, r, after, p, np.array(cards, np.int64).reshape(-1, 2), n, *NO_HEAT, *NO_REC)
+    assert after.pl[p, S.P_HAND] == pos.pl[p, S.P_HAND] - n  # every card was laid
+    assert turn.legal_move(B, r, after.card, after.ship, after.pl, p, kind, a, b)
+
+
+@njit
+def _draw() -> int:
+    return np.random.randint(0, 2**31 - 1)
+
+
+def test_the_search_draws_from_its_own_stream():
+    """After a search the real game's next draw is the same whatever the budget."""
+    B, r, pos, p = _midgame(7, 6)
+    after = []
+    for playouts in (8, 32):
+        _search(B, r, _row(f"mcts:playouts={playouts},horizon=2"), pos, p, 9)
+        after.append(_draw())
+    assert after[0] == after[1]
+
+
+def test_opponents_in_the_tree_still_play_legal_games():
+    names = ["mcts:playouts=8,opponents=tree", "planner"]
+    ids, prm = _arrays(*names)
+    one = E.play_one(Rules(), 2, ids, prm, 4)
+    assert one["problems"] == 0 and one["end_reason"] in (S.END_FINISH, S.END_THREE)

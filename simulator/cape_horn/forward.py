@@ -4,14 +4,15 @@ ahead, and the turn a seat's policies decide (:func:`play_turn`, the engine's an
 Every step of a turn is a rule of :mod:`.turn`: the engine plays every turn with them, and so
 does every simulation of the search, so a simulation cannot drift from the rules.
 
-The position travels as one value, :class:`.state.State`. The search
-player decides, at each turn in its tree, first the move together with the cards laid for it (one
-option per plan of the planner's one-turn search: the landing card, bridge cards, 'ignorar',
-'mover dos veces', no move), then one more card or none (the planner's block, a single block on a
-rival's forward landing space, a cover, for itself or against a rival). Buying is left to the
-``rollout`` policy. Each simulation deals what the deciding seat cannot see again (the other
-hands and the order of the piles; :func:`redeal`), walks the tree over every seat's turns, then
-plays out to the end of the game with ``rollout`` in every seat.
+The position travels as one value, :class:`.state.State`. The search player
+(:func:`choose_turn`) decides the move together with the cards laid for it (one option per plan
+of the planner's one-turn search: the landing card, bridge cards, 'ignorar', 'mover dos veces',
+no move), then one more card or none (the planner's block, a single block on a rival's forward
+landing space, a cover, for itself or against a rival). Buying is left to the ``rollout``
+policy. Each simulation deals what the deciding seat cannot see again (the other hands and the
+order of the piles; :func:`redeal`), plays a root plan the halving picked, then the other seats'
+turns with ``opponents`` (or in the tree) for ``horizon`` rounds, and scores the position with
+the fitted evaluation of :mod:`.features` (or the result, when the game ended).
 """
 
 from __future__ import annotations
@@ -23,17 +24,21 @@ from policies.cape_horn import (
     BLOCKER,
     BLOCKER_P,
     MCTS_P,
+    OPTION_SIZE,
     PLAN_A,
     PLAN_B,
     PLAN_CARDS,
     PLAN_KIND,
     PLAN_N,
     PLAN_SIZE,
+    PLAN_VALUE,
     PLANNER,
     PLANNER_P,
     RACER,
     ROLLOUT_PRM,
     ROLLOUTS,
+    VALUE_SCALE,
+    WIN,
     block_leader,
     decide_buy,
     plan_weights,
@@ -45,6 +50,7 @@ from simulator import search as T
 
 from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import state as S
+from .features import FEATURES, features
 from .state import State, copy_state, new_state
 from .turn import (
     EVENT_WIDTH,
@@ -64,6 +70,7 @@ from .turn import (
     twice_target,
 )
 
+N_FEATURES = len(FEATURES)
 MAX_OPTIONS = 512  # plans of one turn the search tells apart (the planner's search offers fewer)
 MAX_EXTRA = 48  # extra-card options of one turn
 EXTRA_ROW = 1 + 2 * MAX_PLACE  # an extra-card option: how many, then (design, cell) pairs
@@ -148,20 +155,6 @@ def play_turn(B, r, seats, p: int, st: State, buf, heat, rec, rec_n, ext=None) -
     nb = X.buy(ext, pid, prm, p, B, r, st)
     buy_step(r, st, p, nb, rec, rec_n)
     return -1
-
-
-@njit(cache=True)
-def playout(B, r, seats, st: State, q: int, buf, heat, rec, rec_n) -> int:
-    """Play the game to its end from the start of seat ``q``'s turn, each seat with its policy
-    in ``seats``; returns the winner (-1: the round cap or empty piles ended it)."""
-    n_players = st.ship.shape[0]
-    while True:
-        reason = play_turn(B, r, seats, q, st, buf, heat, rec, rec_n)
-        if reason >= 0:
-            return q if reason != S.END_PILES else -1
-        q = next_seat(r, st.g, q, n_players)
-        if q < 0:
-            return -1
 
 
 # -- the search player's options ------------------------------------------------------------------
@@ -356,114 +349,243 @@ def _margin(pid: int, prm) -> float:
 
 
 @njit(cache=True)
-def search_move(B, r, prm, root: State, p: int, buf, stats=None,
-                tally=None) -> tuple[int, int, int, int]:  # fmt: skip
-    """Seat ``p``'s move and the cards it lays, with policy ``mcts`` (its parameter row
-    ``prm``): ``prm[MCTS_P.playouts]`` simulations of the shared search from the real position
-    (the turn's sail point taken). Writes the cards into ``buf`` and returns (cards, move kind,
-    a, b). ``stats``, when given: each plan's simulations and mean reward (``search.root_stats``,
-    rows as the planner's search lists them); ``tally``, when given: [0] += simulations, [1] +=
-    rounds they played."""
+def play_on(B, r, seats, st: State, q: int, turns: int, buf, heat, rec, rec_n):
+    """Play on from the start of seat ``q``'s turn, each seat with its policy in ``seats``, for at
+    most ``turns`` turns (negative: to the end). Returns (winner, the seat to move next, whether
+    the game ended); the winner is -1 when the round cap or empty piles ended it."""
+    n_players = st.ship.shape[0]
+    played = 0
+    while turns < 0 or played < turns:
+        reason = play_turn(B, r, seats, q, st, buf, heat, rec, rec_n)
+        played += 1
+        if reason >= 0:
+            return (q if reason != S.END_PILES else -1), q, True
+        q = next_seat(r, st.g, q, n_players)
+        if q < 0:
+            return -1, q, True
+    return -1, q, False
+
+
+@njit(cache=True)
+def playout(B, r, seats, st: State, q: int, buf, heat, rec, rec_n) -> int:
+    """Play the game to its end from the start of seat ``q``'s turn, each seat with its policy
+    in ``seats``; returns the winner (-1: the round cap or empty piles ended it)."""
+    return play_on(B, r, seats, st, q, -1, buf, heat, rec, rec_n)[0]
+
+
+@njit(cache=True)
+def _rest_of_turn(B, r, sim: State, q: int, row, buf, na: int, heat, rec, rec_n, buyer) -> int:
+    """Lay ``buf[:na]``, make the plan's move, draw and buy (``buyer``: policy id and rows);
+    returns the end reason (-1 while the game goes on)."""
+    lay_cards(B, r, sim, q, buf, na, heat[0], rec, rec_n)
+    move = (row[PLAN_KIND], row[PLAN_A], row[PLAN_B])
+    reason = move_step(B, r, sim, q, move, heat[1], rec, rec_n)
+    if reason < 0:
+        reason = draw_step(r, sim, q, rec, rec_n)
+    if reason < 0:
+        bid, bprm = buyer
+        nb = decide_buy(bid, bprm, q, B, r, sim.card, sim.ship, sim.pl, sim.hand, sim.g)
+        buy_step(r, sim, q, nb, rec, rec_n)
+    return reason
+
+
+@njit(cache=True)
+def _score(B, prm, sim: State, q: int, winner: int, over: bool, feats, rewards):
+    """The simulation's result for every seat: the win when the game ended, else the fitted
+    evaluation of the position at the start of seat ``q``'s turn."""
+    n_players = sim.ship.shape[0]
+    if over:
+        return T.win_rewards(winner, n_players, rewards)
+    features(B, sim, q, feats)
+    return T.evaluate(prm, feats, n_players, rewards)
+
+
+@njit(cache=True)
+def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: int, stats=None,
+                tally=None) -> tuple[int, int]:  # fmt: skip
+    """Seat ``p``'s plan (an index of ``root_opts``' rows 1.., keys ``root_keys``, as
+    :func:`turn_options` lists them) and extra card (an index of :func:`extra_options`), with
+    policy ``mcts`` (its parameter row ``prm``).
+
+    A winning plan, or the only one, is taken at once. Otherwise the guide's best-ranked
+    ``widen`` plans (by the planner's value of each) share ``prm[MCTS_P.playouts]`` simulations
+    by sequential halving (``simulator.search``); each deals what ``p`` cannot see again
+    (:func:`redeal`), plays the plan, then ``prm[MCTS_P.horizon]`` rounds (0: to the end) with
+    ``opponents`` in the other seats and ``rollout`` in ``p``'s (or, opponents=tree, in the tree
+    kept below the root, whose extra cards are searched too), and scores the end or the
+    position (:func:`_score`). The extra card: the guide's block, or with opponents=tree the
+    one simulated most under the chosen plan. ``stats``: each plan's simulations and mean
+    reward; ``tally``: [0] += simulations, [1] += rounds they played."""
     n_players = root.ship.shape[0]
     playouts = int(prm[MCTS_P.playouts])
     ri = int(prm[MCTS_P.rollout])
     rid = ROLLOUTS[ri]
     rprm = seat_rows(ROLLOUT_PRM[ri], n_players)
-    rseats = (np.full(n_players, rid, np.int64), rprm)
-    gid = ROLLOUTS[int(prm[MCTS_P.guide])]
-    gprm = seat_rows(ROLLOUT_PRM[int(prm[MCTS_P.guide])], n_players)
+    gi = int(prm[MCTS_P.guide])
+    gid = ROLLOUTS[gi]
+    gprm = seat_rows(ROLLOUT_PRM[gi], n_players)
     guided = gid == PLANNER or gid == BLOCKER or gid == RACER
-    explore = prm[MCTS_P.explore]
-    widen = prm[MCTS_P.widen]
-    bias = prm[MCTS_P.bias]
+    oi = int(prm[MCTS_P.opponents])
+    in_tree = oi >= ROLLOUTS.shape[0]
+    seat_ids = np.full(n_players, rid, np.int64)
+    seat_prm = seat_rows(ROLLOUT_PRM[ri], n_players)
+    if not in_tree:
+        for q in range(n_players):
+            if q != p:
+                seat_ids[q] = ROLLOUTS[oi]
+                seat_prm[q] = ROLLOUT_PRM[oi]
+    seats = (seat_ids, seat_prm)
+    limit = int(prm[MCTS_P.horizon]) * n_players  # turns after the root's (0: no limit)
+    explore, widen, bias = prm[MCTS_P.explore], prm[MCTS_P.widen], prm[MCTS_P.bias]
     w = plan_weights(gid, gprm, 0)
     g_margin = _margin(gid, gprm)
     r_margin = _margin(rid, rprm)
+    g_first = root_opts[0, 1] - 1 if guided and root_opts[0, 1] > 0 else -1
+    buf = np.zeros((MAX_PLACE, 2), np.int64)
     nc = root.card.shape[0]
-    tree = T.new_tree(playouts + 1)
-    sim = new_state(n_players, nc, root.hand.shape[1], root.deck.shape[0])
-    root_opts = np.zeros((MAX_OPTIONS + 1, PLAN_SIZE), np.int64)
-    root_keys = np.zeros(MAX_OPTIONS, np.int64)
-    n_root = turn_options(B, r, root, p, w, root_opts, root_keys)
-    opts = np.zeros((MAX_OPTIONS + 1, PLAN_SIZE), np.int64)
-    keys = np.zeros(MAX_OPTIONS, np.int64)
     ex = np.zeros((MAX_EXTRA, EXTRA_ROW), np.int64)
     ex_keys = np.zeros(MAX_EXTRA, np.int64)
+    if stats is not None:
+        stats[:, :] = 0.0
+    # the early answers, which spend no simulation
+    k = -1
+    if n_root <= 1:
+        k = 0
+    elif g_first >= 0 and root_opts[g_first + 1, PLAN_VALUE] >= WIN * VALUE_SCALE:
+        k = g_first
+    if k >= 0:
+        na = plan_to_buf(root_opts[k + 1], buf)
+        land, via = plan_cells(B, root.card, root.ship, p, root_opts[k + 1])
+        _, planner = extra_options(B, r, root, p, buf, na, land, via, g_margin, ex, ex_keys)
+        return k, planner if guided else 0
+    resume = T.own_stream()
+    scores = np.zeros(n_root, np.float64)
+    for i in range(n_root):
+        scores[i] = root_opts[i + 1, PLAN_VALUE]
+    order = np.zeros(n_root, np.int64)
+    T.rank_by_score(scores, n_root, g_first, order)
+    h = T.new_halving(n_root)
+    T.start_halving(h, order, T.root_width(n_root, playouts, widen), playouts)
+    tree = T.new_tree(playouts + 1 if in_tree else 2)
+    sim = new_state(n_players, nc, root.hand.shape[1], root.deck.shape[0])
+    opts = np.zeros((MAX_OPTIONS + 1, OPTION_SIZE), np.int64)
+    keys = np.zeros(MAX_OPTIONS, np.int64)
     pool = np.zeros(root.deck.shape[0] + root.hand.sum(), np.int64)
     counts = np.zeros(root.hand.shape[1], np.int64)
     heat = (np.zeros(nc, np.int64), np.zeros(nc, np.int64))  # cards laid, ships blocked
     rec = np.zeros((0, EVENT_WIDTH), np.int64)
     rec_n = np.zeros(1, np.int64)
     rewards = np.zeros(n_players, np.float64)
-    for _ in range(playouts):
+    feats = np.zeros((n_players, N_FEATURES), np.float64)
+    buyer = (rid, rprm)
+    arm = T.next_arm(h)
+    while arm >= 0:
         copy_state(sim, root)
         redeal(sim, p, pool, counts)
-        T.begin(tree)
         q = p
+        turns = 0
         winner = -1
         over = False
-        first = True
-        while True:
-            if first:  # the root: its options are known
-                first = False
-                n = n_root
-                opts[: n + 1] = root_opts[: n + 1]
-                keys[:n] = root_keys[:n]
-            else:
+        opts[: n_root + 1] = root_opts[: n_root + 1]
+        keys[:n_root] = root_keys[:n_root]
+        if in_tree:  # the tree below the root: every seat's plan and extra card (max-n)
+            T.begin(tree)
+            T.enter_root(tree, root_keys[arm], p)
+            k = arm
+            while True:
+                row = opts[k + 1]
+                na = plan_to_buf(row, buf)
+                if not T.left_tree(tree):
+                    land, via = plan_cells(B, sim.card, sim.ship, q, row)
+                    m, planner = extra_options(B, r, sim, q, buf, na, land, via, g_margin, ex,
+                                               ex_keys)  # fmt: skip
+                    kb = T.choose(tree, ex_keys, m, q, explore, planner if guided else 0,
+                                  widen, bias)  # fmt: skip
+                    na = _append(buf, na, ex[kb])
+                else:  # out of the tree: the rest of the turn as the rollout policy plays it
+                    na = block_leader(B, r, sim.card, sim.ship, sim.pl, sim.hand, q, r_margin,
+                                      buf, na)  # fmt: skip
+                reason = _rest_of_turn(B, r, sim, q, row, buf, na, heat, rec, rec_n, buyer)
+                turns += 1
+                if reason >= 0:
+                    winner = q if reason != S.END_PILES else -1
+                    over = True
+                    break
+                q = next_seat(r, sim.g, q, n_players)
+                if q < 0:
+                    over = True
+                    break
+                if T.left_tree(tree) or (limit > 0 and turns >= limit):
+                    break
                 sail(r, sim, q, rec, rec_n)
                 n = turn_options(B, r, sim, q, w, opts, keys)
-            guide = -1
-            if guided and T.widening(tree, widen) and opts[0, 1] > 0:
-                guide = opts[0, 1] - 1
-            k = T.choose(tree, keys, n, q, explore, guide, widen, bias)
-            row = opts[k + 1]
+                guide = -1
+                if guided and T.widening(tree, widen) and opts[0, 1] > 0:
+                    guide = opts[0, 1] - 1
+                k = T.choose(tree, keys, n, q, explore, guide, widen, bias)
+        else:  # the root plan with the guide's block, then the named policies
+            row = opts[arm + 1]
             na = plan_to_buf(row, buf)
-            if not T.left_tree(tree):
-                land, via = plan_cells(B, sim.card, sim.ship, q, row)
-                m, planner = extra_options(B, r, sim, q, buf, na, land, via, g_margin, ex,
-                                           ex_keys)  # fmt: skip
-                gb = planner if guided else 0
-                kb = T.choose(tree, ex_keys, m, q, explore, gb, widen, bias)
-                na = _append(buf, na, ex[kb])
-            else:  # out of the tree: the rest of the turn as the rollout policy plays it
-                na = block_leader(B, r, sim.card, sim.ship, sim.pl, sim.hand, q, r_margin, buf,
+            if guided:
+                na = block_leader(B, r, sim.card, sim.ship, sim.pl, sim.hand, p, g_margin, buf,
                                   na)  # fmt: skip
-            lay_cards(B, r, sim, q, buf, na, heat[0], rec, rec_n)
-            move = (row[PLAN_KIND], row[PLAN_A], row[PLAN_B])
-            reason = move_step(B, r, sim, q, move, heat[1], rec, rec_n)
-            if reason < 0:
-                reason = draw_step(r, sim, q, rec, rec_n)
-            if reason < 0:
-                nb = decide_buy(rid, rprm, q, B, r, sim.card, sim.ship, sim.pl, sim.hand, sim.g)
-                buy_step(r, sim, q, nb, rec, rec_n)
+            reason = _rest_of_turn(B, r, sim, p, row, buf, na, heat, rec, rec_n, buyer)
+            turns = 1
+            if reason >= 0:
+                winner = p if reason != S.END_PILES else -1
+                over = True
             else:
-                winner = q if reason != S.END_PILES else -1
-                over = True
-                break
-            q = next_seat(r, sim.g, q, n_players)
-            if q < 0:
-                over = True
-                break
-            if T.left_tree(tree):
-                break
-        if not over:
-            winner = playout(B, r, rseats, sim, q, buf, heat, rec, rec_n)
-        T.backup(tree, T.win_rewards(winner, n_players, rewards))
+                q = next_seat(r, sim.g, p, n_players)
+                over = q < 0
+        if not over and (limit <= 0 or turns < limit):
+            left = limit - turns if limit > 0 else -1
+            winner, q, over = play_on(B, r, seats, sim, q, left, buf, heat, rec, rec_n)
+        _score(B, prm, sim, q, winner, over, feats, rewards)
+        if in_tree:
+            T.backup(tree, rewards)
+        T.record_arm(h, arm, rewards[p])
         if tally is not None:
             tally[0] += 1
             tally[1] += sim.g[S.G_ROUND] - root.g[S.G_ROUND]
+        arm = T.next_arm(h)
+    T.back_to_game(resume)
     if stats is not None:
-        T.root_stats(tree, root_keys, n_root, p, stats)
-    # the answer: the plan simulated most often, then its extra card simulated most often
-    k = T.most_visited(tree, root_keys, n_root, p) if n_root > 1 else 0
+        T.arm_stats(h, n_root, stats)
+    k = T.best_arm(h)
+    na = plan_to_buf(root_opts[k + 1], buf)
+    land, via = plan_cells(B, root.card, root.ship, p, root_opts[k + 1])
+    m, planner = extra_options(B, r, root, p, buf, na, land, via, g_margin, ex, ex_keys)
+    kb = -1
+    if in_tree:
+        node = T.child(tree, 0, root_keys[k], p)
+        if node != T.NO_NODE:
+            kb = T.most_visited_at(tree, node, ex_keys, m, p)
+    if kb < 0:
+        kb = planner if guided else 0
+    return k, kb
+
+
+@njit(cache=True)
+def search_move(B, r, prm, root: State, p: int, buf, stats=None,
+                tally=None) -> tuple[int, int, int, int]:  # fmt: skip
+    """Seat ``p``'s move and the cards it lays, with policy ``mcts`` (its parameter row
+    ``prm``), from the real position (the turn's sail point taken): :func:`choose_turn` over
+    the plans of :func:`turn_options`. Writes the cards into ``buf`` and returns (cards, move
+    kind, a, b); ``stats`` and ``tally`` as :func:`choose_turn` fills them."""
+    n_players = root.ship.shape[0]
+    gi = int(prm[MCTS_P.guide])
+    gprm = seat_rows(ROLLOUT_PRM[gi], n_players)
+    w = plan_weights(ROLLOUTS[gi], gprm, 0)
+    root_opts = np.zeros((MAX_OPTIONS + 1, OPTION_SIZE), np.int64)
+    root_keys = np.zeros(MAX_OPTIONS, np.int64)
+    n_root = turn_options(B, r, root, p, w, root_opts, root_keys)
+    k, kb = choose_turn(B, r, prm, root, p, root_opts, root_keys, n_root, stats, tally)
     row = root_opts[k + 1]
     na = plan_to_buf(row, buf)
     land, via = plan_cells(B, root.card, root.ship, p, row)
-    m, planner = extra_options(B, r, root, p, buf, na, land, via, g_margin, ex, ex_keys)
-    node = T.child(tree, 0, root_keys[k], p) if n_root > 1 else 0
-    kb = T.most_visited_at(tree, node, ex_keys, m, p) if node != T.NO_NODE else -1
-    if kb < 0:
-        kb = planner if guided else 0
+    ex = np.zeros((MAX_EXTRA, EXTRA_ROW), np.int64)
+    ex_keys = np.zeros(MAX_EXTRA, np.int64)
+    extra_options(B, r, root, p, buf, na, land, via, _margin(ROLLOUTS[gi], gprm), ex, ex_keys)
     na = _append(buf, na, ex[kb])
     return na, row[PLAN_KIND], row[PLAN_A], row[PLAN_B]
 

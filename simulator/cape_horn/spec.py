@@ -5,13 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from policies.cape_horn import POLICIES
-from simulator.games import CATEGORY, CELLS, COUNT, MEASURE, ColumnKind, GameSpec
+from simulator.games import (
+    CATEGORY,
+    CELLS,
+    COUNT,
+    MEASURE,
+    ColumnKind,
+    GameSpec,
+    SearchHooks,
+)
 
 from . import board as BD
 from .engine import COLUMNS, HEATMAPS, play_chunk
+from .features import FEATURES
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules
+from .selfplay import bank, decide, record
 from .state import END_NOTES, END_REASONS
 
 COLUMN_KINDS = {
@@ -117,4 +127,6 @@ SPEC = GameSpec(
     check=check,
     replay=REPLAY,
     outside=OUTSIDE_DECISIONS,
+    strongest="planner",
+    search_hooks=SearchHooks(FEATURES, record, bank, decide),
 )
