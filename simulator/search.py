@@ -162,7 +162,8 @@ def mcts_policy(
                 float(len(seats) - 1),
                 "how the other seats play inside a simulation: a named policy ("
                 + ", ".join(rollouts)
-                + "), or tree (they search too, max-n, below the root)",
+                + "), or tree (they choose in the search's tree below the root, as the game's "
+                "search player says)",
                 integer=True,
                 choices=seats,
             ),
