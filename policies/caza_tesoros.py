@@ -126,6 +126,7 @@ POLICIES["mcts"] = mcts_policy(
     MCTS, ROLLOUT_NAMES, "catchup", "catchup", 100,
     "each ship's action (sail to its own or an Archive cross, search, or wait) is searched; "
     "bids, buys and purchases are the guide's",
+    unit="days", opponents="catchup",
 )  # fmt: skip
 # Parameter positions by name, generated from the declarations above.
 RANDOM_P = POLICIES["random"].slots
