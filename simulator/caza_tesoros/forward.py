@@ -182,7 +182,8 @@ def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) 
     """The action (a target hex, ``SEARCH`` or ``PASS``) that ship ``root.at[1]`` of colour
     ``p`` takes with policy ``mcts``: ``prm[MCTS_P.playouts]`` simulations from the real
     position (its turn begun: the cursor as the engine's day has it), spread over the root's
-    options by sequential halving, the answer the best mean reward among the options left.
+    options by sequential halving, the answer the best mean reward among the options left
+    (ties to the guide's choice). Each option's j-th simulation plays the same dice.
     The simulations draw from the search's own stream (``search.own_stream``: two draws of
     numba's generator whatever the budget). ``stats``, when given: each option's simulations
     and mean reward (``search.arm_stats``); ``tally``, when given: [0] += simulations, [1] +=
@@ -211,10 +212,15 @@ def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) 
     rewards = np.zeros(n_colours, dtype=np.float64)
     feats = np.zeros((n_colours, N_FEATURES), dtype=np.float64)
     shares = np.zeros(n_colours, dtype=np.float64)
+    # common random numbers: every option's j-th simulation throws the same dice, so options
+    # are compared on the same futures (and options that come to the same tie exactly)
+    futures = np.empty(max(playouts, 1), dtype=np.int64)
+    for j in range(futures.shape[0]):
+        futures[j] = np.random.randint(0, 2**62)
     arm = T.next_arm(h)
     while arm >= 0:
         S.copy_state(sim, root)
-        hide_from(r, sim, me, np.random.randint(0, 2**62))
+        hide_from(r, sim, me, futures[int(h.counts[arm]) % futures.shape[0]])
         days = _simulate(r, t, prm, sim, p, root_keys[arm], tree, ids, prms)
         if sim.g[S.G_ENDED] == 1:
             rewards_of(r, sim.pl, sim.g, decide_winner(r, sim.pl, sim.sh, sim.g[S.G_DAY]), rewards)
