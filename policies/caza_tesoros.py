@@ -125,7 +125,9 @@ ROLLOUT_NAMES = ("random", "greedy", "cautious", "planner", "catchup")
 POLICIES["mcts"] = mcts_policy(
     MCTS, ROLLOUT_NAMES, "catchup", "catchup", 100,
     "each ship's action (sail to its own or an Archive cross, search, or wait) is searched; "
-    "bids, buys and purchases are the guide's",
+    "bids, buys and purchases are the guide's; with opponents=tree the other players play "
+    "rollout and only the player's own other ships of the day choose in the tree",
+    unit="days", opponents="catchup",
 )  # fmt: skip
 # Parameter positions by name, generated from the declarations above.
 RANDOM_P = POLICIES["random"].slots

@@ -1,17 +1,20 @@
-"""Caza-Tesoros's search player (``mcts``): a search blind to the game's future dice, and the
-right answer where it is clear (legal and reproducible games, replays, compiled equal to
-interpreted: the contract test, tests/test_game_contract.py)."""
+"""Caza-Tesoros's search player (``mcts``): a search blind to the game's future dice, drawing
+from its own stream, the right answer where it is clear, the features its evaluation scores at
+the horizon (legal and reproducible games, replays, compiled equal to interpreted, the hooks'
+contract: tests/test_game_contract.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
-from policies.caza_tesoros import PASS, POLICIES, SEARCH
+from policies.caza_tesoros import PASS, PLANNER, POLICIES, SEARCH, ship_search_value
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS
 from simulator.caza_tesoros.engine import cross_slots, engine_inputs, play_chunk, play_one
-from simulator.caza_tesoros.forward import search_ship
+from simulator.caza_tesoros.features import FEATURES, features
+from simulator.caza_tesoros.forward import MAX_OPTIONS, bank, search_ship, ship_options
 from simulator.caza_tesoros.rules import Rules
 from simulator.policy import engine_arrays, parse_policy
 
@@ -37,8 +40,16 @@ def test_the_tally_counts_simulations_and_their_days():
     ids, prm = seats("mcts:playouts=8", "planner")
     tally = np.zeros(2, dtype=np.int64)
     play_chunk(Rules(), 2, ids, prm, np.arange(2), tally=tally)
-    assert tally[0] > 0 and tally[0] % 8 == 0
-    assert tally[1] >= tally[0]  # a simulation plays at least the day it starts in
+    assert tally[0] > 0
+    assert tally[1] >= tally[0]  # a simulation to the end plays past the day it starts in
+
+
+def test_opponents_in_the_tree_and_a_horizon_play_legal_games():
+    labels = ("mcts:playouts=8,opponents=tree", "mcts:playouts=8,horizon=2", "planner")
+    ids, prm = seats(*labels)
+    out = play_one(Rules(colours_per_player=2), len(labels), ids, prm, 3)
+    assert out["problems"] == 0
+    assert -1 <= out["winner"] < len(labels)
 
 
 # -- searching a hand-made position ---------------------------------------------------------------
@@ -72,13 +83,23 @@ def position(rules: Rules, vp: tuple[int, ...], day: int, seed: int = 0):
     return st, st.order, st.at
 
 
-def search(rules: Rules, pos: S.State, order, at, label: str = "mcts:playouts=64"):
+def search(rules: Rules, pos: S.State, order, at, label: str = "mcts:playouts=64", tally=None):
     """Colour 0's search from ``pos`` (``order`` and ``at``: the cursor ``pos`` carries)."""
     r, t = engine_inputs(rules)
     prm = parse_policy(label, POLICIES, GAME).row()
     stats = np.zeros((4, 2))
-    action = search_ship(r, t, prm, pos, 0, stats)
+    action = search_ship(r, t, prm, pos, 0, stats, tally)
     return action, stats
+
+
+@njit(cache=True)
+def seed_draws(seed: int) -> None:
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def next_draw() -> int:
+    return np.random.randint(0, 2**31 - 1)
 
 
 def test_behind_on_the_last_day_it_searches():
@@ -91,6 +112,7 @@ def test_behind_on_the_last_day_it_searches():
     action, stats = search(rules, pos, order, at)
     assert action == SEARCH
     assert stats[0, 1] > 0.1 and stats[1, 1] == 0.0  # SEARCH is listed first, PASS second
+    assert stats[:2, 0].sum() == 64  # two options: one halving round shares the budget
 
 
 def test_ahead_on_the_last_day_it_waits():
@@ -100,6 +122,68 @@ def test_ahead_on_the_last_day_it_waits():
     action, stats = search(rules, pos, order, at)
     assert action == PASS
     assert stats[1, 1] == 1.0
+
+
+def test_the_horizon_changes_only_games_that_go_on_past_it():
+    # the game ends tonight: a horizon changes nothing
+    rules = Rules(max_days=20)
+    pos, order, at = position(rules, (10, 15), day=20)
+    seed_draws(4)
+    _, full = search(rules, pos, order, at)
+    seed_draws(4)
+    _, short = search(rules, pos, order, at, "mcts:playouts=64,horizon=2")
+    assert np.array_equal(full, short)
+    # mid-game two days ahead cannot end it (no find gives 3 treasures): every simulation stops
+    # at the horizon, and the unfitted evaluation (all weights 0) gives each player half
+    pos, order, at = position(Rules(), (10, 15), day=9)
+    tally = np.zeros(2, dtype=np.int64)
+    _, stats = search(Rules(), pos, order, at, "mcts:playouts=64,horizon=2", tally)
+    tried = stats[:, 0] > 0
+    assert tried.sum() == 2 and np.allclose(stats[tried, 1], 0.5)
+    assert tally[0] == 64 and tally[1] == 2 * 64
+
+
+def test_features_of_a_hand_made_position():
+    rules = Rules()
+    pos, _, _ = position(rules, (4, 15), day=73)
+    pos.sh[0, 0, S.S_ITEMS + S.DIVERS] = 1
+    pos.sh[0, 0, S.S_ITEMS + S.GPS] = 1
+    pos.cr[0, S.C_DUTY + 0] = 72  # colour 0 failed level 1 on its cross yesterday
+    pos.pl[1, S.P_TREASURES] = 1
+    pos.pl[1, S.P_SEARCHES] = 2
+    out = np.zeros((2, len(FEATURES)))
+    r, t = engine_inputs(rules)
+    features(r, t, pos, out)
+    got = [dict(zip(FEATURES, row, strict=True)) for row in out]
+    worth = ship_search_value(r, t.odds, t.tmean, pos.sh, 0, 0, 1, S.CLOUDY, True)
+    assert got[0] == {
+        "vp": 4.0, "lead": -11.0, "vp_late": 4.0 * 73 / 365, "in_game": 1.0, "ships": 1.0,
+        "upkeep_weeks": 4.0, "treasures": 0.0, "cards": 1.0, "on_cross": 1.0, "distance": 0.0,
+        "level2_due": 1.0, "search_cards": 1.0, "navigation_cards": 1.0, "search_worth": worth,
+        "searches": 0.0,
+    }  # fmt: skip
+    assert got[1]["lead"] == 11.0 and got[1]["upkeep_weeks"] == 10.0  # 15 weeks: capped at 10
+    assert got[1]["treasures"] == 1.0 and got[1]["searches"] == 2.0
+    assert got[1]["level2_due"] == 0.0 and got[1]["search_cards"] == 0.0
+
+
+def test_the_real_game_stream_does_not_depend_on_the_budget():
+    # from banked positions of planner self-play: the same seed before a search at 8 and at 32
+    # simulations leaves numba's generator at the same next draw; the answer is a legal option
+    planner = parse_policy("planner", POLICIES, GAME).row()
+    decisions = bank(Rules(), 2, np.full(2, PLANNER), np.stack([planner] * 2), 3, 5)
+    r, t = engine_inputs(Rules())
+    for state, colour in decisions:
+        keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        n = ship_options(r, state, colour, int(state.at[1]), keys)
+        after = set()
+        for budget in (8, 32):
+            prm = parse_policy(f"mcts:playouts={budget}", POLICIES, GAME).row()
+            seed_draws(17)
+            action = search_ship(r, t, prm, state, colour)
+            after.add(next_draw())
+            assert action in keys[:n]
+        assert len(after) == 1
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -115,17 +199,17 @@ def test_choices_ignore_the_future_and_other_seats_aims(seed):
     pos.cr[3, S.C_CELL] = int(rng.integers(0, CELLS))  # an Archive cross to sail to
     pos.cr[3, S.C_OWNER] = S.ARCHIVE
     pos.g[S.G_ARCHIVE_CROSSES] = 1
-    stream = pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4].copy()
+    seed_draws(seed)
     action, stats = search(rules, pos, order, at, "mcts:playouts=48")
     assert (stats[:, 0] > 0).sum() >= 2  # a real choice was searched
     for _ in range(2):
-        pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4] = stream
         pos.g[S.G_RNG : S.G_RNG + 8] = rng.integers(-(2**62), 2**62, 8)
         pos.sh[1:, 0, S.S_AIM] = rng.integers(0, CELLS, 2)
         pos.sh[1:, 0, S.S_AIM_UNTIL] = 99
+        seed_draws(seed)
         again, stats2 = search(rules, pos, order, at, "mcts:playouts=48")
         assert again == action
         assert np.array_equal(stats, stats2)
-    pos.g[S.G_SEARCH_RNG : S.G_SEARCH_RNG + 4] = stream + 1
+    seed_draws(seed + 100)
     _, other = search(rules, pos, order, at, "mcts:playouts=48")
     assert not np.array_equal(stats, other)

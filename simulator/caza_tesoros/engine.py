@@ -94,7 +94,9 @@ def play_game(r, t: S.Tables, pids, prm, seed, st: S.State, log, lead, checking,
     """
     pl, sh, cr, g, at = st.pl, st.sh, st.cr, st.g, st.at
     odds, tmean = t.odds, t.tmean
-    if ext is not None:  # policies from a --policy-file draw from np.random, seeded per game
+    # policies from a --policy-file draw from numba's generator, and the search takes its own
+    # stream's seed from it (simulator.search.own_stream): seeded per game
+    if ext is not None or searching is not None:
         np.random.seed(seed)
     S.seed_rng(g, seed)
     setup_game(r, t, st, log)

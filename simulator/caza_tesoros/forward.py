@@ -11,16 +11,20 @@ What a seat cannot see is the future: every die, draw, treasure value and placem
 the game's generators in ``g`` (``G_RNG`` for the rules, ``G_POLICY_RNG`` for the built-in
 policies). Decks are counts, not orders, and crosses lie face up, so nothing else is hidden
 but the other seats' private aims (the ``random`` policy's next hex). Each simulation copies
-the real position, reseeds both generators from the game's own search stream
-(``G_SEARCH_RNG``, seeded from the game's seed: a game stays reproducible from its seed),
-forgets the other seats' aims, walks the tree over its own player's ship actions of the day
-(one ship: the root decision alone), then plays out to the end of the game with the
-``rollout`` policy in every seat (the other players play it from the start). Why so shallow: a
-deeper tree (every seat's actions, or the player's own on the following days) spent its
-simulations on one-day deviations (a search tried on some later day, on either side) that the
-playout never makes, and at a few hundred simulations that noise drowned the difference
-between waiting and searching (docs/rules/caza-tesoros.md, "The search player"). It plays the
-engine's own steps (:mod:`.turn`), so a playout follows the rules the engine plays.
+the real position, reseeds both generators from the search's own stream (numba's generator
+switched by ``search.own_stream``; the real game's stream goes on after the search whatever
+its budget), forgets the other seats' aims, and plays the root's option; then the searching
+player's colours play ``rollout`` and the others ``opponents`` until the game ends or
+``horizon`` days have begun, where the fitted evaluation (:mod:`.features`) scores every
+player. With ``opponents=tree`` the others play ``rollout`` and the searching player's other
+ships of the day choose in the shared tree. The root's options share the budget by sequential
+halving. A tree over every seat's actions and the following days was tried before: at a few
+hundred simulations its exploration drowned the difference between waiting and searching
+(docs/rules/caza-tesoros.md, "The search player"). It plays the engine's own steps
+(:mod:`.turn`), so a simulation follows the rules the engine plays.
+
+:func:`record`, :func:`bank` and :func:`decide` are the game's ``SearchHooks`` (self-play
+positions for the evaluation's fit and decisions for the agreement benchmark).
 """
 
 from __future__ import annotations
@@ -38,18 +42,22 @@ from policies.caza_tesoros import (
     decide_ship,
 )
 from simulator import search as T
-from simulator.rng import STATE_WORDS, next_at, seed_words
+from simulator.rng import STATE_WORDS, seed_words
 
 from . import state as S
 from .board import CELLS, hex_distance
+from .features import N_FEATURES, features
 from .state import State, Tables
 from .turn import (
+    DAY_OVER,
     EVENT_WIDTH,
+    GAME_OVER,
     PURCHASES_DUE,
     WEEK_STARTS,
     act,
     decide_winner,
     end_turn,
+    setup_game,
     trading,
     walk_days,
 )
@@ -128,7 +136,7 @@ def option_index(keys, n: int, action: int) -> int:
 @njit(cache=True, _nrt=False)
 def hide_from(r, st: State, me: int, seed) -> None:
     """A simulation of player ``me``'s search: fresh dice and policy draws from ``seed`` (drawn
-    from the search stream, never the game's own future) and no knowledge of the other
+    from the search's own stream, never the game's future) and no knowledge of the other
     players' aims."""
     pl, sh = st.pl, st.sh
     seed_words(st.g, S.G_RNG, seed, 2 * STATE_WORDS)
@@ -172,68 +180,251 @@ def _standing(r, pl, g, q: int) -> bool:
 @njit(cache=True)
 def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) -> int:
     """The action (a target hex, ``SEARCH`` or ``PASS``) that ship ``root.at[1]`` of colour
-    ``p`` takes with policy ``mcts``: ``prm[MCTS_P.playouts]`` simulations of the shared search
-    from the real position (its turn begun: the cursor as the engine's day has it). Draws the
-    simulations' seeds from the game's search stream (``root.g``).
-    ``stats``, when given: each option's simulations and mean reward (``search.root_stats``);
-    ``tally``, when given: [0] += simulations, [1] += days they played (benchmarks)."""
+    ``p`` takes with policy ``mcts``: ``prm[MCTS_P.playouts]`` simulations from the real
+    position (its turn begun: the cursor as the engine's day has it), spread over the root's
+    options by sequential halving, the answer the best mean reward among the options left
+    (ties to the guide's choice). Each option's j-th simulation plays the same dice.
+    The simulations draw from the search's own stream (``search.own_stream``: two draws of
+    numba's generator whatever the budget). ``stats``, when given: each option's simulations
+    and mean reward (``search.arm_stats``); ``tally``, when given: [0] += simulations, [1] +=
+    days they played (benchmarks)."""
     s = root.at[1]
     root_keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
     n_root = ship_options(r, root, p, s, root_keys)
     if n_root == 1 and stats is None:
         return root_keys[0]
+    resume = T.own_stream()
     n_colours = root.pl.shape[0]
     playouts = int(prm[MCTS_P.playouts])
-    rollout = ROLLOUTS[int(prm[MCTS_P.rollout])]
-    rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])]
-    guide = ROLLOUTS[int(prm[MCTS_P.guide])]
-    gprm = ROLLOUT_PRM[int(prm[MCTS_P.guide])]
-    explore = prm[MCTS_P.explore]
-    widen = prm[MCTS_P.widen]
-    bias = prm[MCTS_P.bias]
-    rpids = np.full(n_colours, rollout, dtype=np.int64)
-    rprms = np.empty((n_colours, rprm.shape[0]), dtype=np.float64)
-    for c in range(n_colours):
-        rprms[c] = rprm
-    tree = T.new_tree(playouts + 1)
     sim = S.new_state(n_colours, root.cr.shape[0], CELLS)
+    me = S.player_of(r, root.pl, p)
+    # the guide's choice enters the halving first (on a copy: a policy may draw or keep aims)
+    S.copy_state(sim, root)
+    k = int(prm[MCTS_P.guide])
+    choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k], p, s, r, t.odds, t.tmean,
+                         sim.pl, sim.sh, sim.cr, sim.g)  # fmt: skip
+    order = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    T.rank_by_score(np.zeros(MAX_OPTIONS), n_root, option_index(root_keys, n_root, choice), order)
+    h = T.new_halving(MAX_OPTIONS)
+    T.start_halving(h, order, T.root_width(n_root, playouts, prm[MCTS_P.widen]), playouts)
+    tree = T.new_tree(playouts + 1)
+    ids, prms = _seat_policies(prm, r, root.pl, me)
+    rewards = np.zeros(n_colours, dtype=np.float64)
+    feats = np.zeros((n_colours, N_FEATURES), dtype=np.float64)
+    shares = np.zeros(n_colours, dtype=np.float64)
+    # common random numbers: every option's j-th simulation throws the same dice, so options
+    # are compared on the same futures (and options that come to the same tie exactly)
+    futures = np.empty(max(playouts, 1), dtype=np.int64)
+    for j in range(futures.shape[0]):
+        futures[j] = np.random.randint(0, 2**62)
+    arm = T.next_arm(h)
+    while arm >= 0:
+        S.copy_state(sim, root)
+        hide_from(r, sim, me, futures[int(h.counts[arm]) % futures.shape[0]])
+        days = _simulate(r, t, prm, sim, p, root_keys[arm], tree, ids, prms)
+        if sim.g[S.G_ENDED] == 1:
+            rewards_of(r, sim.pl, sim.g, decide_winner(r, sim.pl, sim.sh, sim.g[S.G_DAY]), rewards)
+        else:  # stopped at the horizon: the fitted evaluation scores every player
+            m = S.players_of(r, sim.pl)
+            features(r, t, sim, feats)
+            T.evaluate(prm, feats[:m], m, shares)
+            for c in range(n_colours):
+                rewards[c] = shares[S.player_of(r, sim.pl, c)]
+        T.record_arm(h, arm, rewards[p])
+        if int(prm[MCTS_P.opponents]) == len(ROLLOUTS):
+            T.backup(tree, rewards)
+        if tally is not None:
+            tally[0] += 1
+            tally[1] += days
+        arm = T.next_arm(h)
+    if stats is not None:
+        T.arm_stats(h, n_root, stats)
+    T.back_to_game(resume)
+    return root_keys[T.best_arm(h)]
+
+
+@njit(cache=True)
+def _seat_policies(prm, r, pl, me: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each colour's policy inside a simulation: the searching player's colours play
+    ``rollout``; the others play ``opponents``, or ``rollout`` too with ``opponents=tree``."""
+    k = int(prm[MCTS_P.rollout])
+    o = int(prm[MCTS_P.opponents])
+    if o == len(ROLLOUTS):
+        o = k
+    n = pl.shape[0]
+    ids = np.empty(n, dtype=np.int64)
+    prms = np.empty((n, ROLLOUT_PRM.shape[1]), dtype=np.float64)
+    for c in range(n):
+        j = k if S.player_of(r, pl, c) == me else o
+        ids[c] = ROLLOUTS[j]
+        prms[c] = ROLLOUT_PRM[j]
+    return ids, prms
+
+
+@njit(cache=True)
+def _simulate(r, t: Tables, prm, sim: State, p: int, first: int, tree, ids, prms) -> int:
+    """One simulation from the root's option ``first``: ship ``sim.at[1]`` of colour ``p`` takes
+    it, then every colour plays its policy (``ids``, ``prms``) until the game ends or
+    ``horizon`` days have begun after the root's; with ``opponents=tree`` the searching
+    player's other ships of the root's day choose in ``tree`` (the guide's choice first).
+    Returns the days played."""
     pl, sh, cr, g, at = sim.pl, sim.sh, sim.cr, sim.g, sim.at
-    odds, tmean = t.odds, t.tmean
+    horizon = int(prm[MCTS_P.horizon])
+    in_tree = int(prm[MCTS_P.opponents]) == len(ROLLOUTS)
+    me = S.player_of(r, pl, p)
+    day = g[S.G_DAY]
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
     log = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
     dirs = np.zeros(64, dtype=np.int64)
-    rewards = np.zeros(n_colours, dtype=np.float64)
-    me = S.player_of(r, root.pl, p)
-    day = root.g[S.G_DAY]
-    # the tree's own random picks (untried options) follow the search stream too
-    np.random.seed(np.int64(next_at(root.g, S.G_SEARCH_RNG) >> np.uint64(33)))
-    for _ in range(playouts):
-        S.copy_state(sim, root)
-        hide_from(r, sim, me, next_at(root.g, S.G_SEARCH_RNG))
+    if in_tree:
         T.begin(tree)
-        q = p
-        while q >= 0:
-            mine = S.player_of(r, pl, q) == me
-            if mine and not T.left_tree(tree) and g[S.G_DAY] == day:  # the tree's day
-                n = ship_options(r, sim, q, at[1], keys)
-                best = -1
-                if n > 1 and T.widening(tree, widen):
-                    choice = decide_ship(guide, gprm, q, at[1], r, odds, tmean, pl, sh, cr, g)
-                    best = option_index(keys, n, choice)
-                action = keys[T.choose(tree, keys, n, q, explore, best, widen, bias)]
-            else:  # the playout, and the other players throughout: the rollout policy
-                action = decide_ship(rollout, rprm, q, at[1], r, odds, tmean, pl, sh, cr, g)
-            act(r, t, sim, log, q, at[1], action, dirs)
-            end_turn(r, sim, log, False)
+        T.enter_root(tree, first, p)
+    action = first
+    q = p
+    while True:
+        act(r, t, sim, log, q, at[1], action, dirs)
+        end_turn(r, sim, log, False)
+        q = walk_days(r, t, sim, log, False)
+        while q == WEEK_STARTS or q == PURCHASES_DUE:
+            if horizon > 0 and g[S.G_DAY] - day >= horizon:
+                return g[S.G_DAY] - day
+            trading(r, t, ids, prms, sim, log, False, q)
             q = walk_days(r, t, sim, log, False)
-            while q == WEEK_STARTS or q == PURCHASES_DUE:
-                trading(r, t, rpids, rprms, sim, log, False, q)
-                q = walk_days(r, t, sim, log, False)
-        winner = decide_winner(r, pl, sh, g[S.G_DAY])
-        T.backup(tree, rewards_of(r, pl, g, winner, rewards))
-        if tally is not None:
-            tally[0] += 1
-            tally[1] += g[S.G_DAY] - day
-    if stats is not None:
-        T.root_stats(tree, root_keys, n_root, p, stats)
-    return root_keys[T.most_visited(tree, root_keys, n_root, p)]
+        if q < 0 or (horizon > 0 and g[S.G_DAY] - day >= horizon):
+            return g[S.G_DAY] - day
+        mine = S.player_of(r, pl, q) == me
+        if in_tree and mine and not T.left_tree(tree) and g[S.G_DAY] == day:  # the tree's day
+            n = ship_options(r, sim, q, at[1], keys)
+            best = -1
+            if n > 1 and T.widening(tree, prm[MCTS_P.widen]):
+                k = int(prm[MCTS_P.guide])
+                choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k], q, at[1], r, t.odds, t.tmean,
+                                     pl, sh, cr, g)  # fmt: skip
+                best = option_index(keys, n, choice)
+            c = T.choose(tree, keys, n, q, prm[MCTS_P.explore], best, prm[MCTS_P.widen],
+                         prm[MCTS_P.bias])  # fmt: skip
+            action = keys[c]
+        else:
+            action = decide_ship(ids[q], prms[q], q, at[1], r, t.odds, t.tmean, pl, sh, cr, g)
+
+
+# -- self-play for the evaluation's fit and the agreement benchmark (simulator.games.SearchHooks)
+@njit(cache=True)
+def _start_game(r, t: Tables, st: State, seed) -> None:
+    S.seed_rng(st.g, seed)
+    setup_game(r, t, st, np.zeros((0, EVENT_WIDTH), dtype=np.int64))
+
+
+@njit(cache=True)
+def _play_on(r, t: Tables, pids, prm, st: State, feats, used: int, stop: int) -> tuple[int, int]:
+    """Play on with the built-in policies ``pids`` until the game ends, or until the ``stop``-th
+    ship decision with two options or more (counted from 0; its turn begun, the state left
+    there). With ``feats`` rows, every player's features at the end of each day go into
+    ``feats[used:]`` (until full). Returns (decisions met, or the deciding colour when stopped
+    as -2 - colour; rows used)."""
+    pl, sh, cr, g, at = st.pl, st.sh, st.cr, st.g, st.at
+    log = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    dirs = np.zeros(64, dtype=np.int64)
+    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    met = 0
+    while True:
+        p = walk_days(r, t, st, log, True)
+        if p == WEEK_STARTS or p == PURCHASES_DUE:
+            trading(r, t, pids, prm, st, log, False, p)
+            continue
+        if p == DAY_OVER:
+            if used < feats.shape[0]:
+                features(r, t, st, feats[used])
+                used += 1
+            continue
+        if p == GAME_OVER:
+            return met, used
+        s = at[1]
+        if ship_options(r, st, p, s, keys) > 1:
+            if met == stop:
+                return -2 - p, used
+            met += 1
+        action = decide_ship(pids[p], prm[p], p, s, r, t.odds, t.tmean, pl, sh, cr, g)
+        act(r, t, st, log, p, s, action, dirs)
+        end_turn(r, st, log, False)
+
+
+def _self_play(rules, players: int, ids, params):
+    """The compiled inputs of self-play: rules, tables, each colour's built-in policy (an
+    ``mcts`` seat plays its guide) and an empty state."""
+    from .engine import colour_policies, cross_slots, engine_inputs
+
+    r, t = engine_inputs(rules)
+    k = int(r[S.R.colours_per_player])
+    cids, cprm = colour_policies(
+        np.asarray(ids, dtype=np.int64), np.asarray(params, dtype=np.float64), k
+    )
+    pids, prm = delegated(cids, cprm)
+    st = S.new_state(players * k, int(cross_slots(r, players * k)), CELLS)
+    return r, t, pids, prm, st
+
+
+MAX_RECORDED = 100_000  # positions a fit records at most (every day's when fewer)
+
+
+def record(rules, players: int, ids, params, games: int, seed: int):
+    """``SearchHooks.record``: ``games`` self-play games, every player's features at the end of
+    each day (every k-th day when that would pass ``MAX_RECORDED``), the winner and the game."""
+    r, t, pids, prm, st = _self_play(rules, players, ids, params)
+    seeds = np.random.default_rng(seed).integers(0, 2**62, games)
+    rows, winners, index = [], [], []
+    for i, game_seed in enumerate(seeds):
+        _start_game(r, t, st, game_seed)
+        feats = np.zeros((int(r[S.R.max_days]) + 1, players, N_FEATURES))
+        _, used = _play_on(r, t, pids, prm, st, feats, 0, -1)
+        rows.append(feats[:used])
+        winners.append(np.full(used, decide_winner(r, st.pl, st.sh, st.g[S.G_DAY])))
+        index.append(np.full(used, i))
+    feats, winner, game = np.concatenate(rows), np.concatenate(winners), np.concatenate(index)
+    step = max(1, -(-len(winner) // MAX_RECORDED))
+    return feats[::step], winner[::step].astype(np.int64), game[::step].astype(np.int64)
+
+
+def bank(rules, players: int, ids, params, positions: int, seed: int) -> list:
+    """``SearchHooks.bank``: ``positions`` ship decisions with two options or more, one from
+    each self-play game, at a decision drawn uniformly among the game's (so spread over it).
+    A decision is (the state, the deciding colour)."""
+    r, t, pids, prm, st = _self_play(rules, players, ids, params)
+    rng = np.random.default_rng(seed)
+    none = np.zeros((0, players, N_FEATURES))
+    out = []
+    while len(out) < positions:
+        game_seed = int(rng.integers(0, 2**62))
+        _start_game(r, t, st, game_seed)
+        met, _ = _play_on(r, t, pids, prm, st, none, 0, -1)
+        if met == 0:
+            continue
+        _start_game(r, t, st, game_seed)
+        stopped, _ = _play_on(r, t, pids, prm, st, none, 0, int(rng.integers(0, met)))
+        out.append((S.State(*(a.copy() for a in st)), -2 - stopped))
+    return out
+
+
+@njit(cache=True)
+def _seed_draws(seed) -> None:
+    np.random.seed(seed)  # numba's generator, apart from numpy's
+
+
+def decide(rules, decision, policy_id: int, row, seed: int) -> int:
+    """``SearchHooks.decide``: the option (index among ``ship_options``) the policy takes at a
+    banked decision, numba's generator seeded by ``seed``; -1 for an action outside them."""
+    from .engine import engine_inputs
+
+    state, colour = decision
+    r, t = engine_inputs(rules)
+    st = S.State(*(a.copy() for a in state))
+    row = np.asarray(row, dtype=np.float64)
+    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    n = ship_options(r, st, colour, int(st.at[1]), keys)
+    _seed_draws(seed)
+    if policy_id == MCTS:
+        action = search_ship(r, t, row, st, colour)
+    else:
+        action = decide_ship(policy_id, row, colour, int(st.at[1]), r, t.odds, t.tmean,
+                             st.pl, st.sh, st.cr, st.g)  # fmt: skip
+    return int(option_index(keys, n, action))

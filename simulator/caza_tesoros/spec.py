@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from policies.caza_tesoros import POLICIES
-from simulator.games import CELLS, COUNT, GameSpec
+from simulator.games import CELLS, COUNT, GameSpec, SearchHooks
 
 from .board import board_cells
 from .engine import play_chunk
+from .features import FEATURES
+from .forward import bank, decide, record
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
@@ -75,4 +77,5 @@ SPEC = GameSpec(
     check=check,
     replay=REPLAY,
     outside=OUTSIDE_DECISIONS,
+    search_hooks=SearchHooks(FEATURES, record, bank, decide),
 )

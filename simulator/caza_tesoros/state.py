@@ -91,10 +91,7 @@ G_PROBLEMS = G_SEARCHES + 9  # invariants found broken while checking (bits of P
 # choices, so a random policy's draws do not move the game's dice.
 G_RNG = G_SEARCHES + 10  # 4 words
 G_POLICY_RNG = G_RNG + STATE_WORDS  # 4 words
-# The search player's own stream (simulator.caza_tesoros.forward): each search draws the seeds of
-# its simulations from it, never from the two above, so a simulation cannot see the game's dice.
-G_SEARCH_RNG = G_POLICY_RNG + STATE_WORDS  # 4 words
-N_GAME_FIELDS = G_SEARCH_RNG + STATE_WORDS
+N_GAME_FIELDS = G_POLICY_RNG + STATE_WORDS
 
 # -- invariants a checking game verifies after every turn (bits of G_PROBLEMS) -----------------
 PROBLEM_NEGATIVE_VP = 1
@@ -171,9 +168,9 @@ def copy_state(dst: State, src: State) -> None:
 # -- randomness (G_RNG, G_POLICY_RNG) --------------------------------------------------------------
 @njit(cache=True)
 def seed_rng(g, seed):
-    """Seed the game's generator, the policies' and the search's from one seed (a game: its
-    seed; tests drive single rules from a known seed)."""
-    seed_words(g, G_RNG, seed, 3 * STATE_WORDS)  # the three streams follow each other in g
+    """Seed the game's generator and the policies' from one seed (a game: its seed; tests drive
+    single rules from a known seed)."""
+    seed_words(g, G_RNG, seed, 2 * STATE_WORDS)  # the two streams follow each other in g
 
 
 @njit(cache=True, inline="always")
