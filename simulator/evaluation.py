@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -132,7 +133,14 @@ def fitted_evaluation(spec: GameSpec, rules: RuleSet, players: int) -> Evaluatio
             return Evaluation(**data)
         except (ValueError, TypeError, KeyError):
             pass  # a damaged cache entry is fitted again
+    print(
+        f"balance: fitting the search's evaluation for {spec.id} at {players} players on "
+        f"{games} games of {policy} self-play (once for these rules; kept in the cache)",
+        file=sys.stderr,
+        flush=True,
+    )
     found = fit(spec, rules, players, policy, games, key)
+    print(f"balance: evaluation: {found.describe()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(asdict(found)))
@@ -154,9 +162,9 @@ def shares(intercept: float, weights: np.ndarray, features: np.ndarray) -> np.nd
     return p / p.sum(axis=1, keepdims=True)
 
 
-def fit(spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, key: str = "") -> (
-    Evaluation
-):
+def fit(
+    spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, key: str = ""
+) -> Evaluation:
     """Record positions of ``games`` self-play games of ``policy`` and fit the model."""
     from sklearn.linear_model import LogisticRegression
 
