@@ -36,7 +36,7 @@ def measure(game: str, players: int, positions: int) -> dict[str, Any]:
     hooks = spec.search_hooks
     if hooks is None:
         raise SystemExit(f"{game} declares no search hooks")
-    best = parse_policy(spec.best_heuristic(), spec.policies, spec.id)
+    best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
     ids = np.full(players, best.policy.id, dtype=np.int64)
     params = np.stack([best.row()] * players)
     start = time.perf_counter()
@@ -63,7 +63,7 @@ def measure(game: str, players: int, positions: int) -> dict[str, Any]:
         "positions": len(bank),
         "agreement": proportion(same, len(bank)).as_dict(),
         "reference_agreement": proportion(reference, len(bank)).as_dict(),
-        "reference": spec.best_heuristic(),
+        "reference": spec.best_heuristic,
         "search": search.label,
         "seconds_per_decision": seconds / (2 * len(bank)),
         "fit_seconds": fit_seconds,

@@ -172,7 +172,7 @@ def evaluation_text(spec: GameSpec) -> dict[str, Any] | None:
         "mean of the other seats'; the seats' values are shared out to sum to 1",
         "features": list(hooks.features),
         "fitted_on": f"positions of {hooks.fit_games} self-play games of "
-        f"{spec.best_heuristic()} under the run's own rules and player count (fitted "
+        f"{spec.best_heuristic} under the run's own rules and player count (fitted "
         "again for every rule variant and player count, cached, recorded in the run's "
         "manifest with its held-out log loss and calibration)",
     }
