@@ -154,10 +154,14 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     heat, rec = bufs[2], bufs[3]
     rewards = np.zeros(n_players, dtype=np.float64)
     feats = np.zeros((n_players, len(FEATURES)), dtype=np.float64)
+    dice = np.random.randint(0, 2**30)
     while True:
         k = T.next_arm(h)
         if k < 0:
             break
+        # common random numbers: the j-th simulation of every root move rolls the same dice (as
+        # long as their games draw alike), so the halving compares moves more than luck
+        np.random.seed(dice + int(h.counts[k]))
         copy_state(sim, root)
         play_move(r, sim, p, root_moves[k], heat, rec, rec_n)
         end_turn(r, sim.g)
