@@ -30,9 +30,9 @@ from .turn import end_turn, legal_moves, make_move, new_game, play_move, unmake_
 
 
 @njit(cache=True)
-def next_decision(r, st: State, p: int, moves, scratch, until: int = -1, dice=None) -> (
-    tuple[int, int]
-):
+def next_decision(
+    r, st: State, p: int, moves, scratch, until: int = -1, dice=None
+) -> tuple[int, int]:
     """Seat ``p`` has just finished its turn: play on (rolls without a legal move pass) to the
     next seat with a move to choose. Returns (that seat, its legal moves in ``moves``); (-1, 0)
     once the game is over; (the seat about to roll, 0) once ``until`` turns are played (a
@@ -313,7 +313,5 @@ def decide(rules, decision, policy_id: int, row, seed: int) -> int:
     ``seed``."""
     ships, owner, occ, g, seat, d1, d2 = decision
     st = State(ships.copy(), owner.copy(), occ.copy(), g.copy())
-    return int(
-        _decide(rules.to_engine(), st, (seat, d1, d2), policy_id,
-                np.asarray(row, dtype=np.float64), seed)  # fmt: skip
-    )
+    row = np.asarray(row, dtype=np.float64)
+    return int(_decide(rules.to_engine(), st, (seat, d1, d2), policy_id, row, seed))
