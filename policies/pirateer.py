@@ -79,7 +79,7 @@ POLICIES["mcts"] = mcts_policy(
     "own evaluation, the best enter a sequential halving, each simulation plays the move, the "
     "next turns with the same dice for every move, and scores the position with an evaluation "
     "fitted on lookahead self-play",
-    bias=10.0, widen=0.2, horizon=1, opponents="lookahead",
+    bias=10.0, widen=0.2, horizon=2, opponents="lookahead",
 )  # fmt: skip
 LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
 MCTS_P = POLICIES["mcts"].slots
