@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from policies.pirateer import POLICIES
 from simulator.boards import Board, Cell
-from simulator.games import CELLS, COUNT, ColumnKind, GameSpec
+from simulator.games import CELLS, COUNT, ColumnKind, GameSpec, SearchHooks
 from simulator.policy import SeatPolicy
 
 from . import board as B
 from .engine import play_chunk
+from .features import FEATURES
+from .forward import bank, decide, record
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import Rules, check_players
@@ -90,4 +92,5 @@ SPEC = GameSpec(
     check=check,
     outside=OUTSIDE_DECISIONS,
     replay=REPLAY,
+    search_hooks=SearchHooks(FEATURES, record, bank, decide),
 )
