@@ -429,6 +429,15 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == HAULER:
         return hauler_end(prm, p, r, b, pl, g, lo, hi)
     score = np.empty(b.kind.shape[0])
+    end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
+    return best_end(b, lo, hi, score)
+
+
+@njit(cache=True)
+def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
+    """``score[c]``: how policy ``pid`` (not ``random``) values ending the move on cell ``c``,
+    for the cells ``b.reach[lo:hi]`` the die reaches; draws no random number (the search ranks
+    its root options with it)."""
     if pid == LOOKAHEAD or pid == RACER:
         now = np.empty(b.kind.shape[0])
         landing_values(r, b, pl, br, g, p, prm, now)
@@ -444,7 +453,6 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
             score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
     else:
         heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
-    return best_end(b, lo, hi, score)
 
 
 @njit(cache=True, _nrt=False)
