@@ -30,10 +30,12 @@ lint: venv
 	$(BIN)/ruff format --check .
 
 # Games per second of every game (compiled and interpreted, 1 job and all cores), compile time;
-# then the search player's decisions and simulations per second and its overhead.
+# then the search player's decisions and simulations per second and its overhead, and how often
+# two searches from one position agree.
 bench: venv
 	$(BIN)/python benchmarks/throughput.py
 	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/search.py --agreement
 
 clean:
 	rm -rf out .pytest_cache

@@ -271,7 +271,15 @@ def policies(
             else:
                 span, default = f"{p['lo']:g} to {p['hi']:g}", f"{p['default']:g}"
             table.add_row("", p["name"], default, span, p["doc"], end_section=last)
-    Console(width=140).print(table)
+    console = Console(width=140)
+    console.print(table)
+    for r in rows:
+        if r.get("evaluation"):
+            e = r["evaluation"]
+            console.print(
+                f"\n{r['policy']} with a horizon scores every seat at the horizon with a "
+                f"{e['model']}, fitted on {e['fitted_on']}.\nFeatures: {', '.join(e['features'])}."
+            )
 
 
 @app.command()

@@ -3,6 +3,7 @@ against the same stretch of an ordinary game.
 
     .venv/bin/python benchmarks/search.py                  # every game with `mcts` (make bench)
     .venv/bin/python benchmarks/search.py --game pirateer --games 40
+    .venv/bin/python benchmarks/search.py --agreement --json   # does its answer settle?
 
 For each game that declares `mcts`, in a fresh process (the engine compiled or loaded first, not
 timed): ``--games`` 2-player games of `mcts` at its default budget against the game's strongest
@@ -31,6 +32,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import agreement  # noqa: E402  (beside this file)
 
 
 def measure(game: str, games: int, budget_share: float) -> dict:
@@ -125,10 +128,29 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", action="append", help="game id (repeat; default: every game)")
     parser.add_argument("--games", type=int, default=20, help="mcts games per game (compiled)")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        help="the figures as JSON: to this file, or alone on standard output without a file",
+    )
+    parser.add_argument(
+        "--agreement",
+        action="store_true",
+        help="how often two searches from one position agree (benchmarks/agreement.py)",
+    )
+    parser.add_argument(
+        "--players", type=int, action="append", help="--agreement: player counts (default 2, 4)"
+    )
+    parser.add_argument(
+        "--positions", type=int, default=100, help="--agreement: positions per game and count"
+    )
     parser.add_argument("--measure", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument("--budget-share", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.measure and args.agreement:
+        print(json.dumps(agreement.measure(args.measure, args.players[0], args.positions)))
+        return
     if args.measure:
         print(json.dumps(measure(args.measure, args.games, args.budget_share)))
         return
@@ -136,9 +158,33 @@ def main(argv: list[str] | None = None) -> None:
     sys.path.insert(0, str(ROOT))
     from simulator.games import available, get_game
 
+    quiet = args.json == "-"
+    say = (lambda *a, **k: print(*a, file=sys.stderr, **k)) if quiet else print
+    if args.agreement:
+        games = args.game or [g for g in available() if get_game(g).search_hooks is not None]
+        rows = []
+        for game in games:
+            for players in args.players or [2, 4]:
+                rows.append(
+                    _child(
+                        [
+                            "--agreement",
+                            "--measure",
+                            game,
+                            "--players",
+                            str(players),
+                            "--positions",
+                            str(args.positions),
+                        ]
+                    )
+                )
+                say(f"  {game}, {players} players: {rows[-1]['agreement']['value']:.0%}")
+        _write(rows, args.json, agreement.table(rows))
+        return
+
     games = args.game or [g for g in available() if get_game(g).searches]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{os.cpu_count()} cores, load average {load} at start", flush=True)
+    say(f"{os.cpu_count()} cores, load average {load} at start", flush=True)
     rows = []
     for game in games:
         row = _child(["--measure", game, "--games", str(args.games)])
@@ -147,12 +193,20 @@ def main(argv: list[str] | None = None) -> None:
             {"NUMBA_DISABLE_JIT": "1"},
         )
         rows.append(row)
-        print(f"  {game}: {row['seconds']:.0f} s of search games", flush=True)
-    print(table(rows))
+        say(f"  {game}: {row['seconds']:.0f} s of search games", flush=True)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"load average {load} at end")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=2) + "\n")
+    _write(rows, args.json, table(rows) + f"\nload average {load} at end")
+
+
+def _write(rows: list[dict], where: str | None, text: str) -> None:
+    """The table on standard output; with ``--json``, the rows as JSON instead (``-``) or also
+    to a file."""
+    if where == "-":
+        print(json.dumps(rows, indent=2))
+        return
+    print(text)
+    if where:
+        Path(where).write_text(json.dumps(rows, indent=2) + "\n")
 
 
 if __name__ == "__main__":

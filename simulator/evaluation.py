@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -119,7 +120,7 @@ def fitted_evaluation(spec: GameSpec, rules: RuleSet, players: int) -> Evaluatio
     else fitted now (and cached)."""
     hooks = spec.search_hooks
     assert hooks is not None
-    policy = spec.best_heuristic()
+    policy = spec.best_heuristic
     games = hooks.fit_games
     key = _key(spec, rules, players, policy, games)
     path = cache_root() / "evaluations" / f"{spec.id}-{players}p-{key}.json"
@@ -132,7 +133,14 @@ def fitted_evaluation(spec: GameSpec, rules: RuleSet, players: int) -> Evaluatio
             return Evaluation(**data)
         except (ValueError, TypeError, KeyError):
             pass  # a damaged cache entry is fitted again
+    print(
+        f"balance: fitting the search's evaluation for {spec.id} at {players} players on "
+        f"{games} games of {policy} self-play (once for these rules; kept in the cache)",
+        file=sys.stderr,
+        flush=True,
+    )
     found = fit(spec, rules, players, policy, games, key)
+    print(f"balance: evaluation: {found.describe()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(asdict(found)))
@@ -154,22 +162,26 @@ def shares(intercept: float, weights: np.ndarray, features: np.ndarray) -> np.nd
     return p / p.sum(axis=1, keepdims=True)
 
 
-def fit(spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, key: str = "") -> (
-    Evaluation
-):
-    """Record positions of ``games`` self-play games of ``policy`` and fit the model."""
+@dataclass(frozen=True)
+class Model:
+    """Fitted coefficients in the features' own units, and their quality on held-out games."""
+
+    intercept: float
+    weights: np.ndarray
+    log_loss: float
+    constant_log_loss: float
+    calibration: tuple[tuple[float, float, int], ...]
+
+
+def fit_model(features: np.ndarray, winner: np.ndarray, game: np.ndarray) -> Model:
+    """Fit the logistic model on recorded positions (features[positions, seats, m], the winner
+    of each position's game, -1 for nobody, and the game's index); every ``HELD_OUT``-th game is
+    held out to measure the fit."""
     from sklearn.linear_model import LogisticRegression
 
-    hooks = spec.search_hooks
-    assert hooks is not None
-    if len(hooks.features) > MAX_FEATURES:
-        raise ValueError(f"{spec.id}: more than {MAX_FEATURES} evaluation features")
-    seat = parse_policy(policy, spec.policies, spec.id)
-    ids = np.full(players, seat.policy.id, dtype=np.int64)
-    params = np.stack([seat.row()] * players)
-    feats, winner, game = hooks.record(rules, players, ids, params, games, FIT_SEED)
-    feats = np.asarray(feats, dtype=np.float64)
+    feats = np.asarray(features, dtype=np.float64)
     winner = np.asarray(winner, dtype=np.int64)
+    players = feats.shape[1]
     held = (np.asarray(game) % HELD_OUT) == HELD_OUT - 1
     won = winner[:, None] == np.arange(players)[None, :]
     x = relative(feats)
@@ -178,16 +190,14 @@ def fit(spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, k
     mean = train_x.mean(axis=0)
     sd = train_x.std(axis=0)
     sd[sd == 0.0] = 1.0
-    model = LogisticRegression(C=1.0, max_iter=2000)
+    model = LogisticRegression(C=1.0, max_iter=2000)  # standardised, so the penalty is even
     model.fit((train_x - mean) / sd, train_y)
     weights = model.coef_[0] / sd
     intercept = float(model.intercept_[0] - (model.coef_[0] * mean / sd).sum())
     test = shares(intercept, weights, feats[held])
     truth = won[held]
     decided = winner[held] >= 0
-    eps = 1e-12
-    log_loss = float(-np.log(np.maximum(test[decided][truth[decided]], eps)).mean())
-    constant = float(np.log(players))
+    log_loss = float(-np.log(np.maximum(test[decided][truth[decided]], 1e-12)).mean())
     edges = np.linspace(0.0, 1.0, 11)
     calibration = []
     flat_p, flat_y = test.reshape(-1), truth.reshape(-1)
@@ -197,17 +207,33 @@ def fit(spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, k
             calibration.append(
                 (float(flat_p[inside].mean()), float(flat_y[inside].mean()), int(inside.sum()))
             )
+    return Model(intercept, weights, log_loss, float(np.log(players)), tuple(calibration))
+
+
+def fit(
+    spec: GameSpec, rules: RuleSet, players: int, policy: str, games: int, key: str = ""
+) -> Evaluation:
+    """Record positions of ``games`` self-play games of ``policy`` and fit the model."""
+    hooks = spec.search_hooks
+    assert hooks is not None
+    if len(hooks.features) > MAX_FEATURES:
+        raise ValueError(f"{spec.id}: more than {MAX_FEATURES} evaluation features")
+    seat = parse_policy(policy, spec.policies, spec.id)
+    ids = np.full(players, seat.policy.id, dtype=np.int64)
+    params = np.stack([seat.row()] * players)
+    feats, winner, game = hooks.record(rules, players, ids, params, games, FIT_SEED)
+    model = fit_model(feats, winner, game)
     return Evaluation(
         game=spec.id,
         players=players,
         policy=policy,
         features=tuple(hooks.features),
-        intercept=intercept,
-        weights=tuple(float(w) for w in weights),
+        intercept=model.intercept,
+        weights=tuple(float(w) for w in model.weights),
         games=games,
         positions=int(len(winner)),
-        log_loss=log_loss,
-        constant_log_loss=constant,
-        calibration=tuple(calibration),
+        log_loss=model.log_loss,
+        constant_log_loss=model.constant_log_loss,
+        calibration=model.calibration,
         key=key,
     )

@@ -91,6 +91,8 @@ class RunConfig:
                 "engine_source": engine_source(),
                 # Resuming with an edited policy file would mix two different policies.
                 **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
+                # A resume must score positions with the same fitted evaluation.
+                **({"evaluation": self.evaluation.key} if self.evaluation else {}),
                 # Likewise a replaced data file (its text is kept below, outside the config).
                 **(
                     {"data": {s.name: s.sha256 for s in self.rules.data}} if self.rules.data else {}

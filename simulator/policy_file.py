@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import BalanceError
 from .jit import cache_root
 from .policy import MAX_OUTSIDE, MAX_PARAMS, OUTSIDE, OutsideDecisions, PolicyDef, PolicyParam
+from .search import SEARCH_POLICY
 
 if TYPE_CHECKING:
     from .games import GameSpec
@@ -156,8 +157,25 @@ def policy_rows(spec: GameSpec, policy_file: str | Path | None = None) -> list[d
                 for p in d.params
             ],
         }
+        | ({"evaluation": evaluation_text(spec)} if d.name == SEARCH_POLICY else {})
         for d in defs.values()
     ]
+
+
+def evaluation_text(spec: GameSpec) -> dict[str, Any] | None:
+    """How the search player scores a position at its horizon (None: it plays to the end)."""
+    hooks = spec.search_hooks
+    if hooks is None:
+        return None
+    return {
+        "model": "logistic regression of 'this seat wins' on the seat's features minus the "
+        "mean of the other seats'; the seats' values are shared out to sum to 1",
+        "features": list(hooks.features),
+        "fitted_on": f"positions of {hooks.fit_games} self-play games of "
+        f"{spec.best_heuristic} under the run's own rules and player count (fitted "
+        "again for every rule variant and player count, cached, recorded in the run's "
+        "manifest with its held-out log loss and calibration)",
+    }
 
 
 def _load(spec: GameSpec, outside: OutsideDecisions, pfile: PolicyFile) -> LoadedPolicies:

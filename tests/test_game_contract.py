@@ -22,13 +22,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from numba import njit
 
 import tests.coop_game  # noqa: F401  (registers the cooperative test game)
 from reports.build import write_report
 from simulator.boards import Board
 from simulator.games import available, get_game
 from simulator.plan import chunk_seeds, plan_run
-from simulator.policy import engine_arrays
+from simulator.policy import engine_arrays, parse_policy
 from simulator.replay import replay_run, replay_seed, run_row
 from simulator.requests import PlayRequest
 from simulator.runner import run
@@ -434,3 +435,70 @@ def test_runs_without_the_search_never_compile_it():
     with_search = _searching_signatures([(first, _search_seats(first))])
     switched = [v for v in with_search.values() if any(not _switched_off(t) for t in v)]
     assert switched, "a run with an mcts seat should switch the search on"
+
+
+# -- the search's evaluation and self-play hooks (every game that declares them) -----------------
+HOOKED = [g for g in SEARCHING if get_game(g).search_hooks is not None]
+
+
+def _best_seats(game: str, players: int):
+    spec = get_game(game)
+    best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
+    return np.full(players, best.policy.id, dtype=np.int64), np.stack([best.row()] * players)
+
+
+@pytest.mark.parametrize("game", HOOKED)
+def test_recorded_positions_are_what_a_fit_needs(game):
+    spec = get_game(game)
+    hooks = spec.search_hooks
+    ids, params = _best_seats(game, 3 if spec.max_players >= 3 else 2)
+    feats, winner, index = hooks.record(spec.rules_class(), len(ids), ids, params, 6, 3)
+    feats, winner, index = np.asarray(feats), np.asarray(winner), np.asarray(index)
+    assert feats.ndim == 3 and feats.shape[1:] == (len(ids), len(hooks.features))
+    assert len(winner) == len(index) == feats.shape[0] > 6
+    assert np.isfinite(feats).all()
+    assert ((winner >= -1) & (winner < len(ids))).all()
+    assert set(index.tolist()) == set(range(6))  # every game gives positions
+    assert (feats.std(axis=(0, 1)) > 0).sum() >= len(hooks.features) // 2  # features vary
+
+
+@njit(cache=True)
+def _next_game_draw() -> int:
+    return np.random.randint(0, 2**31 - 1)
+
+
+@pytest.mark.parametrize("game", HOOKED)
+def test_the_search_leaves_the_game_stream_where_any_budget_would(game):
+    """The search draws from a stream of its own: after a decision, the real game's next draw is
+    the same at 4 and at 16 simulations; and a decision is the same from the same seed."""
+    spec = get_game(game)
+    hooks = spec.search_hooks
+    ids, params = _best_seats(game, 2)
+    rules = spec.rules_class()
+    mcts = spec.policies["mcts"]
+    row = parse_policy("mcts", spec.policies, spec.id).row()
+    at = [p.name for p in mcts.params].index("playouts")
+    for decision in hooks.bank(rules, 2, ids, params, 3, 8):
+        after = set()
+        for budget in (4, 16):
+            row[at] = budget
+            hooks.decide(rules, decision, mcts.id, row, 11)
+            after.add(_next_game_draw())
+        assert len(after) == 1, game
+        assert hooks.decide(rules, decision, mcts.id, row, 5) == hooks.decide(
+            rules, decision, mcts.id, row, 5
+        )
+
+
+@pytest.mark.parametrize("game", HOOKED)
+def test_a_run_records_its_evaluation(game, tmp_path):
+    """A search player with a horizon scores with the evaluation fitted to the run's rules; the
+    run's manifest records it (coefficients, games, held-out quality) and its key."""
+    seats = [f"mcts:playouts={SEARCH_PLAYOUTS},horizon=2", get_game(game).best_heuristic]
+    config = plan_run(game, 1, players=2, policies=seats)
+    folder = run(config, tmp_path / "run", jobs=1)
+    manifest = json.loads((folder.path / "manifest.json").read_text())
+    found = manifest["evaluation"]
+    assert set(found["coefficients"]) == set(get_game(game).search_hooks.features)
+    assert found["games"] > 0 and found["log_loss"] < found["constant_log_loss"]
+    assert manifest["config"]["evaluation"] == found["key"]

@@ -1,0 +1,87 @@
+"""Does the search settle? Two searches from the same position, with different seeds, at the
+default budget: how often do they choose the same option?
+
+    .venv/bin/python benchmarks/search.py --agreement                 # every game, 2 and 4 players
+    .venv/bin/python benchmarks/search.py --agreement --game pirateer --players 2 --json
+
+The positions are decisions of self-play of the game's strongest hand-written policy (the game's
+``SearchHooks.bank``), each with two options or more, spread over the game. At each, ``mcts``
+with its default parameters (and the run's fitted evaluation) decides twice, from seeds 1 and 2
+(``SearchHooks.decide``): ``agreement`` is the share of positions where both choose the same
+option. ``reference_agreement`` is the same figure for the hand-written policy against itself
+(below 100% when it breaks ties at random); each is ``{value, lo, hi}``, the share
+with its 95% Wilson interval. An answer that changes with the seed at this rate
+means the search's choice among its best options is noise: a search that settles agrees with
+itself far more often than it did.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+BANK_SEED = 20261201
+
+
+def measure(game: str, players: int, positions: int) -> dict[str, Any]:
+    """The figures of one game at one player count (see the module docstring)."""
+    import numpy as np
+
+    from analyses.stats import proportion
+    from simulator.games import get_game
+    from simulator.plan import plan_run
+    from simulator.policy import parse_policy
+
+    spec = get_game(game)
+    hooks = spec.search_hooks
+    if hooks is None:
+        raise SystemExit(f"{game} declares no search hooks")
+    best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
+    ids = np.full(players, best.policy.id, dtype=np.int64)
+    params = np.stack([best.row()] * players)
+    start = time.perf_counter()
+    config = plan_run(game, 1, players=players, policies=["mcts"])  # fits the evaluation
+    fit_seconds = time.perf_counter() - start
+    search = config.seats[0]
+    bank = hooks.bank(config.rules, players, ids, params, positions, BANK_SEED)
+    hooks.decide(config.rules, bank[0], search.policy.id, search.row(), 0)  # compile or load
+    start = time.perf_counter()
+    same = sum(
+        hooks.decide(config.rules, d, search.policy.id, search.row(), 1)
+        == hooks.decide(config.rules, d, search.policy.id, search.row(), 2)
+        for d in bank
+    )
+    seconds = time.perf_counter() - start
+    reference = sum(
+        hooks.decide(config.rules, d, best.policy.id, best.row(), 1)
+        == hooks.decide(config.rules, d, best.policy.id, best.row(), 2)
+        for d in bank
+    )
+    return {
+        "game": game,
+        "players": players,
+        "positions": len(bank),
+        "agreement": proportion(same, len(bank)).as_dict(),
+        "reference_agreement": proportion(reference, len(bank)).as_dict(),
+        "reference": spec.best_heuristic,
+        "search": search.label,
+        "seconds_per_decision": seconds / (2 * len(bank)),
+        "fit_seconds": fit_seconds,
+        "evaluation": None if config.evaluation is None else config.evaluation.describe(),
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = (
+        "| game | players | positions | agreement (95% interval) | reference agreement "
+        "| s/decision |"
+    )
+    lines = [head, "|---|---|---|---|---|---|"]
+    for r in rows:
+        a, ref = r["agreement"], r["reference_agreement"]
+        lines.append(
+            f"| {r['game']} | {r['players']} | {r['positions']} | {a['value']:.0%} "
+            f"[{a['lo']:.0%}, {a['hi']:.0%}] | {ref['value']:.0%} ({r['reference']}) | "
+            f"{r['seconds_per_decision']:.2f} |"
+        )
+    return "\n".join(lines)
