@@ -16,30 +16,34 @@ Which search, and why. Every competitive game here has dice or hidden cards, so 
   parent's visits;
 - a node's statistics are kept for the seat that chose it (every seat maximises its own result:
   max-n), so one tree serves 2 to 6 players;
-- one new node per simulation, then a playout to the end of the game with a named fast policy;
-  the result (each seat's reward, 1 for a win) is added along the path;
-- the answer is the root option simulated most often (the robust child; ties go to the better mean).
+- the root is not a bandit: the guide's best-ranked options enter it and the budget is spread by
+  sequential halving (``start_halving``, ``next_arm``, ``record_arm``); the answer is the
+  survivor with the best mean result (``best_arm``), never the most visited;
+- below the root the other seats either play a named policy (``opponents``) or stay in the
+  tree (``opponents=tree``: one new node per simulation, progressive widening and bias toward
+  the guide);
+- a simulation plays to the end of the game, or ``horizon`` turns or rounds and then every seat
+  is scored by the evaluation fitted to the rules in force (``evaluate``);
+- the simulations draw from the search's own stream (``own_stream``, ``back_to_game``).
 
 Numba cannot cache a compiled function that takes other compiled functions as arguments, so the
 search does not call the game: the game's forward model (``simulator/<game>/forward.py``) drives
-one simulation at a time and calls these functions at each decision of the tree. Everything that
-makes it a search (storage, selection, expansion, backup, the final choice) is here:
+one simulation at a time and calls these functions at each decision. Everything that makes it a
+search (the halving, the tree's storage, selection, expansion and backup, the evaluation) is
+here:
 
-    tree = new_tree(capacity)
-    for _ in range(playouts):
-        <copy the position; deal what the seat cannot see; reseed the dice>
-        begin(tree)
-        n = <the options at the root decision, one key each in keys[:n]>
-        while n > 0:
-            guide = <the guide policy's choice> if widening(tree, widen) else -1
-            k = choose(tree, keys, n, mover, explore, guide, widen, bias)
-            <apply option k>
-            if left_tree(tree):
-                break
-            n = <advance to the next searched decision; 0 at the end of the game>
-        <play out to the end with the rollout policy; each seat's reward>
-        backup(tree, rewards)
-    k = most_visited(tree, keys, n_root, seat)
+    resume = own_stream()
+    <rank the root options with the guide: order[:width]>
+    start_halving(h, order, width, playouts)
+    while (k := next_arm(h)) >= 0:
+        <copy the position; deal what the seat cannot see>
+        <apply root option k; with opponents=tree: begin(tree); enter_root(tree, key_k, seat)
+         and the choose/left_tree loop below it>
+        <play on with the rollout and opponents policies to the end or the horizon>
+        <each seat's reward: the win, or evaluate(...) at the horizon>
+        record_arm(h, k, reward[seat]); with opponents=tree: backup(tree, rewards)
+    back_to_game(resume)
+    k = best_arm(h)
 """
 
 from __future__ import annotations
@@ -419,7 +423,7 @@ def win_rewards(winner: int, n_players: int, out: np.ndarray) -> np.ndarray:
 # Halving arrays: arms (root option indices, the guide's best-ranked first; the arms still in
 # play are arms[:alive]), their reward sums and simulations, and the schedule in ``cursor``.
 Halving = namedtuple("Halving", "arms sums counts cursor")
-H_ALIVE, H_ROUNDS, H_QUOTA, H_NEXT, H_LEFT = 0, 1, 2, 3, 4
+H_ALIVE, H_ROUNDS, H_QUOTA, H_NEXT, H_LEFT, H_WIDTH = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True)
@@ -430,7 +434,7 @@ def new_halving(capacity: int) -> Halving:
         np.zeros(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.float64),
         np.zeros(cap, dtype=np.float64),
-        np.zeros(5, dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
     )
 
 
@@ -465,6 +469,7 @@ def start_halving(h: Halving, order: np.ndarray, n: int, budget: int) -> None:
         h.sums[order[i]] = 0.0
         h.counts[order[i]] = 0.0
     h.cursor[H_ALIVE] = n
+    h.cursor[H_WIDTH] = n
     rounds = 0
     while (1 << rounds) < n:
         rounds += 1
@@ -535,9 +540,9 @@ def arm_stats(h: Halving, n: int, out: np.ndarray) -> None:
     for k in range(n):
         out[k, 0] = 0.0
         out[k, 1] = 0.0
-    for i in range(h.arms.shape[0]):
+    for i in range(h.cursor[H_WIDTH]):
         a = h.arms[i]
-        if 0 <= a < n and h.counts[a] > 0.0:
+        if a < n and h.counts[a] > 0.0:
             out[a, 0] = h.counts[a]
             out[a, 1] = h.sums[a] / h.counts[a]
 
