@@ -101,10 +101,10 @@ POLICIES["racer"] = PolicyDef(
 )
 ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "hauler", "racer", 300,
-    "it searches the end square of every move together with what landing there does (ship at a "
-    "moon, open a branch at a station); the hauler's offer, a harvest's dice and route, the purity "
-    "colour and swaps are its guide policy's",
+    MCTS, ROLLOUT_NAMES, "racer", "racer", 1000, unit="rounds", horizon=2, opponents="racer",
+    searches="it searches the end square of every move together with what landing there does "
+    "(ship at a moon, open a branch at a station); the hauler's offer, a harvest's dice and "
+    "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
 # Measured against lookahead at 2 players (docs/rules/pedruscos.md): a few hundred noisy
 # simulations split over every square lose to the guide alone, so the tree holds fewer options

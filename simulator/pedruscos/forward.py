@@ -245,8 +245,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     scores = np.zeros(n_root)
     option_scores(gid, gprm, r, b, root, p, die, root_keys, n_root, scores)
     order = np.zeros(n_root, dtype=np.int64)
-    T.rank_by_score(scores, n_root, guide_option(gid, gprm, r, b, root, p, die, root_keys,
-                                                 n_root), order)  # fmt: skip
+    T.rank_by_score(scores, n_root, -1, order)  # the guide's choice, up to its random tie-break
     h = T.new_halving(n_root)
     T.start_halving(h, order, T.root_width(n_root, playouts, prm[MCTS_P.widen]), playouts)
     sids, sprm = simulation_seats(prm, n_players, p)
@@ -257,8 +256,12 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     rewards = np.zeros(n_players)
     root_round = root.g[S.G_ROUND]
     stop = root_round + horizon if horizon > 0 else 1 << 62
+    paired = np.random.randint(0, 2**31 - 1 - playouts)
     k = T.next_arm(h)
     while k >= 0:
+        # common random numbers: each option's i-th simulation rolls from the same seed, so the
+        # options are compared on the same dice as far as their games run alike
+        S.seed_rng(paired + int(h.counts[k]))
         S.copy_state(sim, root)
         forget_bookkeeping(sim)
         land(r, b, sids, sprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)
@@ -299,7 +302,6 @@ def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
     S.seed_rng(seed)
     setup(r, st)
     pl, br, g = st.pl, st.br, st.g
-    n = pl.shape[0]
     keys = np.zeros(2 * b.kind.shape[0], dtype=np.int64)
     turns = 0
     kept = 0
