@@ -106,11 +106,12 @@ _SEARCH = mcts_policy(
     "(ship at a moon, open a branch at a station); the hauler's offer, a harvest's dice and "
     "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
-# Measured against lookahead at 2 players (docs/rules/pedruscos.md): a few hundred noisy
-# simulations split over every square lose to the guide alone, so the tree holds fewer options
-# (widen 0.3) and leaves the guide's choice only on clear evidence (bias 5). A race's winner is
-# decided by a few points out of 50, so the final points margin is a less noisy result than the
-# win alone.
+# Measured against lookahead at 2 and 4 players (docs/rules/pedruscos.md): two rounds of racer
+# play then the fitted evaluation settle (two searches agree) and win; the root's halving takes
+# the guide's best 1 + 0.3 * sqrt(playouts) options (10 at 1,000); bias 5 weighs the guide's
+# choice below the root with opponents=tree. A game that ends within the horizon scores the
+# final points margin (a race's winner is decided by a few points out of 50: a less noisy result
+# than the win alone).
 _DEFAULTS = {"widen": 0.3, "bias": 5.0}
 POLICIES["mcts"] = dataclasses.replace(
     _SEARCH,

@@ -8,7 +8,6 @@ import numpy as np
 from numba import njit
 
 from policies.pedruscos import MCTS, POLICIES
-from simulator import search as T
 from simulator.pedruscos import forward as F
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import MOON, STATION, build_board
@@ -18,7 +17,7 @@ from simulator.pedruscos.rules import Rules, engine_rules
 from simulator.policy import EVAL_AT, engine_arrays, seat_policies
 from simulator.search import tally_for
 
-CHEAP = "mcts:playouts=8"
+CHEAP = "mcts:playouts=8,widen=1"  # three options enter the root at 8 simulations
 BOARD = build_board(*Rules().board_key())
 
 
@@ -148,7 +147,7 @@ def test_search_simulations_draw_their_own_dice():
     r, b, pos = position(points=(12, 20))
     cards(pos, 0, red=2, yellow=1)
     pos.pl[0, S.P_POS] = start
-    prm = mcts_row("mcts:playouts=40")
+    prm = mcts_row("mcts:playouts=40,horizon=0")
     _, a, _ = search(prm, pos, 0, die, seed=1)
     _, c, _ = search(prm, pos, 0, die, seed=2)
     assert 40 - 4 * len(a) <= a[:, 0].sum() <= 40  # the halving's rounds share the budget
@@ -213,7 +212,8 @@ def test_the_horizon_scores_with_the_evaluation_and_the_end_with_the_margin():
 def test_an_even_evaluation_at_the_horizon_leaves_the_guides_choice():
     """With the evaluation unfitted (every seat an even share) and nobody able to win within
     the horizon, every simulation scores 0.5: no option beats the guide's, which the halving
-    ranks first and keeps on ties. Played to the end (horizon 0) the results differ."""
+    ranks first (its best score; the first listed among equals) and keeps on ties. Played to
+    the end (horizon 0) the results differ."""
     start, die, _ = moon_roll()
     r, b, pos = position(points=(10, 12), values=(1, 2, 3))
     cards(pos, 0, red=1, yellow=1)
@@ -225,9 +225,9 @@ def test_an_even_evaluation_at_the_horizon_leaves_the_guides_choice():
     assert np.allclose(stats[stats[:, 0] > 0, 1], 0.5)
     gprm = F.ROLLOUT_PRM[int(prm[F.MCTS_P.guide])]
     gid = F.ROLLOUTS[int(prm[F.MCTS_P.guide])]
-    S.seed_rng(4)
-    T.own_stream()  # the search draws its guide's ties from its own stream
-    assert key == keys[F.guide_option(gid, gprm, r, b, pos, 0, die, keys, n)]
+    scores = np.zeros(n)
+    F.option_scores(gid, gprm, r, b, pos, 0, die, keys, n, scores)
+    assert key == keys[np.argmax(scores)]  # the guide's best, the first listed among equals
     _, full, _ = search(mcts_row("mcts:playouts=40,horizon=0"), pos, 0, die, seed=4)
     assert not np.allclose(full[full[:, 0] > 0, 1], 0.5)
 
