@@ -17,9 +17,14 @@ Nothing is hidden in Pedruscos but the dice: ore cards show their colour on the 
 "solo cuenta el reverso en el que se ve el color de la carta"), so every hold is seen by every
 player; a deck is cards of one colour, only its size matters, and sizes follow from what is
 seen. A simulation copies the real position, forgets the bookkeeping no rule reads (which cards
-aboard came from harvests: :func:`forget_bookkeeping`), draws its own dice from numba's
-generator, walks the tree over the moves of the following turns and plays out to the end of the
-game with the ``rollout`` policy in every seat.
+aboard came from harvests: :func:`forget_bookkeeping`), draws its own dice from the search's own
+stream, plays the root option, then ``horizon`` rounds with ``opponents`` in the other seats
+(or the tree, ``opponents=tree``) and ``rollout`` in its own, and scores every seat with the
+fitted evaluation of :mod:`.features` (or the end of the game's result, when it came first).
+
+The self-play hooks of ``simulator.games.SearchHooks`` are here too: :func:`record` (features at
+every turn, for the evaluation's fit), :func:`bank` and :func:`decide` (decisions of self-play
+and the choices policies make there, for the agreement benchmark).
 """
 
 from __future__ import annotations
