@@ -101,16 +101,17 @@ POLICIES["racer"] = PolicyDef(
 )
 ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "hauler", "racer", 300,
-    "it searches the end square of every move together with what landing there does (ship at a "
-    "moon, open a branch at a station); the hauler's offer, a harvest's dice and route, the purity "
-    "colour and swaps are its guide policy's",
+    MCTS, ROLLOUT_NAMES, "racer", "racer", 1000, unit="rounds", horizon=2, opponents="racer",
+    searches="it searches the end square of every move together with what landing there does "
+    "(ship at a moon, open a branch at a station); the hauler's offer, a harvest's dice and "
+    "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
-# Measured against lookahead at 2 players (docs/rules/pedruscos.md): a few hundred noisy
-# simulations split over every square lose to the guide alone, so the tree holds fewer options
-# (widen 0.3) and leaves the guide's choice only on clear evidence (bias 5). A race's winner is
-# decided by a few points out of 50, so the final points margin is a less noisy result than the
-# win alone.
+# Measured against lookahead at 2 and 4 players (docs/rules/pedruscos.md): two rounds of racer
+# play then the fitted evaluation settle (two searches agree) and win; the root's halving takes
+# the guide's best 1 + 0.3 * sqrt(playouts) options (10 at 1,000); bias 5 weighs the guide's
+# choice below the root with opponents=tree. A game that ends within the horizon scores the
+# final points margin (a race's winner is decided by a few points out of 50: a less noisy result
+# than the win alone).
 _DEFAULTS = {"widen": 0.3, "bias": 5.0}
 POLICIES["mcts"] = dataclasses.replace(
     _SEARCH,
@@ -429,6 +430,15 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == HAULER:
         return hauler_end(prm, p, r, b, pl, g, lo, hi)
     score = np.empty(b.kind.shape[0])
+    end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
+    return best_end(b, lo, hi, score)
+
+
+@njit(cache=True)
+def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
+    """``score[c]``: how policy ``pid`` (not ``random``) values ending the move on cell ``c``,
+    for the cells ``b.reach[lo:hi]`` the die reaches; draws no random number (the search ranks
+    its root options with it)."""
     if pid == LOOKAHEAD or pid == RACER:
         now = np.empty(b.kind.shape[0])
         landing_values(r, b, pl, br, g, p, prm, now)
@@ -444,7 +454,6 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
             score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
     else:
         heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
-    return best_end(b, lo, hi, score)
 
 
 @njit(cache=True, _nrt=False)

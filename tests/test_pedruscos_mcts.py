@@ -5,17 +5,19 @@ interpreted: the contract test, tests/test_game_contract.py)."""
 import dataclasses
 
 import numpy as np
+from numba import njit
 
 from policies.pedruscos import MCTS, POLICIES
 from simulator.pedruscos import forward as F
 from simulator.pedruscos import state as S
-from simulator.pedruscos.board import MOON, build_board
+from simulator.pedruscos.board import MOON, STATION, build_board
 from simulator.pedruscos.engine import play_chunk
+from simulator.pedruscos.features import FEATURES, features, moon_share
 from simulator.pedruscos.rules import Rules, engine_rules
-from simulator.policy import engine_arrays, seat_policies
+from simulator.policy import EVAL_AT, engine_arrays, seat_policies
 from simulator.search import tally_for
 
-CHEAP = "mcts:playouts=8"
+CHEAP = "mcts:playouts=8,widen=1"  # three options enter the root at 8 simulations
 BOARD = build_board(*Rules().board_key())
 
 
@@ -145,12 +147,146 @@ def test_search_simulations_draw_their_own_dice():
     r, b, pos = position(points=(12, 20))
     cards(pos, 0, red=2, yellow=1)
     pos.pl[0, S.P_POS] = start
-    prm = mcts_row("mcts:playouts=40")
+    prm = mcts_row("mcts:playouts=40,horizon=0")
     _, a, _ = search(prm, pos, 0, die, seed=1)
     _, c, _ = search(prm, pos, 0, die, seed=2)
-    assert a[:, 0].sum() == c[:, 0].sum() == 40
+    assert 40 - 4 * len(a) <= a[:, 0].sum() <= 40  # the halving's rounds share the budget
+    assert a[:, 0].sum() == c[:, 0].sum()
     assert not np.array_equal(a, c)
 
 
 def test_mcts_id_is_the_registered_one():
     assert POLICIES["mcts"].id == MCTS
+
+
+# -- features, the horizon, the root, the search's own stream ------------------------------------
+def test_features_of_a_hand_made_position():
+    """Seat 0: 30 points, 2 red and 1 blue aboard (values 1, 2, 3: worth 5), a branch at an open
+    station and one at the closed one; seat 1: 46 points, 3 blue (worth 9, enough to win by
+    shipping at cost 3), waiting for repairs; seat 1 is about to move."""
+    r, b, pos = position(points=(30, 46), values=(1, 2, 3))
+    cards(pos, 0, red=2, blue=1)
+    cards(pos, 1, blue=3)
+    pos.br[0, 1] = 1
+    pos.br[0, 2] = 1
+    pos.g[S.G_CLOSED] = 2
+    pos.pl[1, S.P_REPAIR] = 1
+    station = int(np.flatnonzero(BOARD.arrays.kind == STATION)[0])
+    pos.pl[0, S.P_POS] = station
+    out = np.zeros((2, len(FEATURES)))
+    features(r, b, pos, 1, out)
+    got = {name: tuple(out[:, i]) for i, name in enumerate(FEATURES)}
+    share = moon_share(b, station)
+    assert 0.0 < share <= 1.0
+    assert got == {
+        "points": (30, 46),
+        "cargo_value": (5, 9),
+        "cargo_cards": (3, 3),
+        "cargo_in_reach": (5 * share, 0.0),  # a ship under repairs reaches no moon
+        "winning_cargo": (0.0, 1.0),
+        "branches": (1, 0),  # the closed station's branch harvests nothing for now
+        "repairs": (0.0, 1.0),
+        "turns_to_move": (1, 0),
+    }
+
+
+def test_the_horizon_scores_with_the_evaluation_and_the_end_with_the_margin():
+    """A simulation stopped at its horizon gets every seat's fitted evaluation
+    (``search.evaluate`` of the features); one that reached the end keeps the margin rule."""
+    r, b, pos = position(points=(40, 20), values=(1, 2, 3))
+    cards(pos, 0, red=2)
+    prm = mcts_row("mcts:horizon=2,margin=0.5")
+    prm[EVAL_AT + 1 + FEATURES.index("points")] = 0.1
+    out = np.zeros(2)
+    feats = np.zeros((2, len(FEATURES)))
+    F.rewards_of(r, b, prm, pos, F.HORIZON_STOP, 0, feats, out)
+    z = 0.1 * (40 - 20)
+    win = 1 / (1 + np.exp(-z))
+    lose = 1 / (1 + np.exp(z))
+    assert np.allclose(out, [win / (win + lose), lose / (win + lose)])
+    F.rewards_of(r, b, prm, pos, 0, 0, feats, out)  # the game ended, seat 0 won
+    margin = 0.5 + 20 / (2 * Rules().target_points)
+    assert np.allclose(out, [0.5 + 0.5 * margin, 0.5 * (1 - margin)])
+
+
+def test_an_even_evaluation_at_the_horizon_leaves_the_guides_choice():
+    """With the evaluation unfitted (every seat an even share) and nobody able to win within
+    the horizon, every simulation scores 0.5: no option beats the guide's, which the halving
+    ranks first (its best score; the first listed among equals) and keeps on ties. Played to
+    the end (horizon 0) the results differ."""
+    start, die, _ = moon_roll()
+    r, b, pos = position(points=(10, 12), values=(1, 2, 3))
+    cards(pos, 0, red=1, yellow=1)
+    pos.pl[0, S.P_POS] = start
+    keys = np.zeros(2 * BOARD.n_cells, dtype=np.int64)
+    n = F.landing_options(r, b, pos, 0, die, keys)
+    prm = mcts_row("mcts:playouts=40,horizon=1")
+    key, stats, _ = search(prm, pos, 0, die, seed=4)
+    assert np.allclose(stats[stats[:, 0] > 0, 1], 0.5)
+    gprm = F.ROLLOUT_PRM[int(prm[F.MCTS_P.guide])]
+    gid = F.ROLLOUTS[int(prm[F.MCTS_P.guide])]
+    scores = np.zeros(n)
+    F.option_scores(gid, gprm, r, b, pos, 0, die, keys, n, scores)
+    assert key == keys[np.argmax(scores)]  # the guide's best, the first listed among equals
+    _, full, _ = search(mcts_row("mcts:playouts=40,horizon=0"), pos, 0, die, seed=4)
+    assert not np.allclose(full[full[:, 0] > 0, 1], 0.5)
+
+
+@njit(cache=True)
+def _search_then_draw(r, b, prm, pos, p, die, seed):
+    S.seed_rng(seed)
+    F.search_landing(r, b, prm, pos, p, die)
+    return np.random.randint(0, 2**31 - 1)
+
+
+def test_the_real_games_stream_does_not_depend_on_the_budget():
+    """The search draws from its own stream: after a decision the game's next draw is the same
+    at 20 and at 80 simulations, full playouts or to a horizon."""
+    start, die, _ = moon_roll()
+    r, b, pos = position(points=(12, 20), values=(1, 2, 3))
+    cards(pos, 0, red=2, yellow=1)
+    pos.pl[0, S.P_POS] = start
+    for text in ("mcts:playouts={},horizon=0", "mcts:playouts={},horizon=2,opponents=racer"):
+        draws = {
+            _search_then_draw(r, b, mcts_row(text.format(k)), pos, 0, die, 9) for k in (20, 80)
+        }
+        assert len(draws) == 1, text
+
+
+def test_every_root_and_opponents_answer_a_legal_option():
+    """Halving roots with the tree below them (opponents=tree), named opponents and a horizon:
+    the answer is one of the options, the simulations stay within the budget."""
+    start, die, _ = moon_roll()
+    r, b, pos = position(n_players=3, points=(12, 20, 30), values=(1, 2, 3))
+    cards(pos, 0, red=2, yellow=1)
+    cards(pos, 2, blue=4)
+    pos.pl[0, S.P_POS] = start
+    for text in (
+        "mcts:playouts=30,opponents=tree,horizon=0",
+        "mcts:playouts=30,opponents=tree,horizon=3",
+        "mcts:playouts=30,opponents=lookahead,horizon=2",
+        "mcts:playouts=30,widen=5",
+    ):
+        key, stats, keys = search(mcts_row(text), pos, 0, die, seed=2)
+        assert key in keys, text
+        assert 0 < stats[:, 0].sum() <= 30, text
+
+
+def test_the_banked_decisions_and_the_choices_made_there():
+    """The bank's positions have two options or more, from several games' turns; the lookahead
+    decides there as in the game, and the search's answer is one of the options."""
+    from simulator.pedruscos.spec import SPEC
+
+    hooks = SPEC.search_hooks
+    ids, prm = seats(("lookahead", "lookahead"))
+    decisions = hooks.bank(Rules(), 2, ids, prm, 12, 5)
+    assert len(decisions) == 12
+    rounds = {int(d[0].g[S.G_ROUND]) for d in decisions}
+    assert len(rounds) >= 4  # spread over the game
+    keys = np.zeros(2 * BOARD.n_cells, dtype=np.int64)
+    for pos, p, die in decisions:
+        n = F.landing_options(engine_rules(Rules()), BOARD.arrays, pos, p, die, keys)
+        assert n >= 2
+        k = hooks.decide(Rules(), (pos, p, die), MCTS, mcts_row(), 3)
+        assert 0 <= k < n
+        assert 0 <= hooks.decide(Rules(), (pos, p, die), ids[0], prm[0], 3) < n

@@ -17,9 +17,14 @@ Nothing is hidden in Pedruscos but the dice: ore cards show their colour on the 
 "solo cuenta el reverso en el que se ve el color de la carta"), so every hold is seen by every
 player; a deck is cards of one colour, only its size matters, and sizes follow from what is
 seen. A simulation copies the real position, forgets the bookkeeping no rule reads (which cards
-aboard came from harvests: :func:`forget_bookkeeping`), draws its own dice from numba's
-generator, walks the tree over the moves of the following turns and plays out to the end of the
-game with the ``rollout`` policy in every seat.
+aboard came from harvests: :func:`forget_bookkeeping`), draws its own dice from the search's own
+stream, plays the root option, then ``horizon`` rounds with ``opponents`` in the other seats
+(or the tree, ``opponents=tree``) and ``rollout`` in its own, and scores every seat with the
+fitted evaluation of :mod:`.features` (or the end of the game's result, when it came first).
+
+The self-play hooks of ``simulator.games.SearchHooks`` are here too: :func:`record` (features at
+every turn, for the evaluation's fit), :func:`bank` and :func:`decide` (decisions of self-play
+and the choices policies make there, for the agreement benchmark).
 """
 
 from __future__ import annotations
@@ -28,19 +33,25 @@ import numpy as np
 from numba import njit
 
 from policies.pedruscos import (
+    MCTS,
     MCTS_P,
+    RANDOM,
     ROLLOUT_PRM,
     ROLLOUTS,
     decide_branch,
     decide_move,
     decide_ship,
+    end_scores,
 )
 from simulator import search as T
 
 from . import state as S
 from .board import MOON
+from .features import FEATURES, features
 from .state import State
-from .turn import end_turn, land, landing_choice, next_seat, start_turn
+from .turn import end_turn, land, landing_choice, next_seat, setup, start_turn
+
+HORIZON_STOP = -2  # play_until's answer when the simulation stopped at its horizon
 
 
 @njit(cache=True, _nrt=False)
@@ -68,29 +79,32 @@ def guided(pids, prm, p):
 
 # -- simulations ----------------------------------------------------------------------------------
 @njit(cache=True)
-def playout(r, b, pids, prm, st: State, p: int) -> int:
-    """Play the game to its end from seat ``p``'s turn (-1: it is over), every seat with the
-    policies ``pids``/``prm`` and nothing recorded (the engine's turn, in this one function: each
-    call counts the references of every array it is passed); returns the winner (-1: the round
-    cap)."""
+def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int) -> int:
+    """Play from seat ``q``'s turn (-1: the game is over), every seat with the policies
+    ``pids``/``prm`` and nothing recorded, until the game ends (returns the winner, -1: the round
+    cap) or ``seat`` is about to play in round ``stop`` (returns :data:`HORIZON_STOP`). The
+    engine's turn, in this one function: each call counts the references of every array it is
+    passed."""
     pl, br, g = st.pl, st.br, st.g
-    while p >= 0:
-        die = start_turn(r, b, pids, prm, st, p)
+    while q >= 0:
+        if q == seat and g[S.G_ROUND] >= stop:
+            return HORIZON_STOP
+        die = start_turn(r, b, pids, prm, st, q)
         if die > 0:
-            pos = pl[p, S.P_POS]
+            pos = pl[q, S.P_POS]
             if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
-                end = decide_move(pids[p], prm[p], p, r, b, pl, br, g, die)
-                land(r, b, pids, prm, st, p, end)
-        end_turn(r, st, p)
-        p = next_seat(r, st, p)
+                end = decide_move(pids[q], prm[q], q, r, b, pl, br, g, die)
+                land(r, b, pids, prm, st, q, end)
+        end_turn(r, st, q)
+        q = next_seat(r, st, q)
     return g[S.G_WINNER]
 
 
 @njit(cache=True)
 def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
-    """Each seat's reward for a simulation: ``1 - margin`` for the win, plus ``margin`` times
-    its final points margin over the best other seat, mapped to 0-1 (0.5 + margin / (2 *
-    target), clipped)."""
+    """Each seat's reward for a simulation that reached the end of the game: ``1 - margin`` for
+    the win, plus ``margin`` times its final points margin over the best other seat, mapped to
+    0-1 (0.5 + margin / (2 * target), clipped)."""
     n = pl.shape[0]
     for q in range(n):
         best = -(10**9)
@@ -100,6 +114,16 @@ def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
         m = 0.5 + (pl[q, S.P_POINTS] - best) / (2.0 * r.target_points)
         out[q] = (1.0 - margin) * (1.0 if q == winner else 0.0) + margin * min(max(m, 0.0), 1.0)
     return out
+
+
+@njit(cache=True)
+def rewards_of(r, b, prm, st: State, winner: int, seat: int, feats, out) -> np.ndarray:
+    """A simulation's rewards: at its horizon (``winner`` is :data:`HORIZON_STOP`, ``seat``
+    about to move) every seat's fitted evaluation; at the end of the game, :func:`results`."""
+    if winner == HORIZON_STOP:
+        features(r, b, st, seat, feats)
+        return T.evaluate(prm, feats, st.pl.shape[0], out)
+    return results(r, st.pl, winner, prm[MCTS_P.margin], out)
 
 
 @njit(cache=True, _nrt=False)
@@ -120,19 +144,22 @@ def landing_options(r, b, st: State, p, die, keys) -> int:
 
 
 @njit(cache=True)
+def guide_act(gid, gprm, r, b, st: State, p, cell) -> int:
+    """Policy ``gid``'s answer (1: yes) to the yes-or-no landing on ``cell`` offers."""
+    pl, br, g = st.pl, st.br, st.g
+    if b.kind[cell] == MOON:
+        return 1 if decide_ship(gid, gprm, p, r, b, pl, br, g, r.shipping_cost) else 0
+    return 1 if decide_branch(gid, gprm, p, r, b, pl, br, g, b.station[cell]) else 0
+
+
+@njit(cache=True)
 def guide_option(gid, gprm, r, b, st: State, p, die, keys, n) -> int:
     """The option (index into ``keys[:n]``) policy ``gid`` takes: its end square, then its
     answer to the landing's choice."""
-    pl, br, g = st.pl, st.br, st.g
-    cell = decide_move(gid, gprm, p, r, b, pl, br, g, die)
+    cell = decide_move(gid, gprm, p, r, b, st.pl, st.br, st.g, die)
     key = 2 * cell
     if landing_choice(r, b, st, p, cell):
-        if b.kind[cell] == MOON:
-            yes = decide_ship(gid, gprm, p, r, b, pl, br, g, r.shipping_cost)
-        else:
-            yes = decide_branch(gid, gprm, p, r, b, pl, br, g, b.station[cell])
-        if yes:
-            key += 1
+        key += guide_act(gid, gprm, r, b, st, p, cell)
     for i in range(n):
         if keys[i] == key:
             return i
@@ -140,66 +167,253 @@ def guide_option(gid, gprm, r, b, st: State, p, die, keys, n) -> int:
 
 
 @njit(cache=True)
+def option_scores(gid, gprm, r, b, st: State, p, die, keys, n, out) -> None:
+    """``out[:n]``: policy ``gid``'s value of each option, the root's ranking: its score of the
+    end square (all even for ``random``), one point less for the answer to the landing's
+    yes-or-no it would not give."""
+    pos = st.pl[p, S.P_POS]
+    cells = np.zeros(b.kind.shape[0])
+    if gid != RANDOM:
+        lo, hi = b.reach_ptr[pos * 7 + die], b.reach_ptr[pos * 7 + die + 1]
+        end_scores(gid, gprm, p, r, b, st.pl, st.br, st.g, cells, lo, hi)
+    for i in range(n):
+        cell = keys[i] // 2
+        out[i] = cells[cell]
+        if landing_choice(r, b, st, p, cell) and keys[i] % 2 != guide_act(
+            gid, gprm, r, b, st, p, cell
+        ):
+            out[i] -= 1.0
+
+
+@njit(cache=True)
+def simulation_seats(prm, n_players: int, p: int):
+    """The policies of a simulation's seats: ``rollout`` for the searching seat ``p`` (and for
+    every seat with ``opponents=tree``, once out of the tree), ``opponents`` for the others."""
+    ro = int(prm[MCTS_P.rollout])
+    opp = int(prm[MCTS_P.opponents])
+    ids = np.full(n_players, ROLLOUTS[ro], dtype=np.int64)
+    rows = np.zeros((n_players, ROLLOUT_PRM.shape[1]), dtype=np.float64)
+    for q in range(n_players):
+        k = opp if q != p and opp < ROLLOUTS.shape[0] else ro
+        ids[q] = ROLLOUTS[k]
+        rows[q, :] = ROLLOUT_PRM[k]
+    return ids, rows
+
+
+@njit(cache=True)
+def walk_tree(r, b, prm, tree, sim: State, q: int, p: int, stop: int, keys, rids, rprm) -> int:
+    """``opponents=tree``: the seats' moves after the root option, chosen in the tree (the guide
+    adds the new nodes) until the simulation leaves it, its horizon comes or the game ends;
+    the other decisions are the rollout policy's. Returns the seat to play next (-1: over)."""
+    gu = int(prm[MCTS_P.guide])
+    gid = ROLLOUTS[gu]
+    gprm = ROLLOUT_PRM[gu]
+    while q >= 0 and not T.left_tree(tree) and not (q == p and sim.g[S.G_ROUND] >= stop):
+        d = start_turn(r, b, rids, rprm, sim, q)
+        n = landing_options(r, b, sim, q, d, keys) if d > 0 else 0
+        if n > 0:
+            best = -1
+            if n > 1 and T.widening(tree, prm[MCTS_P.widen]):
+                best = guide_option(gid, gprm, r, b, sim, q, d, keys, n)
+            k = T.choose(tree, keys, n, q, prm[MCTS_P.explore], best, prm[MCTS_P.widen],
+                         prm[MCTS_P.bias])  # fmt: skip
+            land(r, b, rids, rprm, sim, q, keys[k] // 2, None, keys[k] % 2)
+        end_turn(r, sim, q)
+        q = next_seat(r, sim, q)
+    return q
+
+
+@njit(cache=True)
 def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=None) -> int:
     """The option seat ``p`` takes with policy ``mcts`` for the rolled ``die``: its key,
-    ``2 * cell + act`` (act 1: ship or open a branch on landing). ``prm[MCTS_P.playouts]``
-    simulations of the shared search from the real position, which is left as it was.
-    ``stats``, when given: each option's simulations and mean reward (``search.root_stats``, in
-    the order of :func:`landing_options`); ``tally``, when given: [0] += simulations, [1] +=
-    rounds they played (benchmarks)."""
+    ``2 * cell + act`` (act 1: ship or open a branch on landing). The guide ranks the options,
+    its best ``search.root_width`` enter sequential halving over ``prm[MCTS_P.playouts]``
+    simulations from the real position (left as it was), each one the option then ``horizon``
+    rounds (0: the rest of the game) with ``opponents`` in the other seats (or the tree), scored
+    by the fitted evaluation at the horizon. The simulations draw from the search's own stream.
+    ``stats``, when given: each option's simulations and mean reward (in the order of
+    :func:`landing_options`); ``tally``, when given: [0] += simulations, [1] += rounds they
+    played (benchmarks)."""
     n_players = root.pl.shape[0]
     n_cells = b.kind.shape[0]
     root_keys = np.zeros(2 * n_cells, dtype=np.int64)
     n_root = landing_options(r, b, root, p, die, root_keys)
     if n_root == 1 and stats is None:
         return root_keys[0]
+    resume = T.own_stream()
     playouts = int(prm[MCTS_P.playouts])
-    ro = int(prm[MCTS_P.rollout])
     gu = int(prm[MCTS_P.guide])
-    explore = prm[MCTS_P.explore]
-    widen = prm[MCTS_P.widen]
-    bias = prm[MCTS_P.bias]
-    margin = prm[MCTS_P.margin]
-    # every seat of a simulation plays the rollout policy at its default parameters
-    rids = np.full(n_players, ROLLOUTS[ro], dtype=np.int64)
-    rprm = np.zeros((n_players, ROLLOUT_PRM.shape[1]), dtype=np.float64)
-    for q in range(n_players):
-        rprm[q, :] = ROLLOUT_PRM[ro]
     gid = ROLLOUTS[gu]
-    gprm = ROLLOUT_PRM[gu].copy()
-    tree = T.new_tree(playouts + 1)
+    gprm = ROLLOUT_PRM[gu]
+    horizon = int(prm[MCTS_P.horizon])
+    in_tree = int(prm[MCTS_P.opponents]) == ROLLOUTS.shape[0]
+    scores = np.zeros(n_root)
+    option_scores(gid, gprm, r, b, root, p, die, root_keys, n_root, scores)
+    order = np.zeros(n_root, dtype=np.int64)
+    T.rank_by_score(scores, n_root, -1, order)  # the guide's choice, up to its random tie-break
+    h = T.new_halving(n_root)
+    T.start_halving(h, order, T.root_width(n_root, playouts, prm[MCTS_P.widen]), playouts)
+    sids, sprm = simulation_seats(prm, n_players, p)
+    tree = T.new_tree(playouts + 1 if in_tree else 2)
     sim = S.new_state(n_players, n_cells)
     keys = np.zeros(2 * n_cells, dtype=np.int64)
-    rewards = np.zeros(n_players, dtype=np.float64)
-    pl, g = sim.pl, sim.g
+    feats = np.zeros((n_players, len(FEATURES)))
+    rewards = np.zeros(n_players)
     root_round = root.g[S.G_ROUND]
-    for _ in range(playouts):
+    stop = root_round + horizon if horizon > 0 else 1 << 62
+    paired = np.random.randint(0, 2**31 - 1 - playouts)
+    k = T.next_arm(h)
+    while k >= 0:
+        # common random numbers: each option's i-th simulation rolls from the same seed, so the
+        # options are compared on the same dice as far as their games run alike
+        S.seed_rng(paired + int(h.counts[k]))
         S.copy_state(sim, root)
         forget_bookkeeping(sim)
-        T.begin(tree)
-        best = -1
-        if T.widening(tree, widen):
-            best = guide_option(gid, gprm, r, b, sim, p, die, root_keys, n_root)
-        k = T.choose(tree, root_keys, n_root, p, explore, best, widen, bias)
-        land(r, b, rids, rprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)
+        land(r, b, sids, sprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)
         end_turn(r, sim, p)
         q = next_seat(r, sim, p)
-        while q >= 0 and not T.left_tree(tree):
-            d = start_turn(r, b, rids, rprm, sim, q)
-            n = landing_options(r, b, sim, q, d, keys) if d > 0 else 0
-            if n > 0:
-                best = -1
-                if n > 1 and T.widening(tree, widen):
-                    best = guide_option(gid, gprm, r, b, sim, q, d, keys, n)
-                k = T.choose(tree, keys, n, q, explore, best, widen, bias)
-                land(r, b, rids, rprm, sim, q, keys[k] // 2, None, keys[k] % 2)
-            end_turn(r, sim, q)
-            q = next_seat(r, sim, q)
-        winner = playout(r, b, rids, rprm, sim, q)
-        T.backup(tree, results(r, pl, winner, margin, rewards))
+        if in_tree:
+            T.begin(tree)
+            T.enter_root(tree, root_keys[k], p)
+            q = walk_tree(r, b, prm, tree, sim, q, p, stop, keys, sids, sprm)
+        winner = play_until(r, b, sids, sprm, sim, q, p, stop)
+        rewards_of(r, b, prm, sim, winner, p, feats, rewards)
+        T.record_arm(h, k, rewards[p])
+        if in_tree:
+            T.backup(tree, rewards)
         if tally is not None:
             tally[0] += 1
-            tally[1] += g[S.G_ROUND] - root_round
+            tally[1] += sim.g[S.G_ROUND] - root_round
+        k = T.next_arm(h)
     if stats is not None:
-        T.root_stats(tree, root_keys, n_root, p, stats)
-    return root_keys[T.most_visited(tree, root_keys, n_root, p)]
+        T.arm_stats(h, n_root, stats)
+    T.back_to_game(resume)
+    return root_keys[T.best_arm(h)]
+
+
+# -- self-play for the evaluation and the benchmarks (simulator.games.SearchHooks) ----------------
+TURNS_KEPT = 400  # turns of one game recorded at most per seat (games run about 30 rounds)
+BANK_STRIDE = 9  # a bank keeps every 9th decision of its games: spread over every seat and round
+
+
+@njit(cache=True)
+def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
+    """Play one game from ``seed`` with the seats' policies (a searching seat plays its guide),
+    as the engine plays it. At the start of every turn the seats' features go into
+    ``feats[t]`` (while there is room); at every move with two options or more a copy of the
+    game's fields into ``decisions`` (rows of ``pl``, ``br``, ``g`` flattened, the seat, the
+    die; while there is room). Returns the turns recorded and the decisions kept, packed as
+    ``turns + (decisions << 32)``."""
+    S.seed_rng(seed)
+    setup(r, st)
+    pl, br, g = st.pl, st.br, st.g
+    keys = np.zeros(2 * b.kind.shape[0], dtype=np.int64)
+    turns = 0
+    kept = 0
+    q = 0
+    g[S.G_ROUND] = 1
+    while q >= 0:
+        qids, qprm = pids, prm
+        if pids[q] == MCTS:
+            qids, qprm = guided(pids, prm, q)
+        if turns < feats.shape[0]:
+            features(r, b, st, q, feats[turns])
+        turns += 1
+        die = start_turn(r, b, qids, qprm, st, q)
+        options = landing_options(r, b, st, q, die, keys) if die > 0 else 0
+        if options > 0:
+            if kept < decisions.shape[0] and options > 1:
+                save_decision(st, q, die, decisions[kept])
+                kept += 1
+            end = decide_move(qids[q], qprm[q], q, r, b, pl, br, g, die)
+            land(r, b, qids, qprm, st, q, end)
+        end_turn(r, st, q)
+        q = next_seat(r, st, q)
+    return min(turns, feats.shape[0]) + (kept << 32)
+
+
+@njit(cache=True)
+def save_decision(st: State, p: int, die: int, out) -> None:
+    """The game's fields, the seat to move and its die, flattened into ``out``."""
+    i = 0
+    for a in (st.pl.ravel(), st.br.ravel(), st.g):
+        out[i : i + a.shape[0]] = a
+        i += a.shape[0]
+    out[i] = p
+    out[i + 1] = die
+
+
+def _inputs(rules, players: int):
+    from .board import board_of
+    from .rules import engine_rules
+
+    b = board_of(rules).arrays
+    return engine_rules(rules), b, S.new_state(players, b.kind.shape[0])
+
+
+def record(rules, players: int, ids, params, games: int, seed: int):
+    """``games`` games of self-play: every turn's features (positions x players x features),
+    the game's winner (-1: the round cap) and the game's index, one row a turn."""
+    r, b, st = _inputs(rules, players)
+    ids = np.asarray(ids, dtype=np.int64)
+    params = np.asarray(params, dtype=np.float64)
+    buffer = np.zeros((TURNS_KEPT * players, players, len(FEATURES)))
+    none = np.zeros((0, 1), dtype=np.int64)
+    feats, winner, game = [], [], []
+    for i in range(games):
+        turns = self_play(r, b, ids, params, seed + i, st, buffer, none) & 0xFFFFFFFF
+        feats.append(buffer[:turns].copy())
+        winner.append(np.full(turns, st.g[S.G_WINNER], dtype=np.int64))
+        game.append(np.full(turns, i, dtype=np.int64))
+    return np.concatenate(feats), np.concatenate(winner), np.concatenate(game)
+
+
+def bank(rules, players: int, ids, params, positions: int, seed: int) -> list:
+    """``positions`` decisions of self-play where the seat to move has two options or more:
+    every :data:`BANK_STRIDE`-th of the games', in order; each a tuple (state, seat, die)."""
+    r, b, st = _inputs(rules, players)
+    ids = np.asarray(ids, dtype=np.int64)
+    params = np.asarray(params, dtype=np.float64)
+    sizes = (st.pl.size, st.br.size, st.g.size)
+    rows = np.zeros((TURNS_KEPT * players, sum(sizes) + 2), dtype=np.int64)
+    no_feats = np.zeros((0, players, len(FEATURES)))
+    out: list = []
+    seen = 0
+    i = 0
+    while len(out) < positions:
+        kept = self_play(r, b, ids, params, seed + i, st, no_feats, rows) >> 32
+        for row in rows[:kept]:
+            if seen % BANK_STRIDE == 0 and len(out) < positions:
+                pos = S.new_state(players, b.kind.shape[0])
+                pl_end, br_end = sizes[0], sizes[0] + sizes[1]
+                pos.pl[:] = row[:pl_end].reshape(pos.pl.shape)
+                pos.br[:] = row[pl_end:br_end].reshape(pos.br.shape)
+                pos.g[:] = row[br_end : br_end + sizes[2]]
+                out.append((pos, int(row[-2]), int(row[-1])))
+            seen += 1
+        i += 1
+    return out
+
+
+@njit(cache=True)
+def decide_at(r, b, pid, row, st: State, p, die, seed):
+    """The option (index of :func:`landing_options`) policy ``pid`` takes, seeded by ``seed``."""
+    S.seed_rng(seed)
+    keys = np.zeros(2 * b.kind.shape[0], dtype=np.int64)
+    n = landing_options(r, b, st, p, die, keys)
+    if pid != MCTS:
+        return guide_option(pid, row, r, b, st, p, die, keys, n)
+    key = search_landing(r, b, row, st, p, die)
+    for i in range(n):
+        if keys[i] == key:
+            return i
+    return -1
+
+
+def decide(rules, decision, policy_id: int, row, seed: int) -> int:
+    """The option policy ``policy_id`` (parameters ``row``) takes at a :func:`bank` decision;
+    the position is left as it was."""
+    pos, p, die = decision
+    r, b, _ = _inputs(rules, pos.pl.shape[0])
+    row = np.asarray(row, dtype=np.float64)
+    return int(decide_at(r, b, np.int64(policy_id), row, pos, np.int64(p), np.int64(die), seed))

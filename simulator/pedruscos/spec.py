@@ -6,10 +6,12 @@ from typing import Any
 
 from policies.pedruscos import POLICIES
 from simulator.boards import Board, Cell
-from simulator.games import CELLS, COUNT, MEASURE, GameSpec
+from simulator.games import CELLS, COUNT, MEASURE, GameSpec, SearchHooks
 
 from .board import board_of
 from .engine import play_chunk
+from .features import FEATURES
+from .forward import bank, decide, record
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import EVENT_NAMES, Rules
@@ -104,4 +106,5 @@ SPEC = GameSpec(
     check=check,
     report_sections="reports.pedruscos:sections",
     outside=OUTSIDE_DECISIONS,
+    search_hooks=SearchHooks(FEATURES, record, bank, decide),
 )
