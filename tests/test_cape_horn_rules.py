@@ -280,9 +280,10 @@ def test_the_deck_holds_the_card_counts() -> None:
 
 def test_no_policy_buys_past_six_cards_or_its_sail_points() -> None:
     from policies.cape_horn import POLICIES, decide_buy
+    from simulator.policy import ROW
 
     x = position(cards={(10, 2): "F2"}, ships=[(10, 2), (8, 8)])
-    prm = np.zeros((2, 8))
+    prm = np.zeros((2, ROW))
     for pdef in POLICIES.values():
         prm[0] = pdef.defaults()
         x.pl[0, S.P_SP] = 8
