@@ -14,8 +14,9 @@ from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS
 from simulator.caza_tesoros.engine import cross_slots, engine_inputs, play_chunk, play_one
 from simulator.caza_tesoros.features import FEATURES, features
-from simulator.caza_tesoros.forward import MAX_OPTIONS, bank, search_ship, ship_options
+from simulator.caza_tesoros.forward import MAX_OPTIONS, search_ship, ship_options
 from simulator.caza_tesoros.rules import Rules
+from simulator.caza_tesoros.selfplay import bank
 from simulator.policy import engine_arrays, parse_policy
 
 GAME = "caza-tesoros"

@@ -288,13 +288,13 @@ WHOLE_NUMBER_PARAMETERS = {
         "random": {"commit_days"},
         "greedy": {"reserve", "ships", "cards", "bid_margin"},
         "planner": {"reserve", "horizon", "ships", "cards", "gamble"},
-        "mcts": {"playouts", "rollout", "guide"},
+        "mcts": {"playouts", "rollout", "guide", "horizon", "opponents"},
     },
-    "pirateer": {"mcts": {"playouts", "rollout", "guide"}},
+    "pirateer": {"mcts": {"playouts", "rollout", "guide", "horizon", "opponents"}},
     "pedruscos": {
         "hauler": {"ship_at"},
         "builder": {"ship_at", "reserve", "max_branches"},
-        "mcts": {"playouts", "rollout", "guide"},
+        "mcts": {"playouts", "rollout", "guide", "horizon", "opponents"},
     },
     "crew-deep-sea": {
         "omniscient": {"nodes", "allocations"},
@@ -305,7 +305,7 @@ WHOLE_NUMBER_PARAMETERS = {
         "racer": {"keep_cards", "reserve"},
         "blocker": {"keep_cards", "reserve", "margin"},
         "planner": {"keep_cards", "reserve", "margin"},
-        "mcts": {"playouts", "rollout", "guide"},
+        "mcts": {"playouts", "rollout", "guide", "horizon", "opponents"},
     },
 }
 

@@ -8,10 +8,10 @@ from simulator.games import CELLS, COUNT, GameSpec, SearchHooks
 from .board import board_cells
 from .engine import play_chunk
 from .features import FEATURES
-from .forward import bank, decide, record
 from .outside import OUTSIDE_DECISIONS
 from .replay import REPLAY
 from .rules import MAX_COLOURS, Rules
+from .selfplay import bank, decide, record
 from .state import END_NOTES, END_REASONS
 
 COLUMNS = {
