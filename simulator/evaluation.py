@@ -176,7 +176,8 @@ class Model:
 def fit_model(features: np.ndarray, winner: np.ndarray, game: np.ndarray) -> Model:
     """Fit the logistic model on recorded positions (features[positions, seats, m], the winner
     of each position's game, -1 for nobody, and the game's index); every ``HELD_OUT``-th game is
-    held out to measure the fit."""
+    held out to measure the fit. Rules under which nobody wins give the unfitted model (every
+    weight 0: even shares)."""
     from sklearn.linear_model import LogisticRegression
 
     feats = np.asarray(features, dtype=np.float64)
@@ -187,6 +188,9 @@ def fit_model(features: np.ndarray, winner: np.ndarray, game: np.ndarray) -> Mod
     x = relative(feats)
     train_x = x[~held].reshape(-1, x.shape[2])
     train_y = won[~held].reshape(-1)
+    if len(np.unique(train_y)) < 2:  # nobody won (or every seat always did): nothing to learn
+        constant = float(np.log(players))
+        return Model(0.0, np.zeros(x.shape[2]), constant, constant, ())
     mean = train_x.mean(axis=0)
     sd = train_x.std(axis=0)
     sd[sd == 0.0] = 1.0

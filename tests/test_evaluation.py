@@ -125,3 +125,11 @@ def test_only_search_seats_with_a_horizon_get_the_coefficients(tmp_path, monkeyp
     assert [s.label for s in filled] == [s.label for s in seats]
     none, nothing = attach_evaluations(spec, spec.rules_class(), seats[1:])
     assert none == seats[1:] and nothing is None
+
+
+def test_rules_under_which_nobody_wins_give_even_shares():
+    rng = np.random.default_rng(4)
+    feats = rng.normal(size=(200, 2, 3))
+    model = fit_model(feats, np.full(200, -1), np.repeat(np.arange(20), 10))
+    assert model.intercept == 0.0 and not model.weights.any()
+    assert model.log_loss == model.constant_log_loss == pytest.approx(np.log(2))
