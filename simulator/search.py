@@ -451,14 +451,12 @@ def root_width(n: int, playouts: int, widen: float) -> int:
     return max(width, 1)
 
 
+@njit(cache=True)
 def _set_quota(h: Halving) -> None:
     alive = h.cursor[H_ALIVE]
     rounds = max(h.cursor[H_ROUNDS], 1)
     h.cursor[H_QUOTA] = max(1, h.cursor[H_LEFT] // (alive * rounds))
     h.cursor[H_NEXT] = 0
-
-
-_set_quota = njit(cache=True)(_set_quota)
 
 
 @njit(cache=True)
