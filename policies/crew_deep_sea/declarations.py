@@ -104,6 +104,14 @@ POLICIES = {
                 1.0,
                 "credit of a failed simulation per share of the tasks it completed",
             ),
+            PolicyParam(
+                "doubt",
+                0.25,
+                0.0,
+                1.0,
+                "chance a sampled deal is kept where a partner's card of the current trick is "
+                "not the one the heuristic would have played from its hand (1: no inference)",
+            ),
         ),
     ),
     "sampler": PolicyDef(
