@@ -67,8 +67,10 @@ POLICIES = {
         "played, shown voids, sonar cards and their claims, the dummy's face-up cards, task "
         "states); each simulation plays its candidate, then the heuristic crew, each member "
         "from its own hand of that deal, to the mission's end; sequential halving spreads the "
-        "simulations over its legal cards, sonar choices (a card and claim, or none) and task "
-        "choices; predictions, distress and passes as heuristic",
+        "simulations over its legal cards, sonar choices (a card and claim, or none; a tie "
+        "goes to the heuristic's sonar) and task choices; a deal where a partner's card of the "
+        "current trick is not the heuristic's choice is mostly dealt again (`doubt`); "
+        "predictions, distress and passes as heuristic",
         (
             PolicyParam(
                 "playouts",
