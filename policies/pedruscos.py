@@ -107,11 +107,12 @@ _SEARCH = mcts_policy(
     "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
 # Measured against lookahead at 2 and 4 players (docs/rules/pedruscos.md): two rounds of racer
-# play then the fitted evaluation settle (two searches agree) and win; the root's halving takes
-# the guide's best 1 + 0.3 * sqrt(playouts) options (10 at 1,000); bias 5 weighs the guide's
-# choice below the root with opponents=tree. A game that ends within the horizon scores the
-# final points margin (a race's winner is decided by a few points out of 50: a less noisy result
-# than the win alone).
+# play then the fitted evaluation win; the root's halving takes the guide's best
+# 1 + 0.3 * sqrt(playouts) options (10 at 1,000), and the answer leaves the guide's first option
+# only for one clearly better (settle 2): two searches then agree; bias 5 weighs the guide's
+# choice below the root with opponents=tree. A game that ends within the horizon scores the win
+# alone (margin 0), on the evaluation's scale (a chance of winning): with the margin a win now
+# scored below a likely win later.
 _DEFAULTS = {"widen": 0.3, "bias": 5.0}
 POLICIES["mcts"] = dataclasses.replace(
     _SEARCH,
@@ -119,12 +120,20 @@ POLICIES["mcts"] = dataclasses.replace(
         *(dataclasses.replace(q, default=_DEFAULTS.get(q.name, q.default)) for q in _SEARCH.params),
         PolicyParam(
             "margin",
-            1.0,
+            0.0,
             0.0,
             1.0,
             "share of a simulation's result that is the final points margin over the best other "
             "seat (0.5 + margin / (2 * target), clipped to 0-1) rather than the win alone",
         ),  # fmt: skip
+        PolicyParam(
+            "settle",
+            2.0,
+            0.0,
+            10.0,
+            "the answer stays the guide's first option unless the best one beats it by more than "
+            "this many standard errors of their paired results (0: the best mean alone)",
+        ),
     ),
 )
 HAULER_P = POLICIES["hauler"].slots

@@ -62,6 +62,37 @@ def task_state(s: np.ndarray, k: int = 0, public: bool = False) -> int:
     return int(turn.eval_task(s, k, t.ctype, t.params, public))
 
 
+def dealt_with_tasks(
+    seed: int, holders: list[int], x: int = -1
+) -> tuple[np.ndarray, np.random.Generator, np.ndarray]:
+    """Four hands dealt from ``seed`` and one drawn task a holder (-1: not taken yet), with
+    prediction ``x``; returns the state, the generator that drew the tasks (for what the test
+    draws next) and the tasks' rows."""
+    s = make_state(deal_hands(4, seed))
+    rng = np.random.default_rng(seed)
+    table = task_table()
+    rows = rng.choice(len(table.keys), size=len(holders), replace=False)
+    for row, holder in zip(rows, holders, strict=True):
+        add_task(s, table.keys[row], holder, x)
+    return s, rng, rows
+
+
+def permute_hidden(s: np.ndarray, viewer: int, rng: np.random.Generator) -> np.ndarray:
+    """``s`` with the cards ``viewer`` cannot see dealt again among the same hands: every
+    unplayed card of another member whose holder is not public (not shown by sonar)."""
+    s2 = s.copy()
+    hidden = [
+        c
+        for c in range(40)
+        if s[S.O_OWNER + c] >= 0 and s[S.O_OWNER + c] != viewer and s[S.O_COMMBY + c] < 0
+    ]
+    owners = [int(s[S.O_OWNER + c]) for c in hidden]
+    rng.shuffle(owners)
+    for c, o in zip(hidden, owners, strict=True):
+        s2[S.O_OWNER + c] = o
+    return s2
+
+
 @njit
 def seed_rng(seed: int) -> None:
     """Seed numba's own generator (np.random.seed from Python seeds only NumPy's)."""

@@ -24,7 +24,15 @@ from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
-from tests.crew_helpers import add_task, deal_hands, make_state, play_trick, seed_rng
+from tests.crew_helpers import (
+    add_task,
+    deal_hands,
+    dealt_with_tasks,
+    make_state,
+    permute_hidden,
+    play_trick,
+    seed_rng,
+)
 
 T = task_table()
 SAMPLER = engine_arrays(
@@ -33,28 +41,10 @@ SAMPLER = engine_arrays(
 HEUR = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4))
 
 
-def _permute_hidden(s, viewer, rng):
-    s2 = s.copy()
-    hidden = [c for c in range(40) if s[S.O_OWNER + c] >= 0 and s[S.O_OWNER + c] != viewer]
-    owners = [int(s[S.O_OWNER + c]) for c in hidden]
-    rng.shuffle(owners)
-    for c, o in zip(hidden, owners, strict=True):
-        s2[S.O_OWNER + c] = o
-    return s2
-
-
-def _state(seed, n_tasks=3):
-    s = make_state(deal_hands(4, seed))
-    rng = np.random.default_rng(seed)
-    for i, row in enumerate(rng.choice(96, size=n_tasks, replace=False)):
-        add_task(s, T.keys[row], i % 4, 2)
-    return s, rng
-
-
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 4))
 def test_sampler_choices_ignore_hidden_hands(seed, tricks):
-    s, rng = _state(seed)
+    s, rng, _ = dealt_with_tasks(seed, [0, 1, 2], 2)
     ids, prm = HEUR
     legal = np.empty(40, np.int64)
     for _ in range(tricks * 4 + int(rng.integers(0, 3))):  # reach a position by heuristic play
@@ -70,7 +60,7 @@ def test_sampler_choices_ignore_hidden_hands(seed, tricks):
     seed_rng(seed)
     choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params)
     for _ in range(2):
-        s2 = _permute_hidden(s, p, rng)
+        s2 = permute_hidden(s, p, rng)
         seed_rng(seed)
         assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
 
@@ -79,11 +69,7 @@ def test_sampler_choices_ignore_hidden_hands(seed, tricks):
 @given(st.integers(0, 10_000), st.integers(0, 3), st.booleans())
 def test_sampler_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
     # task choice and volunteering sample the others' hands: permuting them changes nothing
-    s = make_state(deal_hands(4, seed))
-    rng = np.random.default_rng(seed)
-    rows = rng.choice(96, size=3, replace=False)
-    for i, row in enumerate(rows):
-        add_task(s, T.keys[row], chooser if i == 0 else -1)  # one already taken by the chooser
+    s, rng, rows = dealt_with_tasks(seed, [chooser, -1, -1])  # one taken by the chooser
     avail = np.array([1, 2] + [0] * 30, np.int64)
     eids, eprm = SAMPLER
     seed_rng(seed)
@@ -95,7 +81,7 @@ def test_sampler_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
     bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params)
     assert 0.0 <= bid <= 1.0
     for _ in range(2):
-        s2 = _permute_hidden(s, chooser, rng)
+        s2 = permute_hidden(s, chooser, rng)
         seed_rng(seed)
         assert (
             decide_pick(s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
@@ -142,7 +128,7 @@ def test_holder_of_submarine_4_never_wants_win_no_tricks():
 
 def test_a_secret_prediction_is_not_read_by_others():
     # task 85: X is kept secret; another player's choice must not depend on it
-    s, _ = _state(11, n_tasks=2)
+    s, _, _ = dealt_with_tasks(11, [0, 1], 2)
     k = add_task(s, "predict_x_secret", 1, 0)
     ids, prm = HEUR
     legal = np.empty(40, np.int64)

@@ -147,7 +147,7 @@ def test_search_simulations_draw_their_own_dice():
     r, b, pos = position(points=(12, 20))
     cards(pos, 0, red=2, yellow=1)
     pos.pl[0, S.P_POS] = start
-    prm = mcts_row("mcts:playouts=40,horizon=0")
+    prm = mcts_row("mcts:playouts=40,horizon=0,margin=1")  # the margin: results other than 0/1
     _, a, _ = search(prm, pos, 0, die, seed=1)
     _, c, _ = search(prm, pos, 0, die, seed=2)
     assert 40 - 4 * len(a) <= a[:, 0].sum() <= 40  # the halving's rounds share the budget
@@ -290,3 +290,66 @@ def test_the_banked_decisions_and_the_choices_made_there():
         k = hooks.decide(Rules(), (pos, p, die), MCTS, mcts_row(), 3)
         assert 0 <= k < n
         assert 0 <= hooks.decide(Rules(), (pos, p, die), ids[0], prm[0], 3) < n
+
+
+# -- the answer that settles, the last rounds played out ------------------------------------------
+def _halving(counts):
+    from simulator import search as T
+
+    h = T.new_halving(len(counts))
+    for arm, c in enumerate(counts):
+        h.counts[arm] = c
+    return h
+
+
+def test_the_answer_leaves_the_guides_first_option_only_when_clearly_better():
+    """Option 1 is the halving's best, option 0 the guide's first; both had 4 simulations on
+    the same dice. A steady gain of 0.1 (no spread) is clearly better; a gain of 0.05 whose
+    paired differences swing by 0.25 is within 2 standard errors (0.25 / sqrt(3) each), so the
+    answer stays the guide's; with settle 0.3 it is taken."""
+    h = _halving([4, 4, 2])
+    slot = np.array([0, 1, 2])
+    trail = np.zeros((3, 6))
+    trail[0, :4] = 0.5
+    trail[1, :4] = 0.6
+    assert F.settled(h, 0, slot, trail, 1, 2.0) == 1
+    trail[1, :4] = 0.5 + np.array([0.3, -0.2, 0.3, -0.2])
+    assert F.settled(h, 0, slot, trail, 1, 2.0) == 0
+    assert F.settled(h, 0, slot, trail, 1, 0.3) == 1
+    assert F.settled(h, 1, slot, trail, 1, 2.0) == 1  # the guide's first is the best already
+
+
+def test_the_last_rounds_are_played_to_the_end():
+    """A seat whose points and cargo come within FINISH_WITHIN (5) of the target (50): 45 is
+    near the end, 44 is not. Near it, one-round simulations play on past the horizon."""
+    r, b, pos = position(points=(44, 10), values=(1, 2, 3))
+    cards(pos, 0, red=1)  # worth 1
+    assert F.near_end(r, pos)  # 44 + 1 = 45 = 50 - 5
+    pos.pl[0, S.P_POINTS] = 43
+    assert not F.near_end(r, pos)
+    pos.pl[0, S.P_POINTS] = 45
+    assert F.near_end(r, pos)
+    start, die, _ = moon_roll()
+    keys = np.zeros(2 * BOARD.n_cells, dtype=np.int64)
+    rounds = {}
+    for points in (43, 44):
+        r, b, pos = position(points=(points, 10), values=(1, 2, 3))
+        cards(pos, 0, red=1)
+        pos.pl[0, S.P_POS] = start
+        n = F.landing_options(r, b, pos, 0, die, keys)
+        tally = np.zeros(2, dtype=np.int64)
+        S.seed_rng(5)
+        F.search_landing(r, b, mcts_row("mcts:playouts=40,horizon=1"), pos, 0, die,
+                         np.zeros((n, 2)), tally)  # fmt: skip
+        rounds[points] = tally[1] / tally[0]
+    assert rounds[43] == 1.0  # every simulation stops at its one-round horizon
+    assert rounds[44] > 1.0
+
+
+def test_an_ended_simulation_scores_the_win_alone_by_default():
+    """margin 0 (the default): the end of the game scores 1 for the winner and 0 for the others,
+    the scale of the evaluation at the horizon (a chance of winning)."""
+    r, b, pos = position(points=(50, 20))
+    out = np.zeros(2)
+    F.rewards_of(r, b, mcts_row("mcts"), pos, 0, 0, np.zeros((2, len(FEATURES))), out)
+    assert np.array_equal(out, [1.0, 0.0])

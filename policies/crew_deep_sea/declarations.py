@@ -67,8 +67,10 @@ POLICIES = {
         "played, shown voids, sonar cards and their claims, the dummy's face-up cards, task "
         "states); each simulation plays its candidate, then the heuristic crew, each member "
         "from its own hand of that deal, to the mission's end; sequential halving spreads the "
-        "simulations over its legal cards, sonar choices (a card and claim, or none) and task "
-        "choices; predictions, distress and passes as heuristic",
+        "simulations over its legal cards, sonar choices (a card and claim, or none; a tie "
+        "goes to the heuristic's sonar) and task choices; a deal where a partner's card of the "
+        "current trick is not the heuristic's choice is mostly dealt again (`doubt`); "
+        "predictions, distress and passes as heuristic",
         (
             PolicyParam(
                 "playouts",
@@ -103,6 +105,14 @@ POLICIES = {
                 0.0,
                 1.0,
                 "credit of a failed simulation per share of the tasks it completed",
+            ),
+            PolicyParam(
+                "doubt",
+                0.25,
+                0.0,
+                1.0,
+                "chance a sampled deal is kept where a partner's card of the current trick is "
+                "not the one the heuristic would have played from its hand (1: no inference)",
             ),
         ),
     ),

@@ -18,15 +18,27 @@ from numba import njit
 
 from simulator.crew_deep_sea.state import (
     DONE,
+    MAXP,
     NC,
     O_COMMBY,
+    O_CPOS,
+    O_CTRICK,
+    O_HANDN,
+    O_OWNER,
+    O_TCARDS,
     O_TSTATE,
+    O_URANK,
+    O_USUIT,
+    S_DONE,
     S_DUMMY,
+    S_LEADER,
     S_NIN,
     S_NP,
     S_NTASKS,
     STATE_SIZE,
     current_player,
+    rank_of,
+    suit_of,
 )
 from simulator.crew_deep_sea.turn import (
     END_SUCCESS,
@@ -41,7 +53,7 @@ from simulator.crew_deep_sea.turn import (
 
 from .declarations import EXPERT_P, HEURISTIC_DEFAULTS, heuristic_params
 from .heuristic import claim_to_make, heuristic_comm, heuristic_play
-from .knowledge import sample_deal
+from .knowledge import own_view, sample_deal
 from .sampler import bid_by_samples, pick_by_samples, volunteer_by_samples
 
 PLAY, TALK, KEEP = 0, 1, 2  # candidate kinds: play a card, show a card, keep the sonar token
@@ -104,9 +116,61 @@ def simulate(w, p, kind, a, b, hprm, progress, ttype, tparams):
         play_and_close(w, q, heuristic_play(w, q, legal, n, hprm, ttype, tparams))
 
 
+# -- what the partners' cards of this trick say ---------------------------------------------
+@njit(cache=True)
+def partner_misses(w, p, hprm, ttype, tparams):
+    """How many partners' cards of the current trick in the sampled deal ``w`` are not the
+    card the heuristic would have played there from that partner's hand of ``w`` (the trick
+    taken back card by card). ``p``'s own cards and the dummy's are not counted."""
+    n_in = w[S_NIN]
+    if n_in == 0:
+        return 0
+    v = w.copy()
+    t = v[S_DONE]
+    legal = np.empty(NC, np.int64)
+    misses = 0
+    for pos in range(n_in - 1, -1, -1):
+        c = v[O_TCARDS + t * MAXP + pos]
+        q = (v[S_LEADER] + pos) % v[S_NP]
+        v[O_OWNER + c] = q  # back into q's hand: the state as q saw it before playing
+        v[O_CTRICK + c] = -1
+        v[O_CPOS + c] = -1
+        v[S_NIN] = pos
+        v[O_HANDN + q] += 1
+        v[O_USUIT + suit_of(c)] += 1
+        if c < 36:
+            v[O_URANK + rank_of(c)] += 1
+        if q == p or q == v[S_DUMMY]:
+            continue
+        n = legal_cards(v, q, legal)
+        if n > 1 and heuristic_play(own_view(v, q, ttype, tparams), q, legal, n, hprm, ttype,
+                                    tparams) != c:  # fmt: skip
+            misses += 1
+    return misses
+
+
+@njit(cache=True)
+def plausible_deal(s, p, out, hprm, doubt, ttype, tparams):
+    """:func:`~.knowledge.sample_deal`, weighted by what the partners' cards of the current
+    trick say: a deal where ``m`` of them are not the heuristic's card from the dealt hand is
+    kept with chance ``doubt ** m`` (a partner holding its partner's task card seldom leads
+    another card of that suit), else dealt again, at most ``_TRIES`` times. The partners
+    search rather than play the heuristic, so a mismatch lowers a deal's weight, not to 0."""
+    for _ in range(_TRIES):
+        sample_deal(s, p, out)
+        if s[S_NIN] == 0 or doubt >= 1.0:
+            return
+        m = partner_misses(out, p, hprm, ttype, tparams)
+        if m == 0 or np.random.random() < doubt**m:
+            return
+
+
+_TRIES = 12
+
+
 # -- sequential halving over the candidates ----------------------------------------------------
 @njit(cache=True)
-def halving(s, p, kinds, a, b, n_cand, budget, first, progress, ttype, tparams):
+def halving(s, p, kinds, a, b, n_cand, budget, first, progress, doubt, ttype, tparams):
     """Index of the best candidate by sequential halving: ``budget`` simulations split evenly
     over ceil(log2 n) rounds, each round simulating every surviving candidate on the same
     freshly sampled deals and keeping the better half. Ties go to candidate ``first``."""
@@ -125,7 +189,7 @@ def halving(s, p, kinds, a, b, n_cand, budget, first, progress, ttype, tparams):
     while n_alive > 1:
         per = max(1, budget // (n_alive * rounds))
         for _ in range(per):
-            sample_deal(s, p, world)
+            plausible_deal(s, p, world, hprm, doubt, ttype, tparams)
             for j in range(n_alive):
                 i = alive[j]
                 total[i] += simulate(
@@ -158,7 +222,7 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
             first = i
     budget = int(prm[EXPERT_P.playouts])
     i = halving(s, p, kinds, legal, legal, n_legal, budget, first, prm[EXPERT_P.progress],
-                ttype, tparams)  # fmt: skip
+                prm[EXPERT_P.doubt], ttype, tparams)  # fmt: skip
     return legal[i]
 
 
@@ -166,25 +230,36 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
 def expert_comm(s, p, prm, ttype, tparams):
     """(card, claim) ``p`` shows now, or (-1, -1): keeping the token, or showing any card it
     may truthfully declare (its strongest claim), whichever completes the mission in most
-    simulations from ``p``'s view. With ``talk_playouts`` 0, the heuristic's sonar."""
+    simulations from ``p``'s view; ties go to the heuristic's sonar. With ``talk_playouts``
+    0, the heuristic's sonar.
+
+    The simulations' partners are heuristic: a shown card is worth in them what the heuristic
+    makes of it, which is often nothing where a searching partner would act on it (a task
+    card shown as its holder's only one of the suit tells the task's owner to take that
+    trick). Where they cannot tell the choices apart, the heuristic's relevance rule says
+    what is worth showing."""
     hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
+    h_card, h_claim = heuristic_comm(s, p, hprm, ttype, tparams)
     budget = int(prm[EXPERT_P.talk_playouts])
     if budget <= 0:
-        return heuristic_comm(s, p, hprm, ttype, tparams)
+        return h_card, h_claim
     kinds = np.empty(NC + 1, np.int64)
     cards = np.empty(NC + 1, np.int64)
     claims = np.empty(NC + 1, np.int64)
     kinds[0], cards[0], claims[0] = KEEP, -1, -1
     n = 1
+    first = 0
     for c in range(NC):
         bits = comm_claims(s, p, c)
         if bits != 0 and s[O_COMMBY + c] < 0:
             kinds[n], cards[n], claims[n] = TALK, c, claim_to_make(bits)
+            if c == h_card:
+                first = n
             n += 1
     if n == 1:
         return -1, -1
-    i = halving(s, p, kinds, cards, claims, n, budget, 0, prm[EXPERT_P.progress], ttype,
-                tparams)  # fmt: skip
+    i = halving(s, p, kinds, cards, claims, n, budget, first, prm[EXPERT_P.progress],
+                prm[EXPERT_P.doubt], ttype, tparams)  # fmt: skip
     return cards[i], claims[i]
 
 

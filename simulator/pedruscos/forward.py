@@ -52,6 +52,9 @@ from .state import State
 from .turn import end_turn, land, landing_choice, next_seat, setup, start_turn
 
 HORIZON_STOP = -2  # play_until's answer when the simulation stopped at its horizon
+# The last rounds are played out: once a seat's points and cargo come within this many points of
+# the target, the game ends within a round or two, and its exact result beats the evaluation.
+FINISH_WITHIN = 5
 
 
 @njit(cache=True, _nrt=False)
@@ -229,8 +232,10 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     ``2 * cell + act`` (act 1: ship or open a branch on landing). The guide ranks the options,
     its best ``search.root_width`` enter sequential halving over ``prm[MCTS_P.playouts]``
     simulations from the real position (left as it was), each one the option then ``horizon``
-    rounds (0: the rest of the game) with ``opponents`` in the other seats (or the tree), scored
-    by the fitted evaluation at the horizon. The simulations draw from the search's own stream.
+    rounds (0, or a seat near the target: the rest of the game) with ``opponents`` in the other
+    seats (or the tree), scored by the fitted evaluation at the horizon; the answer is the best
+    mean, or the guide's first option when it is not clearly better (``settle``, :func:`settled`).
+    The simulations draw from the search's own stream.
     ``stats``, when given: each option's simulations and mean reward (in the order of
     :func:`landing_options`); ``tally``, when given: [0] += simulations, [1] += rounds they
     played (benchmarks)."""
@@ -260,8 +265,14 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     feats = np.zeros((n_players, len(FEATURES)))
     rewards = np.zeros(n_players)
     root_round = root.g[S.G_ROUND]
-    stop = root_round + horizon if horizon > 0 else 1 << 62
+    stop = root_round + horizon if horizon > 0 and not near_end(r, root) else 1 << 62
     paired = np.random.randint(0, 2**31 - 1 - playouts)
+    width = h.cursor[T.H_WIDTH]
+    slot = np.full(n_root, -1, dtype=np.int64)
+    for i in range(width):
+        slot[order[i]] = i
+    settle = prm[MCTS_P.settle]
+    trail = np.zeros((width if settle > 0.0 else 0, playouts // 2 + 2))  # each option's rewards
     k = T.next_arm(h)
     while k >= 0:
         # common random numbers: each option's i-th simulation rolls from the same seed, so the
@@ -278,6 +289,8 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
             q = walk_tree(r, b, prm, tree, sim, q, p, stop, keys, sids, sprm)
         winner = play_until(r, b, sids, sprm, sim, q, p, stop)
         rewards_of(r, b, prm, sim, winner, p, feats, rewards)
+        if settle > 0.0 and h.counts[k] < trail.shape[1]:
+            trail[slot[k], int(h.counts[k])] = rewards[p]
         T.record_arm(h, k, rewards[p])
         if in_tree:
             T.backup(tree, rewards)
@@ -288,7 +301,36 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     if stats is not None:
         T.arm_stats(h, n_root, stats)
     T.back_to_game(resume)
-    return root_keys[T.best_arm(h)]
+    best = T.best_arm(h)
+    if settle > 0.0:
+        best = settled(h, order[0], slot, trail, best, settle)
+    return root_keys[best]
+
+
+@njit(cache=True)
+def settled(h, first: int, slot, trail, best: int, settle: float) -> int:
+    """The root's answer with ``settle`` > 0: the guide's first-ranked option ``first`` unless
+    the halving's ``best`` beats it by more than ``settle`` standard errors of their paired
+    results, over the simulations both had (each option's i-th simulation rolls the same dice,
+    so the paired difference is far less noisy than either mean). A near tie between good
+    options is then answered the same way by every search, rather than by the dice."""
+    m = int(min(h.counts[best], h.counts[first], trail.shape[1]))
+    if first == best or m < 2:
+        return best
+    d = trail[slot[best], :m] - trail[slot[first], :m]
+    if d.mean() <= settle * d.std() / np.sqrt(m - 1.0):
+        return first
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def near_end(r, st: State) -> bool:
+    """Some seat's points and cargo are within :data:`FINISH_WITHIN` of the target: the last
+    rounds, which a simulation plays to the end of the game rather than to its horizon."""
+    for s in range(st.pl.shape[0]):
+        if st.pl[s, S.P_POINTS] + S.cargo_value(st.pl, st.g, s) >= r.target_points - FINISH_WITHIN:
+            return True
+    return False
 
 
 # -- self-play for the evaluation and the benchmarks (simulator.games.SearchHooks) ----------------

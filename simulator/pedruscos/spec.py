@@ -106,5 +106,5 @@ SPEC = GameSpec(
     check=check,
     report_sections="reports.pedruscos:sections",
     outside=OUTSIDE_DECISIONS,
-    search_hooks=SearchHooks(FEATURES, record, bank, decide),
+    search_hooks=SearchHooks(FEATURES, record, bank, decide, fit_games=2000),
 )
