@@ -13,6 +13,16 @@ option. ``reference_agreement`` is the same figure for the hand-written policy a
 with its 95% Wilson interval. An answer that changes with the seed at this rate
 means the search's choice among its best options is noise: a search that settles agrees with
 itself far more often than it did.
+
+``--against-playouts`` asks a second question of the same bank: does the fitted evaluation point
+where playing to the end points? Two searches with the same budget (``--scale`` times the
+default playouts, for steadier answers), one at the default horizon scored by the evaluation and
+one with ``horizon=0`` (every simulation played to the end), each decide from seed 1.
+``playout_agreement`` is the share of positions where they choose the same option;
+``playout_self_agreement`` is the full-playout search against itself (seeds 1 and 2), the
+ceiling that noise alone allows: the evaluation's choice cannot agree with a noisy reference more
+often than the reference agrees with itself. A game whose default already plays to the end
+(horizon 0) is reported as such, without a measurement.
 """
 
 from __future__ import annotations
@@ -20,13 +30,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
 BANK_SEED = 20261201
 
 
 def measure(game: str, players: int, positions: int) -> dict[str, Any]:
     """The figures of one game at one player count (see the module docstring)."""
-    import numpy as np
-
     from analyses.stats import proportion
     from simulator.games import get_game
     from simulator.plan import plan_run
@@ -69,6 +79,66 @@ def measure(game: str, players: int, positions: int) -> dict[str, Any]:
         "fit_seconds": fit_seconds,
         "evaluation": None if config.evaluation is None else config.evaluation.describe(),
     }
+
+
+def against_playouts(game: str, players: int, positions: int, scale: float) -> dict[str, Any]:
+    """The evaluation's root choice against full playouts' (see the module docstring)."""
+    from analyses.stats import proportion
+    from simulator.games import get_game
+    from simulator.plan import plan_run
+    from simulator.policy import parse_policy
+
+    spec = get_game(game)
+    hooks = spec.search_hooks
+    if hooks is None:
+        raise SystemExit(f"{game} declares no search hooks")
+    default = parse_policy("mcts", spec.policies, spec.id)
+    values = {p.name: v for p, v in zip(default.policy.params, default.values, strict=True)}
+    row: dict[str, Any] = {"game": game, "players": players, "horizon": values["horizon"]}
+    if values["horizon"] == 0:
+        return row | {"positions": 0, "note": "the default search plays every simulation out"}
+    playouts = max(1, round(values["playouts"] * scale))
+    scored = plan_run(game, 1, players=players, policies=[f"mcts:playouts={playouts}"])
+    full = plan_run(game, 1, players=players, policies=[f"mcts:playouts={playouts},horizon=0"])
+    best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
+    ids = np.full(players, best.policy.id, dtype=np.int64)
+    bank = hooks.bank(
+        scored.rules, players, ids, np.stack([best.row()] * players), positions, BANK_SEED
+    )
+    a, b = scored.seats[0], full.seats[0]
+    start = time.perf_counter()
+    same = ceiling = 0
+    for d in bank:
+        chosen = hooks.decide(scored.rules, d, a.policy.id, a.row(), 1)
+        reference = hooks.decide(full.rules, d, b.policy.id, b.row(), 1)
+        same += chosen == reference
+        ceiling += reference == hooks.decide(full.rules, d, b.policy.id, b.row(), 2)
+    return row | {
+        "positions": len(bank),
+        "playouts": playouts,
+        "playout_agreement": proportion(same, len(bank)).as_dict(),
+        "playout_self_agreement": proportion(ceiling, len(bank)).as_dict(),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def playouts_table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| game | players | positions | playouts | evaluation = full playouts (95% interval) "
+        "| full playouts = themselves |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if not r["positions"]:
+            lines.append(f"| {r['game']} | {r['players']} | - | - | {r['note']} | - |")
+            continue
+        a, c = r["playout_agreement"], r["playout_self_agreement"]
+        lines.append(
+            f"| {r['game']} | {r['players']} | {r['positions']} | {r['playouts']} | "
+            f"{a['value']:.0%} [{a['lo']:.0%}, {a['hi']:.0%}] | "
+            f"{c['value']:.0%} [{c['lo']:.0%}, {c['hi']:.0%}] |"
+        )
+    return "\n".join(lines)
 
 
 def table(rows: list[dict[str, Any]]) -> str:

@@ -4,6 +4,7 @@ against the same stretch of an ordinary game.
     .venv/bin/python benchmarks/search.py                  # every game with `mcts` (make bench)
     .venv/bin/python benchmarks/search.py --game pirateer --games 40
     .venv/bin/python benchmarks/search.py --agreement --json   # does its answer settle?
+    .venv/bin/python benchmarks/search.py --agreement --against-playouts  # vs playing out
 
 For each game that declares `mcts`, in a fresh process (the engine compiled or loaded first, not
 timed): ``--games`` 2-player games of `mcts` at its default budget against the game's strongest
@@ -145,11 +146,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--positions", type=int, default=100, help="--agreement: positions per game and count"
     )
+    parser.add_argument(
+        "--against-playouts",
+        action="store_true",
+        help="--agreement: the evaluation's root choice against full playouts' instead",
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=4.0,
+        help="--against-playouts: both searches' playouts as a multiple of the default",
+    )
     parser.add_argument("--measure", metavar="GAME", help=argparse.SUPPRESS)
     parser.add_argument("--budget-share", type=float, default=1.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure and args.agreement:
-        print(json.dumps(agreement.measure(args.measure, args.players[0], args.positions)))
+        if args.against_playouts:
+            figures = agreement.against_playouts(
+                args.measure, args.players[0], args.positions, args.scale
+            )
+        else:
+            figures = agreement.measure(args.measure, args.players[0], args.positions)
+        print(json.dumps(figures))
         return
     if args.measure:
         print(json.dumps(measure(args.measure, args.games, args.budget_share)))
@@ -163,6 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.agreement:
         games = args.game or [g for g in available() if get_game(g).search_hooks is not None]
         rows = []
+        extra = ["--against-playouts", "--scale", str(args.scale)] if args.against_playouts else []
+        key = "playout_agreement" if args.against_playouts else "agreement"
         for game in games:
             for players in args.players or [2, 4]:
                 rows.append(
@@ -175,11 +195,14 @@ def main(argv: list[str] | None = None) -> None:
                             str(players),
                             "--positions",
                             str(args.positions),
+                            *extra,
                         ]
                     )
                 )
-                say(f"  {game}, {players} players: {rows[-1]['agreement']['value']:.0%}")
-        _write(rows, args.json, agreement.table(rows))
+                share = rows[-1].get(key, {}).get("value")
+                say(f"  {game}, {players} players: " + ("-" if share is None else f"{share:.0%}"))
+        shown = agreement.playouts_table if args.against_playouts else agreement.table
+        _write(rows, args.json, shown(rows))
         return
 
     games = args.game or [g for g in available() if get_game(g).searches]
