@@ -80,7 +80,7 @@ POLICIES["mcts"] = mcts_policy(
     "every seat's next turn (a round; the searching seat's own next move last) with the same "
     "dice for every move, and scores the position with an evaluation fitted on lookahead "
     "self-play",
-    bias=10.0, widen=0.2, horizon=1, unit="rounds", opponents="lookahead",
+    bias=10.0, widen=0.1, horizon=1, unit="rounds", opponents="lookahead",
 )  # fmt: skip
 LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
 MCTS_P = POLICIES["mcts"].slots
