@@ -76,10 +76,11 @@ ROLLOUT_NAMES = ("random", "runner", "hunter", "lookahead")
 POLICIES["mcts"] = mcts_policy(
     MCTS, ROLLOUT_NAMES, "lookahead", "lookahead", 300,
     "every move is searched (a turn has one decision): the guide ranks the legal moves by its "
-    "own evaluation, the best enter a sequential halving, each simulation plays the move, the "
-    "next turns with the same dice for every move, and scores the position with an evaluation "
-    "fitted on lookahead self-play",
-    bias=10.0, widen=0.2, horizon=2, opponents="lookahead",
+    "own evaluation, the best enter a sequential halving, each simulation plays the move, then "
+    "every seat's next turn (a round; the searching seat's own next move last) with the same "
+    "dice for every move, and scores the position with an evaluation fitted on lookahead "
+    "self-play",
+    bias=10.0, widen=0.1, horizon=1, unit="rounds", opponents="lookahead",
 )  # fmt: skip
 LOOK_P = POLICIES["lookahead"].slots  # parameter columns by name
 MCTS_P = POLICIES["mcts"].slots

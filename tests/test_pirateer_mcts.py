@@ -112,7 +112,7 @@ def test_the_tally_counts_simulations_and_the_turns_they_play():
     pos, p, moves, n = _opening(2)
     tally = np.zeros(2, dtype=np.int64)
     seed_numba(2)
-    F.search_move(R, _prm("mcts:playouts=30"), pos, p, moves, n, None, tally)
+    F.search_move(R, _prm("mcts:playouts=30,widen=1"), pos, p, moves, n, None, tally)
     assert tally[0] == 30
     assert tally[1] >= 30  # every simulation plays at least the searched turn
 

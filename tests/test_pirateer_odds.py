@@ -64,3 +64,42 @@ def test_odds_equal_brute_force(data, larger, stops):
     pos = Pos(pieces, n_players=n_players, treasure=treasure, rules=rules)
     q, p = data.draw(st.permutations(range(n_players)))[:2]
     assert np.allclose(odds(pos, q, p), brute_odds(pos, q, p))
+
+
+def test_legs_are_the_step_tables_landings():
+    """LEGS[a, b] has bit x - 1 exactly when one straight step of x pips from a lands on b, and
+    the two-step bit of (x, y) exactly when a step of x and then one of y do (RAY's landings)."""
+    rng = np.random.default_rng(3)
+    for a in rng.choice(B.N_CELLS, 12, replace=False):
+        one = {(x, int(turn.RAY[a, d, x])) for d in range(B.N_DIRS) for x in range(1, 7)}
+        two = {
+            (x, y, int(turn.RAY[t, e, y]))
+            for d in range(B.N_DIRS)
+            for x in range(1, 7)
+            if (t := turn.RAY[a, d, x]) >= 0
+            for e in range(B.N_DIRS)
+            for y in range(1, 7)
+        }
+        for b in range(B.N_CELLS):
+            legs = int(turn.LEGS[a, b])
+            for x in range(1, 7):
+                assert bool(legs >> (x - 1) & 1) == ((x, b) in one)
+                for y in range(1, 7):
+                    bit = turn.LEG2 + 6 * (x - 1) + (y - 1)
+                    assert bool(legs >> bit & 1) == ((x, y, b) in two)
+
+
+def test_a_roll_no_leg_allows_captures_nothing():
+    """The capture odds skip such rolls: counted anyway, they capture no ship."""
+    pos = Pos({0: (13, 5), 6: (13, 9)})
+    q, p = 1, 0
+    legs = int(turn.LEGS[pos.ships[6], pos.ships[0]])
+    every = (1 << S.N_SHIPS) - 1
+    skipped = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if not turn.roll_can_capture(legs, a, b):
+                skipped += 1
+                assert turn.roll_captures(pos.r, pos.ships, pos.owner, pos.occ, pos.g, q, p, a,
+                                          b, every) == 0  # fmt: skip
+    assert skipped > 0

@@ -114,14 +114,14 @@ def test_the_game_stream_does_not_depend_on_the_search_budget():
         st, seat, moves, n = _decision(d)
         draws = set()
         for playouts in (12, 48):
-            prm = _prm(f"mcts:playouts={playouts},horizon=2,widen=5")
+            prm = _prm(f"mcts:playouts={playouts},horizon=1,widen=5")
             draws.add(_search_then_draw(R, prm, st, seat, moves, n, 3)[1])
         assert len(draws) == 1
 
 
 @pytest.mark.parametrize("opponents", ["lookahead", "runner", "tree"])
 def test_the_halving_answers_a_legal_move_and_spreads_the_budget(opponents):
-    prm = _prm(f"mcts:playouts=40,horizon=3,widen=5,opponents={opponents}")
+    prm = _prm(f"mcts:playouts=40,horizon=2,widen=5,opponents={opponents}")
     for d in _bank(3, 3):
         st, seat, moves, n = _decision(d)
         before = [a.copy() for a in st]
@@ -131,6 +131,22 @@ def test_the_halving_answers_a_legal_move_and_spreads_the_budget(opponents):
         assert 0 <= k < n and stats[k, 0] == stats[:, 0].max()
         assert 0 < stats[:, 0].sum() <= 40
         assert all(np.array_equal(a, b) for a, b in zip(before, st, strict=True))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_horizon_of_one_round_plays_every_seat_once_more(players):
+    """From an opening decision (no game ends, no fleet is lost within a round), each simulation
+    plays the searched move and then one turn of every seat, its own next move last."""
+    seed_numba(6)
+    st = S.new_state()
+    turn.new_game(R, players, st)
+    moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
+    p, n = players - 1, 0
+    while n < 2:
+        p, n = F.next_decision(R, st, p, moves, np.zeros_like(moves))
+    tally = np.zeros(2, dtype=np.int64)
+    F.search_move(R, _prm("mcts:playouts=24,horizon=1,widen=5"), st, p, moves, n, None, tally)
+    assert tally[0] > 0 and tally[1] == tally[0] * (1 + players)
 
 
 def test_the_guide_alone_at_width_one():
@@ -159,7 +175,7 @@ def test_the_hooks_record_bank_and_decide():
     for d in bank:
         st, seat, moves, n = _decision(d)
         assert n >= 2
-        row = _prm("mcts:playouts=20,horizon=2")
+        row = _prm("mcts:playouts=20,horizon=1")
         k = F.decide(RULES, d, POLICIES["mcts"].id, row, 1)
         assert 0 <= k < n and k == F.decide(RULES, d, POLICIES["mcts"].id, row, 1)
         assert 0 <= F.decide(RULES, d, LOOKAHEAD.id, LOOKAHEAD.defaults(), 2) < n

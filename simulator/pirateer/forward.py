@@ -7,8 +7,9 @@ stream (``search.own_stream``), so the real game's dice do not depend on the bud
 
 The root: the guide ranks the legal moves by its own evaluation of each (``move_scores``), the
 best ``search.root_width`` enter a sequential halving, and the answer is the best mean. A
-simulation plays the root move, then ``horizon`` turns (0: to the end) in which the searching
-seat plays ``rollout`` and every other seat plays ``opponents`` (or, with ``opponents=tree``, the
+simulation plays the root move, then ``horizon`` rounds (a round: every seat with ships plays
+once, the searching seat last; 0: to the end) in which the searching seat plays ``rollout`` and
+every other seat plays ``opponents`` (or, with ``opponents=tree``, the
 seats choose in the old max-n tree below the root, keyed by the position a move leads to,
 ``state.position_key``, then play ``rollout``); a game not ended by then is scored by the fitted
 evaluation of :mod:`.features`. The simulations play the engine's own turn (:mod:`.turn`).
@@ -126,8 +127,9 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     rollout = ROLLOUTS[int(prm[MCTS_P.rollout])]
     rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])]
     explore, widen, bias = prm[MCTS_P.explore], prm[MCTS_P.widen], prm[MCTS_P.bias]
-    horizon = int(prm[MCTS_P.horizon])
-    until = root.g[S.G_TURN] + 1 + horizon if horizon > 0 else -1
+    horizon = int(prm[MCTS_P.horizon])  # rounds: every seat in play, the searching seat last
+    seats = 1 + S.opponents_left(root.ships, root.owner, p)
+    until = root.g[S.G_TURN] + 1 + horizon * seats if horizon > 0 else -1
     opp = int(prm[MCTS_P.opponents])
     in_tree = opp >= ROLLOUTS.shape[0]  # opponents=tree
     if in_tree:

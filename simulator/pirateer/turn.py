@@ -77,6 +77,33 @@ def _rays() -> np.ndarray:
 RAY = _rays()
 
 
+LEG2 = 6  # LEGS's first two-step bit
+
+
+def _legs() -> np.ndarray:
+    # LEGS[a, b]: the die-steps that can carry a ship from space a onto space b by the step table
+    # alone (RAY's landings; ships, winds and straits may forbid them): bit x - 1 for one step of
+    # x pips, bit LEG2 + 6 (x - 1) + (y - 1) for a step of x then one of y. A roll can capture
+    # only along such legs, so the capture odds skip the rolls no leg of theirs allows.
+    legs = np.zeros((N_CELLS, N_CELLS), dtype=np.int64)
+    cells = np.arange(N_CELLS)
+    for d in range(N_DIRS):
+        for x in range(1, 7):
+            t1 = RAY[:, d, x]
+            ok = t1 >= 0
+            np.bitwise_or.at(legs, (cells[ok], t1[ok]), 1 << (x - 1))
+            for e in range(N_DIRS):
+                for y in range(1, 7):
+                    t2 = np.where(ok, RAY[np.maximum(t1, 0), e, y], -1)
+                    ok2 = t2 >= 0
+                    bit = 1 << (LEG2 + 6 * (x - 1) + (y - 1))
+                    np.bitwise_or.at(legs, (cells[ok2], t2[ok2]), bit)
+    return legs
+
+
+LEGS = _legs()
+
+
 @njit(cache=True)
 def fleets_of(r, n_players: int) -> np.ndarray:
     """``owner[f]`` for a new game: which player sails each of the four flags."""
@@ -559,27 +586,40 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
 
 
 @njit(cache=True, _nrt=False)
+def roll_can_capture(legs: int, a: int, b: int) -> bool:
+    """Does some leg of ``legs`` (:data:`LEGS` bits) fit the roll ``(a, b)``: one die's step, or
+    both dice's in either order?"""
+    if (legs >> (a - 1)) & 1 or (legs >> (b - 1)) & 1:
+        return True
+    ab = LEG2 + 6 * (a - 1) + (b - 1)
+    ba = LEG2 + 6 * (b - 1) + (a - 1)
+    return bool((legs >> ab) & 1 or (legs >> ba) & 1)
+
+
+@njit(cache=True, _nrt=False)
 def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
     """Set ``out[s]`` to the chance (over the 36 rolls) that ``q`` can
-    capture ``p``'s ship ``s`` on ``q``'s next turn, this position unchanged until then."""
+    capture ``p``'s ship ``s`` on ``q``'s next turn, this position unchanged until then.
+
+    Only the rolls some leg of ``q``'s ships onto ``p``'s allows (:data:`LEGS`) are examined:
+    no other roll can capture anything."""
     for s in range(N_SHIPS):
         out[s] = 0.0
     relevant = 0
-    nearest = 1 << 30
+    legs = 0
     for s in range(N_SHIPS):
         if ships[s] < 0 or owner[s // FLEET] != q:
             continue
         for m in range(N_SHIPS):
             if ships[m] >= 0 and owner[m // FLEET] == p:
-                dd = DIST[ships[s], ships[m]]
-                if dd <= REACH:
+                if DIST[ships[s], ships[m]] <= REACH:
                     relevant |= 1 << s
-                nearest = min(nearest, dd)
-    if relevant == 0:
+                legs |= LEGS[ships[s], ships[m]]
+    if relevant == 0 or legs == 0:
         return
     for a in range(1, 7):
         for b in range(a, 7):
-            if a + b < nearest:
+            if not roll_can_capture(legs, a, b):
                 continue
             mask = roll_captures(r, ships, owner, occ, g, q, p, a, b, relevant)
             if mask == 0:
