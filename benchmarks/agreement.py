@@ -132,13 +132,15 @@ def playouts_table(rows: list[dict[str, Any]]) -> str:
         if not r["positions"]:
             lines.append(f"| {r['game']} | {r['players']} | - | - | {r['note']} | - |")
             continue
-        a, c = r["playout_agreement"], r["playout_self_agreement"]
         lines.append(
             f"| {r['game']} | {r['players']} | {r['positions']} | {r['playouts']} | "
-            f"{a['value']:.0%} [{a['lo']:.0%}, {a['hi']:.0%}] | "
-            f"{c['value']:.0%} [{c['lo']:.0%}, {c['hi']:.0%}] |"
+            f"{_share(r['playout_agreement'])} | {_share(r['playout_self_agreement'])} |"
         )
     return "\n".join(lines)
+
+
+def _share(e: dict[str, float]) -> str:
+    return f"{e['value']:.0%} [{e['lo']:.0%}, {e['hi']:.0%}]"
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -148,10 +150,9 @@ def table(rows: list[dict[str, Any]]) -> str:
     )
     lines = [head, "|---|---|---|---|---|---|"]
     for r in rows:
-        a, ref = r["agreement"], r["reference_agreement"]
         lines.append(
-            f"| {r['game']} | {r['players']} | {r['positions']} | {a['value']:.0%} "
-            f"[{a['lo']:.0%}, {a['hi']:.0%}] | {ref['value']:.0%} ({r['reference']}) | "
+            f"| {r['game']} | {r['players']} | {r['positions']} | {_share(r['agreement'])} | "
+            f"{r['reference_agreement']['value']:.0%} ({r['reference']}) | "
             f"{r['seconds_per_decision']:.2f} |"
         )
     return "\n".join(lines)
