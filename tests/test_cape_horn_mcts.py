@@ -240,3 +240,70 @@ def test_opponents_in_the_tree_still_play_legal_games():
     ids, prm = _arrays(*names)
     one = E.play_one(Rules(), 2, ids, prm, 4)
     assert one["problems"] == 0 and one["end_reason"] in (S.END_FINISH, S.END_THREE)
+
+
+# -- a standoff: both ships stuck on their cards at the sail-point maximum -------------------------
+# The evaluation fitted at two players with the shipped rules (intercept, then FEATURES' weights)
+FITTED_2P = [0.0, -1.05, 4.04, 0.468, 0.211, 0.125, 0.457, -0.811]
+# A position of a game between two searches (round 12): the cards laid so far, by space and design
+STANDOFF_LAID = [
+    ((11, 0), "D2"), ((13, 0), "F3"), ((11, 1), "F1S1"), ((12, 2), "F3"), ((13, 2), "F1S1"),
+    ((13, 3), "D2"), ((12, 4), "F3"), ((9, 5), "F3"), ((11, 5), "S2"), ((8, 6), "F2S1D2"),
+    ((10, 6), "F2"),
+]  # fmt: skip
+STANDOFF_HAND = {"F1S1": 2, "S2": 1, "B1": 2, "B2": 1}
+
+
+def _standoff(rival_at=(10, 6)):
+    """Seat 1's ship on [8, 6], seat 2's on ``rival_at``, neither moved by the card under it,
+    both with 8 sail points (the maximum) and 6 cards, each with the red token of zone I; seat 1
+    to move (its sail point taken). The cards seat 1 cannot see are dealt at random."""
+    B, r, pos, _ = _midgame(3, 0)
+    rest = list(np.repeat(np.arange(len(Rules().card_counts)), Rules().card_counts))
+    for (col, row), name in STANDOFF_LAID:
+        pos.card[_cell(col, row)] = DATA.design(name)
+        rest.remove(DATA.design(name))
+    pos.hand[:] = 0
+    for name, k in STANDOFF_HAND.items():
+        pos.hand[0, DATA.design(name)] = k
+        for _ in range(k):
+            rest.remove(DATA.design(name))
+    rng = np.random.default_rng(0)
+    rng.shuffle(rest)
+    for d in rest[:6]:
+        pos.hand[1, d] += 1
+    pos.deck[: len(rest) - 6] = rest[6:]
+    pos.g[S.G_DECK_POS], pos.g[S.G_DECK_N] = 0, len(rest) - 6
+    pos.ship[:] = [_cell(8, 6), _cell(*rival_at)]
+    pos.pl[:, :] = 0
+    pos.pl[:, S.P_SP] = 8
+    pos.pl[:, S.P_HAND] = 6
+    pos.pl[:, S.P_TOK : S.P_TOK + 3] = [1, -1, -1]
+    pos.g[S.G_TOK_LEFT + 1] -= 2
+    pos.g[S.G_ROUND] = 12
+    return B, r, pos
+
+
+def test_a_standoff_is_not_waited_out():
+    """Both ships stuck on their cards at the sail-point maximum: 'no move' gains nothing, and
+    the rival, stuck as well, may answer it in kind; then the position repeats and so would the
+    passes, to the round cap (no winner). Every simulation of the pass scores exactly that, so
+    the search lays its cards and moves (two searches used to wait for each other until the
+    cap, each counting on the rival to lay the cards first)."""
+    B, r, pos = _standoff()
+    assert not turn.has_normal_move(B, r, pos.card, pos.ship, 0)
+    assert not turn.has_normal_move(B, r, pos.card, pos.ship, 1)
+    prm = _row("mcts", FITTED_2P)
+    for seed in (1, 2, 3):
+        (n, kind, a, b, cards), stats = _search(B, r, prm, pos, 0, seed)
+        assert kind != S.MV_NONE and n > 0
+        assert stats[0, 0] > 0 and stats[0, 1] == 0.0  # the pass (plan 0): the round cap, always
+
+
+def test_a_pass_is_still_weighed_when_the_rival_can_move():
+    """With the rival's ship free to move by its card, the pass is simulated as before (the
+    rival plays the planner): its simulations score above nothing."""
+    B, r, pos = _standoff(rival_at=(13, 3))
+    assert turn.has_normal_move(B, r, pos.card, pos.ship, 1)
+    (_, _, _, _, _), stats = _search(B, r, _row("mcts", FITTED_2P), pos, 0, 1)
+    assert stats[0, 0] > 0 and stats[0, 1] > 0.0

@@ -62,6 +62,7 @@ from .turn import (
     can_place,
     can_place_empty,
     draw_step,
+    has_normal_move,
     lay_cards,
     move_and_draw,
     move_step,
@@ -390,6 +391,42 @@ def _rest_of_turn(B, r, sim: State, q: int, row, buf, na: int, heat, rec, rec_n,
 
 
 @njit(cache=True)
+def pass_gains_nothing(r, pl, q: int, sailed: bool) -> bool:
+    """Seat ``q``'s 'no move' would gain it nothing: its sail points are at the maximum (after
+    the turn's point, when it is still to come), or the rules give none for it."""
+    sp = pl[q, S.P_SP]
+    if not sailed:
+        sp = min(sp + r.sail_points_per_turn, r.max_sail_points)
+    return r.no_move_gain <= 0 or sp >= r.max_sail_points
+
+
+@njit(cache=True)
+def answered_in_kind(B, r, seats, sim: State, p: int, q: int, buf, heat, rec, rec_n):
+    """After seat ``p`` passed for nothing (:func:`pass_gains_nothing`, no card laid), from the
+    start of seat ``q``'s turn: every other seat whose ship has no move by its card and whose
+    pass gains it nothing passes as well (what ``p`` did in its place). If they all do, the
+    ships and the board are as they were and ``p`` faces its choice again: a seat that passed
+    there passes again, so the passes run to the round cap, scored as the cap is (no winner).
+    Returns (the seat to move next, turns played, whether the simulation is over)."""
+    n_players = sim.ship.shape[0]
+    row = np.zeros(OPTION_SIZE, np.int64)
+    row[PLAN_KIND] = S.MV_NONE
+    played = 0
+    while q != p:
+        if has_normal_move(B, r, sim.card, sim.ship, q) or not pass_gains_nothing(
+            r, sim.pl, q, False
+        ):
+            return q, played, False
+        sail(r, sim, q, rec, rec_n)
+        reason = _rest_of_turn(B, r, sim, q, row, buf, 0, heat, rec, rec_n, (seats[0][q], seats[1]))
+        played += 1
+        q = next_seat(r, sim.g, q, n_players)
+        if reason >= 0 or q < 0:
+            return q, played, True
+    return q, played, True
+
+
+@njit(cache=True)
 def _score(B, prm, sim: State, q: int, winner: int, over: bool, feats, rewards):
     """The simulation's result for every seat: the win when the game ended, else the fitted
     evaluation of the position at the start of seat ``q``'s turn."""
@@ -413,9 +450,10 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     (:func:`redeal`), plays the plan, then ``prm[MCTS_P.horizon]`` rounds (0: to the end) with
     ``opponents`` in the other seats and ``rollout`` in ``p``'s (or, opponents=tree, in the tree
     kept below the root, whose extra cards are searched too), and scores the end or the
-    position (:func:`_score`). The extra card: the guide's block, or with opponents=tree the
-    one simulated most under the chosen plan. ``stats``: each plan's simulations and mean
-    reward; ``tally``: [0] += simulations, [1] += rounds they played."""
+    position (:func:`_score`); after a 'no move' that gains ``p`` nothing, a rival stuck as well
+    answers in kind (:func:`answered_in_kind`). The extra card: the guide's block, or with
+    opponents=tree the one simulated most under the chosen plan. ``stats``: each plan's
+    simulations and mean reward; ``tally``: [0] += simulations, [1] += rounds they played."""
     n_players = root.ship.shape[0]
     playouts = int(prm[MCTS_P.playouts])
     ri = int(prm[MCTS_P.rollout])
@@ -529,6 +567,8 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
             if guided:
                 na = block_leader(B, r, sim.card, sim.ship, sim.pl, sim.hand, p, g_margin, buf,
                                   na)  # fmt: skip
+            passing = row[PLAN_KIND] == S.MV_NONE and na == 0
+            passing = passing and pass_gains_nothing(r, sim.pl, p, True)
             reason = _rest_of_turn(B, r, sim, p, row, buf, na, heat, rec, rec_n, buyer)
             turns = 1
             if reason >= 0:
@@ -537,6 +577,10 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
             else:
                 q = next_seat(r, sim.g, p, n_players)
                 over = q < 0
+                if not over and passing:
+                    q, passes, over = answered_in_kind(B, r, seats, sim, p, q, buf, heat, rec,
+                                                       rec_n)  # fmt: skip
+                    turns += passes
         if not over and (limit <= 0 or turns < limit):
             left = limit - turns if limit > 0 else -1
             winner, q, over = play_on(B, r, seats, sim, q, left, buf, heat, rec, rec_n)
