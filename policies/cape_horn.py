@@ -109,12 +109,15 @@ POLICIES: dict[str, PolicyDef] = {
 
 
 ROLLOUT_NAMES = ("random", "racer", "blocker", "planner")
+MCTS_PLAYOUTS = 200  # the default budget, at which a simulation plays ``horizon`` rounds
 POLICIES["mcts"] = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "planner", "planner", 200,
+    MCTS, ROLLOUT_NAMES, "planner", "planner", MCTS_PLAYOUTS,
     "searched: the move with the cards laid for it (landing and bridge cards), then one extra "
     "card (the guide's block; with opponents=tree a block or a cover, every seat's turn in the "
     "tree); buying is left to rollout",
-    widen=0.5, horizon=3, unit="rounds", opponents="planner",
+    widen=0.5, horizon=3, opponents="planner",
+    unit=f"rounds at {MCTS_PLAYOUTS} playouts, one more for each doubling of playouts and one "
+    "fewer for each halving (at least 1),",
 )  # fmt: skip
 MCTS_P = POLICIES["mcts"].slots
 ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)

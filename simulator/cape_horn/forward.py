@@ -24,6 +24,7 @@ from policies.cape_horn import (
     BLOCKER,
     BLOCKER_P,
     MCTS_P,
+    MCTS_PLAYOUTS,
     OPTION_SIZE,
     PLAN_A,
     PLAN_B,
@@ -427,6 +428,17 @@ def answered_in_kind(B, r, seats, sim: State, p: int, q: int, buf, heat, rec, re
 
 
 @njit(cache=True)
+def horizon_rounds(horizon: int, playouts: int) -> int:
+    """Rounds a simulation plays before the evaluation scores it: ``horizon`` at the default
+    budget, one more for each doubling of ``playouts`` and one fewer for each halving (rounded;
+    at least 1); 0 stays 0 (to the end). More simulations buy longer ones: a search with more
+    budget looks further ahead, not only at the same rounds more often."""
+    if horizon <= 0:
+        return 0
+    return max(1, horizon + int(np.floor(np.log2(max(playouts, 1) / MCTS_PLAYOUTS) + 0.5)))
+
+
+@njit(cache=True)
 def _score(B, prm, sim: State, q: int, winner: int, over: bool, feats, rewards):
     """The simulation's result for every seat: the win when the game ended, else the fitted
     evaluation of the position at the start of seat ``q``'s turn."""
@@ -473,7 +485,7 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
                 seat_ids[q] = ROLLOUTS[oi]
                 seat_prm[q] = ROLLOUT_PRM[oi]
     seats = (seat_ids, seat_prm)
-    limit = int(prm[MCTS_P.horizon]) * n_players  # turns after the root's (0: no limit)
+    limit = horizon_rounds(int(prm[MCTS_P.horizon]), playouts) * n_players  # 0: no limit
     explore, widen, bias = prm[MCTS_P.explore], prm[MCTS_P.widen], prm[MCTS_P.bias]
     w = plan_weights(gid, gprm, 0)
     g_margin = _margin(gid, gprm)
