@@ -116,8 +116,8 @@ POLICIES["mcts"] = mcts_policy(
     "card (the guide's block; with opponents=tree a block or a cover, every seat's turn in the "
     "tree); buying is left to rollout",
     widen=0.5, horizon=3, opponents="planner",
-    unit=f"rounds at {MCTS_PLAYOUTS} playouts, one more for each doubling of playouts and one "
-    "fewer for each halving (at least 1),",
+    unit=f"rounds at {MCTS_PLAYOUTS} playouts (times the square root of playouts / "
+    f"{MCTS_PLAYOUTS} at another budget, rounded, at least 1)",
 )  # fmt: skip
 MCTS_P = POLICIES["mcts"].slots
 ROLLOUTS = np.array([POLICIES[name].id for name in ROLLOUT_NAMES], dtype=np.int64)

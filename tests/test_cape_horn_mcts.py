@@ -221,16 +221,16 @@ def test_the_root_halves_over_the_guides_best_plans_and_answers_a_legal_one():
 
 
 def test_the_horizon_grows_with_the_budget():
-    """``horizon`` rounds at the default 200 playouts, one more for each doubling and one fewer
-    for each halving (at least 1); the simulations play exactly that many rounds when no game
-    ends within them."""
-    assert [F.horizon_rounds(3, n) for n in (25, 50, 100, 200, 300, 400, 800, 1600)] == [
-        1, 1, 2, 3, 4, 4, 5, 6,
+    """``horizon`` rounds at the default 200 playouts, times the square root of the budget over
+    200 elsewhere (rounded, at least 1); the simulations play exactly that many rounds when no
+    game ends within them."""
+    assert [F.horizon_rounds(3, n) for n in (12, 25, 50, 100, 200, 300, 400, 800, 1600)] == [
+        1, 1, 2, 2, 3, 4, 4, 6, 8,
     ]  # fmt: skip
     assert F.horizon_rounds(0, 800) == 0 and F.horizon_rounds(1, 50) == 1
     B, r, pos, p = _midgame(7, 6)
     buf = np.zeros((turn.MAX_PLACE, 2), np.int64)
-    for playouts, rounds in ((50, 1), (100, 2), (200, 3)):
+    for playouts, rounds in ((20, 1), (50, 2), (200, 3)):
         tally = np.zeros(2, np.int64)
         _seed(1)
         F.search_move(B, r, _row(f"mcts:playouts={playouts}", FITTED_2P), pos, p, buf, None, tally)

@@ -430,12 +430,12 @@ def answered_in_kind(B, r, seats, sim: State, p: int, q: int, buf, heat, rec, re
 @njit(cache=True)
 def horizon_rounds(horizon: int, playouts: int) -> int:
     """Rounds a simulation plays before the evaluation scores it: ``horizon`` at the default
-    budget, one more for each doubling of ``playouts`` and one fewer for each halving (rounded;
-    at least 1); 0 stays 0 (to the end). More simulations buy longer ones: a search with more
-    budget looks further ahead, not only at the same rounds more often."""
+    budget, times the square root of ``playouts`` over it (rounded, at least 1; four times the
+    simulations look twice as far); 0 stays 0 (to the end). A search with more budget looks
+    further ahead, not only at the same rounds more often."""
     if horizon <= 0:
         return 0
-    return max(1, horizon + int(np.floor(np.log2(max(playouts, 1) / MCTS_PLAYOUTS) + 0.5)))
+    return max(1, int(np.floor(horizon * np.sqrt(max(playouts, 1) / MCTS_PLAYOUTS) + 0.5)))
 
 
 @njit(cache=True)
