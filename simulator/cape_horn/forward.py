@@ -11,8 +11,10 @@ no move), then one more card or none (the planner's block, a single block on a r
 landing space, a cover, for itself or against a rival). Buying is left to the ``rollout``
 policy. Each simulation deals what the deciding seat cannot see again (the other hands and the
 order of the piles; :func:`redeal`), plays a root plan the halving picked, then the other seats'
-turns with ``opponents`` (or in the tree) for ``horizon`` rounds, and scores the position with
-the fitted evaluation of :mod:`.features` (or the result, when the game ended).
+turns with ``opponents`` (or in the tree) for the horizon's rounds (more with a larger
+budget), and scores the position with the fitted evaluation of :mod:`.features` (or the
+result, when the game ended). A pass that gains the seat nothing is answered in kind by a rival
+stuck as well (:func:`answered_in_kind`), so two searches do not wait each other out.
 """
 
 from __future__ import annotations
@@ -459,7 +461,7 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     A winning plan, or the only one, is taken at once. Otherwise the guide's best-ranked
     ``widen`` plans (by the planner's value of each) share ``prm[MCTS_P.playouts]`` simulations
     by sequential halving (``simulator.search``); each deals what ``p`` cannot see again
-    (:func:`redeal`), plays the plan, then ``prm[MCTS_P.horizon]`` rounds (0: to the end) with
+    (:func:`redeal`), plays the plan, then :func:`horizon_rounds` rounds (0: to the end) with
     ``opponents`` in the other seats and ``rollout`` in ``p``'s (or, opponents=tree, in the tree
     kept below the root, whose extra cards are searched too), and scores the end or the
     position (:func:`_score`); after a 'no move' that gains ``p`` nothing, a rival stuck as well
