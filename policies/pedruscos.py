@@ -101,14 +101,14 @@ POLICIES["racer"] = PolicyDef(
 )
 ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "racer", "racer", 1000, unit="rounds", horizon=2, opponents="racer",
+    MCTS, ROLLOUT_NAMES, "racer", "racer", 800, unit="rounds", horizon=2, opponents="racer",
     searches="it searches the end square of every move together with what landing there does "
     "(ship at a moon, open a branch at a station); the hauler's offer, a harvest's dice and "
     "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
 # Measured against lookahead at 2 and 4 players (docs/rules/pedruscos.md): two rounds of racer
 # play then the fitted evaluation win; the root's halving takes the guide's best
-# 1 + 0.3 * sqrt(playouts) options (10 at 1,000), and the answer leaves the guide's first option
+# 1 + 0.3 * sqrt(playouts) options (9 at 800), and the answer leaves the guide's first option
 # only for one clearly better (settle 2): two searches then agree; bias 5 weighs the guide's
 # choice below the root with opponents=tree. A game that ends within the horizon scores the win
 # alone (margin 0), on the evaluation's scale (a chance of winning): with the margin a win now
