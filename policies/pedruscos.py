@@ -101,14 +101,14 @@ POLICIES["racer"] = PolicyDef(
 )
 ROLLOUT_NAMES = ("random", "hauler", "builder", "lookahead", "racer")
 _SEARCH = mcts_policy(
-    MCTS, ROLLOUT_NAMES, "racer", "racer", 1000, unit="rounds", horizon=2, opponents="racer",
+    MCTS, ROLLOUT_NAMES, "racer", "racer", 800, unit="rounds", horizon=2, opponents="racer",
     searches="it searches the end square of every move together with what landing there does "
     "(ship at a moon, open a branch at a station); the hauler's offer, a harvest's dice and "
     "route, the purity colour and swaps are its guide policy's",
 )  # fmt: skip
 # Measured against lookahead at 2 and 4 players (docs/rules/pedruscos.md): two rounds of racer
 # play then the fitted evaluation win; the root's halving takes the guide's best
-# 1 + 0.3 * sqrt(playouts) options (10 at 1,000), and the answer leaves the guide's first option
+# 1 + 0.3 * sqrt(playouts) options (9 at 800), and the answer leaves the guide's first option
 # only for one clearly better (settle 2): two searches then agree; bias 5 weighs the guide's
 # choice below the root with opponents=tree. A game that ends within the horizon scores the win
 # alone (margin 0), on the evaluation's scale (a chance of winning): with the margin a win now
@@ -308,39 +308,50 @@ def event_value(r, pl, br, g, p, s, prm) -> float:
     return total
 
 
+# The lookahead's one-square value depends on the square's class alone: an asteroid's colour, a
+# moon, the planet, or one station; ``landing_values`` values each class once a decision.
+V_MOON, V_PLANET = N_COLOURS, N_COLOURS + 1  # 0..N_COLOURS-1: asteroids by colour
+V_STATION = N_COLOURS + 2  # station s's value at V_STATION + s (s = 1..N_STATIONS)
+N_VALUES = V_STATION + N_STATIONS + 1
+
+
+@njit(cache=True, inline="always")
+def value_class(b, cell) -> int:
+    """The slot of :func:`landing_values`'s output that holds cell ``cell``'s value (inlined: a
+    call would pass every board array)."""
+    k = b.kind[cell]
+    if k == ASTEROID:
+        return b.colour[cell]
+    if k == MOON:
+        return V_MOON
+    if k == PLANET:
+        return V_PLANET
+    return V_STATION + b.station[cell]
+
+
 @njit(cache=True)
 def landing_values(r, b, pl, br, g, p, prm, out):
-    """``out[c]``: expected points of ending the move on cell ``c`` (the lookahead's one-square
-    value). Squares of one kind and colour share a value, so each is computed once."""
+    """``out[value_class(b, c)]``: expected points of ending the move on cell ``c`` (the
+    lookahead's one-square value)."""
     w = prm[LOOK_P.card_weight]
     repair = pl[p, S.P_REPAIR] == 1
-    cards = np.zeros(N_COLOURS)
-    if not repair:
-        for c in range(N_COLOURS):
-            cards[c] = card_gain(r, pl, g, p, c, w)
-    moon = 0.0 if repair else max(0.0, shipment_gain(r, pl, g, p, r.shipping_cost, w))
-    planet = prm[LOOK_P.repair_cost] if repair else 0.0
+    for c in range(N_COLOURS):
+        out[c] = 0.0 if repair else card_gain(r, pl, g, p, c, w)
+    out[V_MOON] = 0.0 if repair else max(0.0, shipment_gain(r, pl, g, p, r.shipping_cost, w))
+    out[V_PLANET] = prm[LOOK_P.repair_cost] if repair else 0.0
     events = event_value(r, pl, br, g, p, 0, prm)
     holidays = S.event_probability(r, 7) * 0.5
-    for cell in range(b.kind.shape[0]):
-        k = b.kind[cell]
-        if k == ASTEROID:
-            out[cell] = cards[b.colour[cell]]
-        elif k == MOON:
-            out[cell] = moon
-        elif k == PLANET:
-            out[cell] = planet
-        else:
-            s = b.station[cell]
-            v = events
-            if S.station_open(g, s):
-                if br[p, s] > 0:
-                    v -= holidays  # its own branch may close for a while
-                    if not repair:
-                        v += harvest_value(r, b, pl, br, g, p, s, w)
-                elif pl[p, S.P_POINTS] >= r.branch_cost:
-                    v += max(0.0, branch_value(r, b, pl, br, g, p, s, prm) - r.branch_cost)
-            out[cell] = v
+    builds = pl[p, S.P_POINTS] >= r.branch_cost and prm[LOOK_P.branch_worth] > 0.0
+    for s in range(1, N_STATIONS + 1):
+        v = events
+        if S.station_open(g, s):
+            if br[p, s] > 0:
+                v -= holidays  # its own branch may close for a while
+                if not repair:
+                    v += harvest_value(r, b, pl, br, g, p, s, w)
+            elif builds:  # (branch_value is 0 for branch_worth 0: the racer's)
+                v += max(0.0, branch_value(r, b, pl, br, g, p, s, prm) - r.branch_cost)
+        out[V_STATION + s] = v
 
 
 @njit(cache=True)
@@ -449,18 +460,19 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
     for the cells ``b.reach[lo:hi]`` the die reaches; draws no random number (the search ranks
     its root options with it)."""
     if pid == LOOKAHEAD or pid == RACER:
-        now = np.empty(b.kind.shape[0])
-        landing_values(r, b, pl, br, g, p, prm, now)
+        values = np.empty(N_VALUES)
+        landing_values(r, b, pl, br, g, p, prm, values)
         for j in range(lo, hi):
             e = b.reach[j]
+            now = values[value_class(b, e)]
             nxt = 0.0
-            if now[e] < WIN:
+            if now < WIN:
                 for d in range(1, 7):
                     m = 0.0
                     for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
-                        m = max(m, now[b.reach[jj]])
+                        m = max(m, values[value_class(b, b.reach[jj])])
                     nxt += m / 6.0
-            score[e] = now[e] + prm[LOOK_P.next_weight] * nxt
+            score[e] = now + prm[LOOK_P.next_weight] * nxt
     else:
         heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
 

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+import policies.pedruscos as P
 from policies.pedruscos import MCTS, POLICIES
 from simulator.pedruscos import forward as F
 from simulator.pedruscos import state as S
@@ -353,3 +354,42 @@ def test_an_ended_simulation_scores_the_win_alone_by_default():
     out = np.zeros(2)
     F.rewards_of(r, b, mcts_row("mcts"), pos, 0, 0, np.zeros((2, len(FEATURES))), out)
     assert np.array_equal(out, [1.0, 0.0])
+
+
+def test_the_guides_square_values_by_class():
+    """The lookahead's and racer's one-square values (the search's root ranking and its
+    simulations' moves), one per class of square: an asteroid's colour (a card at its value
+    times ``card_weight``), the moons' shipment, the planet, each station (the station table;
+    a harvest where the seat has a branch; a branch's worth where it has none, for the
+    lookahead only: the racer gives a branch no worth)."""
+    r, b, pos = position(points=(10, 0), values=(2, 4, 6))
+    cards(pos, 0, red=2, blue=1)  # cargo worth 10
+    pos.br[0, 1] = 1  # a branch at station 1, built long ago
+    worth = {}
+    for name in ("lookahead", "racer"):
+        prm = seats([name])[1][0]
+        w = prm[P.LOOK_P.card_weight]
+        out = np.full(P.N_VALUES, np.nan)
+        P.landing_values(r, b, pos.pl, pos.br, pos.g, 0, prm, out)
+        assert np.allclose(out[:3], [w * 2, w * 4, w * 6])
+        assert out[P.V_MOON] == (10 - r.shipping_cost) - w * 10
+        assert out[P.V_PLANET] == 0.0
+        events = P.event_value(r, pos.pl, pos.br, pos.g, 0, 0, prm)
+        holidays = S.event_probability(r, 7) * 0.5
+        harvest = P.harvest_value(r, b, pos.pl, pos.br, pos.g, 0, 1, w)
+        assert harvest > 0 and out[P.V_STATION + 1] == events - holidays + harvest
+        worth[name] = P.branch_value(r, b, pos.pl, pos.br, pos.g, 0, 2, prm)
+        built = max(0.0, worth[name] - r.branch_cost) if name == "lookahead" else 0.0
+        assert out[P.V_STATION + 2] == events + built
+    assert worth["lookahead"] > 0.0 and worth["racer"] == 0.0
+    for cell in range(BOARD.n_cells):
+        kind = b.kind[cell]
+        slot = P.value_class(b, cell)
+        if kind == STATION:
+            assert slot == P.V_STATION + b.station[cell]
+        elif kind == MOON:
+            assert slot == P.V_MOON
+        elif kind == P.ASTEROID:
+            assert slot == b.colour[cell]
+        else:
+            assert slot == P.V_PLANET
