@@ -10,7 +10,7 @@ from policies.crew_deep_sea import IMPOSSIBLE, UNKNOWN, WINNABLE, solve
 from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card_name, task_table
-from simulator.crew_deep_sea.ceiling import ceiling
+from simulator.crew_deep_sea.ceiling import allocation_ceiling, ceiling
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -111,6 +111,26 @@ def test_never_impossible_where_the_omniscient_crew_succeeds(mission):
     out = ceiling(Rules().with_values({"mission": mission}), 4, seeds, budget=20_000)
     assert not (won & (out["verdict"] == IMPOSSIBLE)).any()
     assert (out["verdict"] == WINNABLE).sum() >= 1
+
+
+def test_the_allocation_a_crew_chose_is_solved_on_its_own_deal():
+    # a crew's success proves its own allocation winnable: the omniscient crew wins only along
+    # a line found for the tasks where it put them, the heuristic crew by playing one (hands as
+    # dealt: deals with a distress pass are left out)
+    r = Rules().with_values({"mission": 4})
+    seeds = np.arange(30, dtype=np.uint32)
+    for crew in ("omniscient", "heuristic"):
+        ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))
+        run = SPEC.play_chunk(r, 4, ids, prm, seeds)
+        out = allocation_ceiling(r, 4, seeds, run["crew_tasks"], run["crew_task_holders"])
+        won = run["success"] & ~run["crew_distress"]
+        assert won.sum() >= 5
+        assert (out["verdict"][won] == WINNABLE).all()
+        assert not (won & (out["verdict"] == IMPOSSIBLE)).any()
+    other = run["crew_tasks"].copy()
+    other[0, 0] = other[0, 0] % 96 + 1  # not the task this seed draws
+    with pytest.raises(ValueError, match="not the task draw"):
+        allocation_ceiling(r, 4, seeds, other, run["crew_task_holders"])
 
 
 @pytest.mark.slow

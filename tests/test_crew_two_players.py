@@ -296,4 +296,5 @@ def test_crew_audit_accepts_two_players(tmp_path):
     assert "mission=32" in report and "The crew succeeds in" in report
     assert [c["crew_mission"] for c in result["ceiling"]] == list(range(1, 33))
     assert all(c["deals"] == 2 and c["budget"] == 5000 for c in result["ceiling"])
+    assert all(c["own_allocation"]["deals"] == 2 for c in result["ceiling"])
     assert "Ceiling: what a crew seeing every hand could win" in report

@@ -20,7 +20,7 @@ from analyses.crew import (
     success_by_mission,
 )
 from simulator.cli_types import print_json
-from simulator.crew_deep_sea.ceiling import DEFAULT_BUDGET, ceiling
+from simulator.crew_deep_sea.ceiling import DEFAULT_BUDGET, allocation_ceiling, ceiling
 from simulator.crew_deep_sea.rules import Rules
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
@@ -107,7 +107,8 @@ def crew_audit(
         typer.echo(
             f"ceiling: share of the first {ceiling_deals} deals a crew seeing every hand can "
             f"win, proven by the exact solver ({ceiling_budget:,} cards per allocation; "
-            "'exact' counts the deals it decided)"
+            "'exact' counts the deals it decided), and how often the tasks where this crew "
+            "put them could be done (distress passes not replayed)"
         )
     for row in result["campaign"]:
         never = row["missions_never_won"]
@@ -142,7 +143,19 @@ def _ceiling(c: dict) -> str:
     e = c["ceiling"]
     return (
         f"ceiling {e['value']:.1%} [{e['lo']:.1%}, {e['hi']:.1%}] "
-        f"(exact {c['exact']}/{c['deals']}; this crew {c['crew_success']:.1%} on them)"
+        f"(exact {c['exact']}/{c['deals']}; this crew {c['crew_success']:.1%} on them"
+        + _own_allocation(c.get("own_allocation"))
+        + ")"
+    )
+
+
+def _own_allocation(own: dict | None) -> str:
+    """How winnable the tasks the crew took were, and how much of that it won."""
+    if not own:
+        return ""
+    won = own["crew_success_on_winnable"]
+    return f"; its own tasks proven winnable {own['ceiling']['value']:.1%}" + (
+        f", of which it completes {won:.1%}" if won is not None else ""
     )
 
 
@@ -257,14 +270,25 @@ def run_audit(
 
 def ceiling_of_run(path: str | Path, mission: int, players: int, deals: int, budget: int) -> dict:
     """The exact solver's ceiling on the first ``deals`` deals of one mission's run (its own
-    per-game seeds), beside the run's crew on those same deals; also written into the run
-    folder as ceiling.json, where the report finds it."""
-    games = RunFolder.open(path).scan().select("game_index", "seed", "success").collect()
+    per-game seeds), beside the run's crew on those same deals, and the solver's verdict on
+    the allocation that crew chose (``own_allocation``; with the crew's success on the deals
+    proven winnable with it); also written into the run folder as ceiling.json, where the
+    report finds it."""
+    columns = ("game_index", "seed", "success", "crew_tasks", "crew_task_holders")
+    games = RunFolder.open(path).scan().select(*columns).collect()
     first = games.sort("game_index").head(deals)
     seeds = first["seed"].to_numpy().astype(np.uint32)
-    out = ceiling(Rules().with_values({"mission": mission}), players, seeds, budget)
+    rules = Rules().with_values({"mission": mission})
+    out = ceiling(rules, players, seeds, budget)
     row = {"crew_mission": mission, "n_players": players}
     row |= ceiling_summary(out["verdict"], budget, out["seconds"])
     row["crew_success"] = float(first["success"].mean())
+    tasks = np.array(first["crew_tasks"].to_list(), np.int64)
+    holders = np.array(first["crew_task_holders"].to_list(), np.int64)
+    own = allocation_ceiling(rules, players, seeds, tasks, holders, budget)["verdict"]
+    row["own_allocation"] = ceiling_summary(own, budget, np.zeros(len(own)))
+    del row["own_allocation"]["seconds_per_deal"]
+    won = first["success"].to_numpy()[own == 1]
+    row["own_allocation"]["crew_success_on_winnable"] = float(won.mean()) if len(won) else None
     (Path(path) / "ceiling.json").write_text(json.dumps(row, indent=1))
     return row
