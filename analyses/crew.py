@@ -71,11 +71,14 @@ def success_by_mission(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def ceiling_summary(verdict: np.ndarray, budget: int, seconds: np.ndarray) -> dict[str, Any]:
+def ceiling_summary(
+    verdict: np.ndarray, budget: int, seconds: np.ndarray | None = None
+) -> dict[str, Any]:
     """The crew's ceiling on one mission's deals from the exact solver's verdicts (1 winnable,
     0 impossible, -1 unknown: budget spent): the share proven winnable with its Wilson
     interval, and the share not proven impossible (what the ceiling would be if every unknown
-    deal were winnable), so the true ceiling lies between the two."""
+    deal were winnable), so the true ceiling lies between the two. ``seconds`` (per deal), when
+    given, adds their mean."""
     verdict = np.asarray(verdict)
     n = len(verdict)
     won = int((verdict == 1).sum())
@@ -85,7 +88,7 @@ def ceiling_summary(verdict: np.ndarray, budget: int, seconds: np.ndarray) -> di
         lo, hi = wilson(k, n)
         return {"value": k / n if n else 0.0, "lo": lo, "hi": hi}
 
-    return {
+    summary = {
         "deals": n,
         "winnable": won,
         "impossible": n - won - unknown,
@@ -94,8 +97,10 @@ def ceiling_summary(verdict: np.ndarray, budget: int, seconds: np.ndarray) -> di
         "ceiling": share(won),
         "not_impossible": share(won + unknown),
         "budget": int(budget),
-        "seconds_per_deal": float(np.mean(seconds)) if n else 0.0,
     }
+    if seconds is not None:
+        summary["seconds_per_deal"] = float(np.mean(seconds)) if n else 0.0
+    return summary
 
 
 def campaign(table: pl.DataFrame) -> pl.DataFrame:

@@ -285,9 +285,11 @@ def ceiling_of_run(path: str | Path, mission: int, players: int, deals: int, bud
     row["crew_success"] = float(first["success"].mean())
     tasks = np.array(first["crew_tasks"].to_list(), np.int64)
     holders = np.array(first["crew_task_holders"].to_list(), np.int64)
-    own = allocation_ceiling(rules, players, seeds, tasks, holders, budget)["verdict"]
-    row["own_allocation"] = ceiling_summary(own, budget, np.zeros(len(own)))
-    del row["own_allocation"]["seconds_per_deal"]
+    try:
+        own = allocation_ceiling(rules, players, seeds, tasks, holders, budget)["verdict"]
+    except ValueError as e:
+        raise BalanceError(f"{path}: {e}") from None
+    row["own_allocation"] = ceiling_summary(own, budget)
     won = first["success"].to_numpy()[own == 1]
     row["own_allocation"]["crew_success_on_winnable"] = float(won.mean()) if len(won) else None
     (Path(path) / "ceiling.json").write_text(json.dumps(row, indent=1))
