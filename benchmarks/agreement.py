@@ -35,25 +35,38 @@ import numpy as np
 BANK_SEED = 20261201
 
 
-def measure(game: str, players: int, positions: int) -> dict[str, Any]:
-    """The figures of one game at one player count (see the module docstring)."""
-    from analyses.stats import proportion
+def _search_game(game: str):
+    """The game's spec and search hooks (the benchmark needs both)."""
     from simulator.games import get_game
-    from simulator.plan import plan_run
-    from simulator.policy import parse_policy
 
     spec = get_game(game)
-    hooks = spec.search_hooks
-    if hooks is None:
+    if spec.search_hooks is None:
         raise SystemExit(f"{game} declares no search hooks")
+    return spec, spec.search_hooks
+
+
+def _bank(spec, hooks, rules, players: int, positions: int):
+    """The best hand-written policy and the bank of decisions from its self-play: the same
+    positions for every question this module asks."""
+    from simulator.policy import parse_policy
+
     best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
     ids = np.full(players, best.policy.id, dtype=np.int64)
     params = np.stack([best.row()] * players)
+    return best, hooks.bank(rules, players, ids, params, positions, BANK_SEED)
+
+
+def measure(game: str, players: int, positions: int) -> dict[str, Any]:
+    """The figures of one game at one player count (see the module docstring)."""
+    from analyses.stats import proportion
+    from simulator.plan import plan_run
+
+    spec, hooks = _search_game(game)
     start = time.perf_counter()
     config = plan_run(game, 1, players=players, policies=["mcts"])  # fits the evaluation
     fit_seconds = time.perf_counter() - start
     search = config.seats[0]
-    bank = hooks.bank(config.rules, players, ids, params, positions, BANK_SEED)
+    best, bank = _bank(spec, hooks, config.rules, players, positions)
     hooks.decide(config.rules, bank[0], search.policy.id, search.row(), 0)  # compile or load
     start = time.perf_counter()
     same = sum(
@@ -84,14 +97,10 @@ def measure(game: str, players: int, positions: int) -> dict[str, Any]:
 def against_playouts(game: str, players: int, positions: int, scale: float) -> dict[str, Any]:
     """The evaluation's root choice against full playouts' (see the module docstring)."""
     from analyses.stats import proportion
-    from simulator.games import get_game
     from simulator.plan import plan_run
     from simulator.policy import parse_policy
 
-    spec = get_game(game)
-    hooks = spec.search_hooks
-    if hooks is None:
-        raise SystemExit(f"{game} declares no search hooks")
+    spec, hooks = _search_game(game)
     default = parse_policy("mcts", spec.policies, spec.id)
     values = {p.name: v for p, v in zip(default.policy.params, default.values, strict=True)}
     row: dict[str, Any] = {"game": game, "players": players, "horizon": values["horizon"]}
@@ -100,11 +109,7 @@ def against_playouts(game: str, players: int, positions: int, scale: float) -> d
     playouts = max(1, round(values["playouts"] * scale))
     scored = plan_run(game, 1, players=players, policies=[f"mcts:playouts={playouts}"])
     full = plan_run(game, 1, players=players, policies=[f"mcts:playouts={playouts},horizon=0"])
-    best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
-    ids = np.full(players, best.policy.id, dtype=np.int64)
-    bank = hooks.bank(
-        scored.rules, players, ids, np.stack([best.row()] * players), positions, BANK_SEED
-    )
+    _, bank = _bank(spec, hooks, scored.rules, players, positions)
     a, b = scored.seats[0], full.seats[0]
     start = time.perf_counter()
     same = ceiling = 0
