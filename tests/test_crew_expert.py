@@ -301,3 +301,39 @@ def test_partners_cards_are_read_against_the_heuristic():
             assert partner_misses(before, p, prm[0], T.ctype, T.params) == 1
             checked += 1
     assert checked > 0
+
+
+def test_seeing_the_hands_plays_the_card_the_true_deal_rewards():
+    # `sees_hands=1` (a measuring instrument) simulates every card on the true deal: it plays
+    # the card after which the heuristic crew does best on that deal, the heuristic's card on a
+    # tie
+    from policies.crew_deep_sea import EXPERT_P
+    from policies.crew_deep_sea.expert import PLAY, simulate
+
+    ids, prm = engine_arrays(seat_policies([TINY + ",sees_hands=1"], SPEC.policies, SPEC.id, 4))
+    hids, hprms = HEUR
+    legal = np.empty(40, np.int64)
+    told = 0
+    for seed in range(40):
+        s, rng = _position(seed, seed % 4, seed % 3)
+        if s is None:
+            continue
+        p = S.current_player(s)
+        n = turn.legal_cards(s, p, legal)
+        if n < 2:
+            continue
+        progress = prm[p][EXPERT_P.progress]
+        values = [
+            simulate(s.copy(), p, PLAY, c, c, hprms[p], progress, T.ctype, T.params)
+            for c in legal[:n]
+        ]
+        heuristic = decide_play(s, p, legal, n, hids[p], hprms[p], T.ctype, T.params)
+        best = max(values)
+        want = (
+            heuristic
+            if values[list(legal[:n]).index(heuristic)] == best
+            else next(int(c) for c, v in zip(legal[:n], values, strict=True) if v == best)
+        )
+        assert decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params) == want
+        told += len(set(values)) > 1
+    assert told >= 3  # positions where the true deal tells the cards apart

@@ -114,6 +114,16 @@ POLICIES = {
                 "chance a sampled deal is kept where a partner's card of the current trick is "
                 "not the one the heuristic would have played from its hand (1: no inference)",
             ),
+            PolicyParam(
+                "sees_hands",
+                0.0,
+                0.0,
+                1.0,
+                "a measuring instrument, not a fair player: 1 plays every card and sonar "
+                "simulation on the true deal (task choice as usual), so the gap between 0 and "
+                "1 is what hidden information costs this search",
+                integer=True,
+            ),
         ),
     ),
     "sampler": PolicyDef(

@@ -170,10 +170,12 @@ _TRIES = 12
 
 # -- sequential halving over the candidates ----------------------------------------------------
 @njit(cache=True)
-def halving(s, p, kinds, a, b, n_cand, budget, first, progress, doubt, ttype, tparams):
+def halving(s, p, kinds, a, b, n_cand, budget, first, progress, doubt, sees, ttype, tparams):
     """Index of the best candidate by sequential halving: ``budget`` simulations split evenly
     over ceil(log2 n) rounds, each round simulating every surviving candidate on the same
-    freshly sampled deals and keeping the better half. Ties go to candidate ``first``."""
+    freshly sampled deals and keeping the better half. Ties go to candidate ``first``. With
+    ``sees`` every simulation is played on the true deal ``s`` instead (the `sees_hands`
+    measuring instrument: what hidden information costs this search)."""
     if n_cand == 1:
         return 0
     hprm = heuristic_params(len(HEURISTIC_DEFAULTS))
@@ -187,9 +189,13 @@ def halving(s, p, kinds, a, b, n_cand, budget, first, progress, doubt, ttype, tp
     world = np.empty(STATE_SIZE, np.int64)
     key = np.empty(n_cand)
     while n_alive > 1:
-        per = max(1, budget // (n_alive * rounds))
+        # on the true deal the heuristic crew plays alike every time: one simulation tells
+        per = 1 if sees else max(1, budget // (n_alive * rounds))
         for _ in range(per):
-            plausible_deal(s, p, world, hprm, doubt, ttype, tparams)
+            if sees:
+                world[:] = s
+            else:
+                plausible_deal(s, p, world, hprm, doubt, ttype, tparams)
             for j in range(n_alive):
                 i = alive[j]
                 total[i] += simulate(
@@ -222,7 +228,7 @@ def expert_play(s, p, legal, n_legal, prm, ttype, tparams):
             first = i
     budget = int(prm[EXPERT_P.playouts])
     i = halving(s, p, kinds, legal, legal, n_legal, budget, first, prm[EXPERT_P.progress],
-                prm[EXPERT_P.doubt], ttype, tparams)  # fmt: skip
+                prm[EXPERT_P.doubt], prm[EXPERT_P.sees_hands] > 0, ttype, tparams)  # fmt: skip
     return legal[i]
 
 
@@ -259,7 +265,7 @@ def expert_comm(s, p, prm, ttype, tparams):
     if n == 1:
         return -1, -1
     i = halving(s, p, kinds, cards, claims, n, budget, first, prm[EXPERT_P.progress],
-                prm[EXPERT_P.doubt], ttype, tparams)  # fmt: skip
+                prm[EXPERT_P.doubt], prm[EXPERT_P.sees_hands] > 0, ttype, tparams)  # fmt: skip
     return cards[i], claims[i]
 
 
