@@ -41,6 +41,9 @@ class PolicyParam:
     log: bool = False  # spans orders of magnitude: `balance tune` searches it on a log scale
     # Named values: value k means choices[k] (written by name, ``rollout=runner``, or by index)
     choices: tuple[str, ...] = ()
+    # A measuring switch that lets the policy read what its player cannot see: `balance
+    # policies` shows it, `balance tune` never touches it (it would always win)
+    instrument: bool = False
 
     def show(self, value: float) -> str:
         """A value as a designer writes it: a choice's name, else the number."""
@@ -50,7 +53,7 @@ class PolicyParam:
 
     @property
     def tunable(self) -> bool:
-        return self.hi > self.lo
+        return self.hi > self.lo and not self.instrument
 
 
 @dataclass(frozen=True)

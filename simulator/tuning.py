@@ -192,6 +192,11 @@ def parse_knob(text: str, pdef: PolicyDef) -> Knob:
                 f"--param {name}={span}: give LO < HI within the declared bounds "
                 f"{param.lo:g}:{param.hi:g}"
             )
+    if param.instrument:
+        raise BalanceError(
+            f"parameter '{name}' of '{pdef.name}' is a measuring instrument (it reads what the "
+            "player cannot see); not tunable"
+        )
     if not hi > lo:
         raise BalanceError(f"parameter '{name}' of '{pdef.name}' is fixed at {lo:g}; not tunable")
     if param.integer and math.floor(hi) <= math.ceil(lo):

@@ -19,7 +19,7 @@ from simulator.folders import read_tune
 from simulator.games import register
 from simulator.policy import PolicyDef, PolicyParam, parse_policy
 from simulator.requests import Execution, PlayRequest
-from simulator.tuning import plan_tune, tune
+from simulator.tuning import parse_knob, plan_tune, tune
 from tests import coop_game
 from tests.fake_game import SPEC as FAKE
 
@@ -189,6 +189,24 @@ def test_narrowed_bounds_are_searched(tmp_path):
     assert data["summary"]["default_params"] == {"skill": 1.0}  # still checked as they are
 
 
+def test_a_measuring_instrument_is_never_tuned():
+    # a switch that reads hidden hands would win every tune: it is left out of the default
+    # knobs and refused by name
+    pdef = PolicyDef(
+        "p",
+        0,
+        "",
+        (
+            PolicyParam("care", 0.5, 0.0, 1.0, ""),
+            PolicyParam("sees", 0.0, 0.0, 1.0, "", integer=True, instrument=True),
+        ),
+    )
+    assert [p.name for p in pdef.params if p.tunable] == ["care"]
+    with pytest.raises(BalanceError, match="measuring instrument"):
+        parse_knob("sees", pdef)
+    assert parse_knob("care", pdef).name == "care"
+
+
 def test_whole_number_parameters_take_whole_values():
     pdef = PolicyDef("p", 0, "", (PolicyParam("ships", 1.0, 1.0, 6.0, "", integer=True),))
     assert parse_policy("p:ships=3", {"p": pdef}, "g").values == (3.0,)
@@ -298,7 +316,7 @@ WHOLE_NUMBER_PARAMETERS = {
     },
     "crew-deep-sea": {
         "omniscient": {"nodes", "allocations"},
-        "expert": {"playouts", "talk_playouts", "pick_samples"},
+        "expert": {"playouts", "talk_playouts", "pick_samples", "sees_hands"},
         "sampler": {"samples", "nodes", "pick_nodes"},
     },
     "cape-horn": {

@@ -123,6 +123,7 @@ POLICIES = {
                 "simulation on the true deal (task choice as usual), so the gap between 0 and "
                 "1 is what hidden information costs this search",
                 integer=True,
+                instrument=True,
             ),
         ),
     ),
