@@ -313,9 +313,9 @@ def test_seeing_the_hands_plays_the_card_the_true_deal_rewards():
     ids, prm = engine_arrays(seat_policies([TINY + ",sees_hands=1"], SPEC.policies, SPEC.id, 4))
     hids, hprms = HEUR
     legal = np.empty(40, np.int64)
-    told = 0
+    told_apart = 0
     for seed in range(40):
-        s, rng = _position(seed, seed % 4, seed % 3)
+        s, _ = _position(seed, seed % 4, seed % 3)
         if s is None:
             continue
         p = S.current_player(s)
@@ -335,5 +335,5 @@ def test_seeing_the_hands_plays_the_card_the_true_deal_rewards():
             else next(int(c) for c, v in zip(legal[:n], values, strict=True) if v == best)
         )
         assert decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params) == want
-        told += len(set(values)) > 1
-    assert told >= 3  # positions where the true deal tells the cards apart
+        told_apart += len(set(values)) > 1
+    assert told_apart >= 3  # positions where the true deal tells the cards apart
