@@ -26,6 +26,7 @@ import polars as pl
 import pyarrow as pa
 
 from .errors import BalanceError
+from .games import game_of_manifest
 
 MANIFEST = "manifest.json"
 PARTS_DIR = "games"
@@ -392,6 +393,7 @@ class RunFolder:
                 f"{where!r} has no run configuration; repeat the command that made the run "
                 "to rebuild it (its sound parts are kept)"
             )
+        game_of_manifest(data)  # a designer's game file kept in it: known from here on
         return data
 
     def scan(self, check: bool = True) -> pl.LazyFrame:

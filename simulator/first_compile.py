@@ -53,6 +53,8 @@ def needs_compile(config: RunConfig) -> bool:
     from numba.core import config as numba_config
 
     key, _ = compiled_what(config)
+    if not config.spec.compiled:
+        return False
     return not numba_config.DISABLE_JIT and not (cache_folder() / "compiled" / key).is_file()
 
 
@@ -113,7 +115,7 @@ def compile_notice(config: RunConfig, say: bool = True) -> Iterator[None]:
 
     key, words = compiled_what(config)
     marker = cache_folder() / "compiled" / key
-    if numba_config.DISABLE_JIT or marker.is_file():
+    if numba_config.DISABLE_JIT or marker.is_file() or not config.spec.compiled:
         yield
         return
     if say:

@@ -167,6 +167,8 @@ class GameSpec:
     # What the ``scores`` column counts, in a designer's words ("victory points"), so a replay's
     # "scores 3.75, 2.611" says what those numbers are.
     score_note: str = ""
+    # Is the engine compiled (numba)? A game file is played by plain Python: nothing compiles.
+    compiled: bool = True
 
     @property
     def best_heuristic(self) -> str:
@@ -183,6 +185,16 @@ class GameSpec:
         if self.search_budget is not None:
             return self.search_budget
         return ("mcts", "playouts") if self.searches else None
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What identifies the game's code beyond the package's own source, for a run's config
+        (a game file's SHA-256: an edited file cannot resume an old run)."""
+        return {}
+
+    def kept(self) -> dict[str, Any]:
+        """What a run's manifest keeps so the run reads back, verifies and replays without
+        anything else (a game file's text)."""
+        return {}
 
     def kind_of(self, column: str) -> ColumnKind:
         """What a game column holds (see :class:`ColumnKind`)."""
@@ -229,15 +241,55 @@ class GameSpec:
 
 
 _EXTRA: dict[str, GameSpec] = {}
+# A designer's game in one Python file (docs/own-game.md): the module that reads it into a spec.
+OWN_GAME_MODULE = "simulator.own_game.spec"
+# Packages register games under this entry-point group: name -> a module following the protocol.
+ENTRY_POINT_GROUP = "balance.games"
 
 
 def register(spec: GameSpec) -> None:
     """Add a game that does not ship with the package (tests, a designer's own prototype)."""
+    if spec.id in GAME_MODULES:
+        raise BalanceError(
+            f"a game file cannot be named {spec.id!r}, a shipped game's id; rename it"
+        )
     _EXTRA[spec.id] = spec
 
 
 def available() -> list[str]:
-    return [g for g in GAME_MODULES if _importable(g)] + list(_EXTRA)
+    return (
+        [g for g in GAME_MODULES if _importable(g)]
+        + list(_EXTRA)
+        + [name for name in entry_point_games() if name not in _EXTRA]
+    )
+
+
+def entry_point_games() -> dict[str, str]:
+    """Games other packages register (entry-point group ``balance.games``): name -> module."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def is_game_file(game: str) -> bool:
+    """Does GAME name a designer's game file rather than a registered game?"""
+    return game.endswith(".py")
+
+
+def game_from_file(path: str, source: str | None = None, name: str | None = None) -> GameSpec:
+    """The game of a designer's file (``source``: its text as a manifest keeps it; ``name``: the
+    game's id when it is not the file's stem, as for a package's entry point)."""
+    own = importlib.import_module(OWN_GAME_MODULE)
+    if source is not None:
+        return own.spec_from_source(path, source, name)
+    return own.spec_from_path(path)
+
+
+def game_of_manifest(manifest: dict[str, Any]) -> None:
+    """Register the game a run's manifest holds the file of, so the run reads back without it."""
+    kept = manifest.get("game_file")
+    if isinstance(kept, dict) and isinstance(kept.get("source"), str):
+        game_from_file(str(kept.get("path", "game.py")), kept["source"], kept.get("name"))
 
 
 def _importable(game_id: str) -> bool:
@@ -247,8 +299,17 @@ def _importable(game_id: str) -> bool:
 
 
 def get_game(game_id: str) -> GameSpec:
+    if is_game_file(game_id):
+        return game_from_file(game_id)
     if game_id in _EXTRA:
         return _EXTRA[game_id]
+    if game_id not in GAME_MODULES and game_id in entry_point_games():
+        module = importlib.import_module(entry_point_games()[game_id])
+        path = getattr(module, "__file__", None)
+        if path is None:
+            raise BalanceError(f"game {game_id!r}: its module {module.__name__} has no file")
+        with open(path, encoding="utf-8") as f:
+            return game_from_file(path, f.read(), name=game_id)
     if game_id not in GAME_MODULES or not _importable(game_id):
         raise BalanceError(f"unknown game '{game_id}'; choose from: {', '.join(available())}")
     return importlib.import_module(GAME_MODULES[game_id]).SPEC

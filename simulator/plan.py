@@ -89,6 +89,7 @@ class RunConfig:
                 "chunk_size": self.chunk_size,
                 # Games played by other engine code must not be mixed into this run on resume.
                 "engine_source": engine_source(),
+                **self.spec.fingerprint(),
                 # Resuming with an edited policy file would mix two different policies.
                 **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
                 # A resume must score positions with the same fitted evaluation.
@@ -104,6 +105,7 @@ class RunConfig:
             "end_reasons": list(self.spec.end_reasons),
             "columns": self.spec.columns,
             "version": pkg_version,
+            **self.spec.kept(),
             # The file itself, so `balance verify --repair` can replay the run without it.
             **(
                 {"policy_file": {"path": self.policy_file.path, "source": self.policy_file.source}}

@@ -173,7 +173,7 @@ def layer(name: str) -> str:
         return "cli"
     if parts[0] in ("analyses", "reports"):
         return parts[0]
-    if parts[0] == "policies" or name == "simulator.search":
+    if parts[0] == "policies" or name == "simulator.search" or first_two == "simulator.own_game":
         return "games"
     if len(parts) >= 2 and parts[0] == "simulator" and _is_game_package(parts[1]):
         return "games"

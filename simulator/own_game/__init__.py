@@ -1,0 +1,7 @@
+"""A designer's own game in one plain-Python file (docs/own-game.md).
+
+``loader`` reads and checks the file into a :class:`~.loader.GameFile`; ``play`` is the generic
+chunk loop that plays it; ``search`` the search player for any such game; ``checks`` the
+promises of the protocol (``balance check-game``); ``spec`` builds the :class:`GameSpec` that
+enters the registry like a shipped game's.
+"""

@@ -1,0 +1,174 @@
+"""The generic chunk loop: a designer's game played by plain Python, one game at a time.
+
+Each game draws from a ``numpy.random.Generator`` seeded with its own seed (the run's ``seed``
+column), so any game plays again alone, whatever the chunk, the number of jobs or the backend.
+The loop checks only what it must to stay sound (a game over within ``max_moves``, an end reason
+the file declares); the promises of the protocol are checked by ``checks`` on the first games
+of every command and by ``balance check-game``. An exception inside the designer's code ends in
+one line naming the function, the game's seed and the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import BalanceError
+from .loader import GameFile, _raised
+
+# A policy as the loop calls it: (state, seat, actions, rng) -> one of actions.
+Chooser = Callable[[Any, int, list, np.random.Generator], Any]
+
+
+class DesignerError(BalanceError):
+    """An exception raised inside the designer's file, with where it happened."""
+
+
+@dataclass
+class Outcome:
+    """One finished game."""
+
+    winners: list[int]
+    length: int
+    reason: str
+    scores: list[float]
+    measures: dict[str, float]
+    lead_changes: int
+    half_leader: int
+
+
+def play_game(
+    game: GameFile,
+    rules: dict[str, Any],
+    choosers: list[Chooser],
+    seed: int,
+    record: list[tuple[int, Any, Any, Any]] | None = None,
+) -> Outcome:
+    """Play one game from ``seed``; ``record`` (a list) receives ``(step, mover, action,
+    state before)`` for every move when given (replays)."""
+    rng = np.random.default_rng(seed)
+    n = len(choosers)
+    step = 0
+    where = "start"
+    try:
+        state = game.start(n, dict(rules))
+        to_move, legal, apply, draw = game.to_move, game.legal_actions, game.apply, game.draw_chance
+        scores, turn = game.scores, game.turn
+        track = scores is not None and not game.cooperative
+        leaders: list[tuple[int, int]] = []  # (length so far, leader) when the leader changes
+        limit = game.max_moves
+        decisions = 0
+        while True:
+            where = "to_move"
+            mover = to_move(state)
+            if mover is None:
+                break
+            if mover == "chance":
+                where = "sample_chance" if game.sample_chance is not None else "chance_outcomes"
+                action = draw(state, rng)
+            else:
+                where = "legal_actions"
+                actions = legal(state)
+                where = "a policy"
+                action = choosers[mover](state, mover, actions, rng)
+                decisions += 1
+            if record is not None:
+                record.append((step, mover, action, game.copy(state)))
+            where = "apply"
+            state = apply(state, action)
+            step += 1
+            if track:
+                where = "scores"
+                leader = _leader(scores(state))
+                if not leaders or leaders[-1][1] != leader:
+                    where = "turn"
+                    leaders.append((turn(state) if turn is not None else decisions, leader))
+            if step >= limit:
+                raise BalanceError(
+                    f"{game.path}: the game of seed {seed} is not over after {limit:,} moves "
+                    "(declare max_moves if your games are longer)"
+                )
+        where = "winners"
+        won = list(game.winners(state))
+        where = "turn"
+        length = game.length(state, decisions)
+        where = "end_reason"
+        reason = game.reason(state, won)
+        where = "scores"
+        points = list(scores(state)) if scores is not None else [float(s in won) for s in range(n)]
+        where = "measures"
+        extra = dict(game.measures(state)) if game.measures is not None else {}
+    except BalanceError:
+        raise
+    except Exception as exc:  # the designer's code: anything may go wrong
+        raise DesignerError(
+            f"{game.path}: {where}() raised {_raised(exc, game.path)} in the game of seed "
+            f"{seed}, step {step}"
+        ) from None
+    changes, half = 0, -1
+    if track and leaders:
+        definite = [who for _, who in leaders if who >= 0]  # a tie hands the lead to nobody
+        changes = sum(1 for a, b in zip(definite, definite[1:], strict=False) if a != b)
+        half = next((who for at, who in reversed(leaders) if at <= length / 2), -1)
+    return Outcome(won, length, reason, points, extra, changes, half)
+
+
+def _leader(points: list[float]) -> int:
+    """The one seat with the top score, -1 when tied."""
+    top = max(points)
+    seats = [s for s, p in enumerate(points) if p == top]
+    return seats[0] if len(seats) == 1 else -1
+
+
+def columns(
+    game: GameFile,
+    outcomes: list[Outcome],
+    n_players: int,
+    end_reasons: tuple[str, ...],
+    measure_columns: dict[str, str],
+) -> dict[str, np.ndarray]:
+    """The engine contract's columns of a chunk (``simulator.games``)."""
+    g = len(outcomes)
+    winner = np.full(g, -1, np.int64)
+    success = np.zeros(g, bool)
+    length = np.zeros(g, np.int64)
+    reason = np.zeros(g, np.int64)
+    points = np.zeros((g, n_players), np.float64)
+    lead_changes = np.zeros(g, np.int64)
+    half_leader = np.full(g, -1, np.int64)
+    extra = {col: np.zeros(g, np.float64) for col in measure_columns}
+    for i, o in enumerate(outcomes):
+        if game.cooperative:
+            success[i] = bool(o.winners)
+        elif len(o.winners) == 1:
+            winner[i] = o.winners[0]
+        length[i] = o.length
+        if o.reason not in end_reasons:
+            raise BalanceError(
+                f"{game.path}: end_reason() gave {o.reason!r}, which end_reasons does not list "
+                f"({', '.join(end_reasons)})"
+            )
+        reason[i] = end_reasons.index(o.reason)
+        points[i] = o.scores
+        lead_changes[i] = o.lead_changes
+        half_leader[i] = o.half_leader
+        for col, name in measure_columns.items():
+            if name not in o.measures:
+                raise BalanceError(f"{game.path}: measures() has no {name!r} in every game")
+            extra[col][i] = o.measures[name]
+    out: dict[str, np.ndarray] = {
+        "winner": winner,
+        "length": length,
+        "end_reason": reason,
+        "scores": points,
+        **extra,
+    }
+    if game.cooperative:
+        out["success"] = success
+    elif game.scores is not None:
+        out["lead_changes"] = lead_changes
+        out["half_leader"] = half_leader
+    return out

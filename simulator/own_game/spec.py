@@ -1,0 +1,439 @@
+"""A designer's game file as a :class:`GameSpec`: rules, policies, a chunk function, a board
+and a replay, so every command treats it as it treats a shipped game.
+
+The spec, its rules and its rules' class travel to worker processes and Dask nodes as the file's
+text (``__reduce__``): the receiving process runs the text again (cached per content), so a
+cluster needs no copy of the file and an edited file can never stand in for the one a run used.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, make_dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..boards import Board, Cell
+from ..errors import BalanceError
+from ..games import MEASURE, GameSpec, SeatPolicy, register
+from ..policy import PolicyDef, PolicyParam
+from ..recording import ReplayDef
+from ..rules import RuleSet, option
+from .loader import GameFile, from_source, load
+from .play import Chooser, columns, play_game
+
+RANDOM, GREEDY, MCTS, FIRST_FILE_POLICY = 0, 1, 2, 3
+PROBE_SEED = 0  # the game played once to learn the names of a file's measures
+
+
+@dataclass(frozen=True, eq=False)
+class FileGameSpec(GameSpec):
+    """A game read from a designer's file (``game_file``: its checked text)."""
+
+    game_file: GameFile | None = None
+
+    def __reduce__(self) -> tuple:
+        g = self.game_file
+        return (spec_from_source, (g.path, g.source, g.name))  # type: ignore[union-attr]
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"game_file": self.game_file.sha256}  # type: ignore[union-attr]
+
+    def kept(self) -> dict[str, Any]:
+        g: GameFile = self.game_file  # type: ignore[assignment]
+        return {
+            "game_file": {"name": g.name, "path": g.path, "sha256": g.sha256, "source": g.source}
+        }
+
+
+# -- rules -------------------------------------------------------------------------------------
+class FileRules(RuleSet):
+    """Base of the rule sets built from a file's ``options``."""
+
+    game_file: ClassVar[GameFile]
+
+    def __reduce__(self) -> tuple:
+        g = type(self).game_file
+        return (_rules_of, (g.path, g.source, g.name, self.to_dict()))
+
+
+def _rules_of(path: str, source: str, name: str, values: dict[str, Any]) -> RuleSet:
+    return spec_from_source(path, source, name).rules_class(**values)
+
+
+def _rules_class(game: GameFile) -> type[RuleSet]:
+    fields = []
+    for name, o in game.options.items():
+        d = o["default"]
+        kind = type(d) if type(d) in (bool, int, float, str) else float
+        meta = option(
+            d,
+            str(o.get("meaning", "")),
+            f"{game.name}.py",
+            lo=o.get("min"),
+            hi=o.get("max"),
+            choices=tuple(o["choices"]) if "choices" in o else None,
+        )
+        fields.append((name, kind, meta))
+    words = "".join(w.title() for w in game.name.replace("-", "_").split("_"))
+    cls = make_dataclass(
+        f"{words}Rules", fields, bases=(FileRules,), frozen=True, namespace={"__module__": __name__}
+    )
+    cls.game_id = game.name
+    cls.game_file = game
+    return cls
+
+
+# -- policies ----------------------------------------------------------------------------------
+def _param(p: Any, ranges: dict[str, Any]) -> PolicyParam:
+    if p.name in ranges:
+        lo, hi = ranges[p.name]
+    elif p.boolean:
+        lo, hi = 0.0, 1.0
+    elif p.default > 0:
+        lo, hi = 0.0, 2 * p.default
+    elif p.default < 0:
+        lo, hi = 2 * p.default, 0.0
+    else:
+        lo, hi = 0.0, 10.0 if p.integer else 1.0
+    return PolicyParam(p.name, p.default, float(lo), float(hi), "from the file", p.integer)
+
+
+def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
+    own = list(game.policies.values())
+    defs = {
+        "random": PolicyDef("random", RANDOM, "a legal action drawn uniformly at random"),
+        "greedy": PolicyDef(
+            "greedy",
+            GREEDY,
+            "looks one step ahead: the action after which its score leads the best other seat's "
+            "by the most (chance averaged over its outcomes)",
+        ),
+        "mcts": PolicyDef(
+            "mcts",
+            MCTS,
+            "searches: simulations from the position through the file's own functions, what "
+            "it cannot see dealt anew each time, the root's budget spent to find the best action",
+            (
+                PolicyParam(
+                    "playouts",
+                    200,
+                    1,
+                    100_000,
+                    "simulations per decision (the skill knob)",
+                    integer=True,
+                    log=True,
+                ),  # fmt: skip
+                PolicyParam("explore", 0.7, 0.0, 5.0, "exploration constant below the root"),
+                PolicyParam(
+                    "horizon",
+                    0,
+                    0,
+                    10_000,
+                    "decisions a simulation plays before the scores judge it (0: to the end)",
+                    integer=True,
+                ),  # fmt: skip
+                PolicyParam(
+                    "rollout",
+                    0,
+                    0,
+                    len(own),
+                    "how simulations play out",
+                    integer=True,
+                    choices=("random", *(p.name for p in own)),
+                ),  # fmt: skip
+            ),
+        ),
+    }
+    ranges = getattr(game.module, "policy_ranges", {})
+    for i, p in enumerate(own):
+        if len(p.params) > 10:
+            raise BalanceError(f"{game.path}: policy {p.name!r} has more than 10 parameters")
+        params = tuple(_param(q, dict(ranges.get(p.name, {}))) for q in p.params)
+        defs[p.name] = PolicyDef(p.name, FIRST_FILE_POLICY + i, p.doc, params, f"{game.name}.py")
+    return defs
+
+
+def _random(state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
+    return actions[int(rng.integers(len(actions)))]
+
+
+def _greedy(game: GameFile) -> Chooser:
+    def choose(state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
+        seen = state
+        if game.hidden_information:
+            seen = game.determinize(game.copy(state), seat, rng)
+        best, best_value = actions[0], -np.inf
+        for a in actions:
+            after = game.apply(game.copy(seen), a)
+            if game.to_move(after) == "chance" and game.sample_chance is None:
+                value = sum(
+                    p * _margin(game.scores(game.apply(game.copy(after), o)), seat)
+                    for o, p in game.chance_outcomes(after)
+                )
+            else:
+                value = _margin(game.scores(after), seat)
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    return choose
+
+
+def _margin(points: list[float], seat: int) -> float:
+    others = [p for s, p in enumerate(points) if s != seat]
+    return points[seat] - (max(others) if others else 0.0)
+
+
+def _chooser(game: GameFile, policy_id: int, row: np.ndarray) -> Chooser:
+    if policy_id == RANDOM:
+        return _random
+    if policy_id == GREEDY:
+        return _greedy(game)
+    own = list(game.policies.values())
+    if policy_id == MCTS:
+        rollout_index = int(row[3])
+        rollout = None
+        if rollout_index > 0:
+            p = own[rollout_index - 1]
+            rollout = functools.partial(p.function, **_kwargs(p, row_of(p, game)))
+        return functools.partial(
+            _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
+            rollout=rollout,
+        )  # fmt: skip
+    p = own[policy_id - FIRST_FILE_POLICY]
+    return functools.partial(p.function, **_kwargs(p, row))
+
+
+def row_of(p: Any, game: GameFile) -> np.ndarray:
+    """A file policy's default parameter row (a rollout plays it at its defaults)."""
+    return np.array([q.default for q in p.params] + [0.0], dtype=np.float64)
+
+
+def _kwargs(p: Any, row: np.ndarray) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i, q in enumerate(p.params):
+        v = float(row[i])
+        out[q.name] = bool(v) if q.boolean else int(v) if q.integer else v
+    return out
+
+
+def _search(game: GameFile, state: Any, seat: int, actions: list, rng: Any, **kw: Any) -> Any:
+    from . import search  # read only where a seat searches
+
+    return search.choose(game, state, seat, actions, rng, **kw)
+
+
+def _check(game: GameFile, rules: RuleSet, n_players: int, seats: list[SeatPolicy]) -> str | None:
+    for s in seats:
+        if s.policy.id == GREEDY and game.scores is None:
+            return (
+                f"{game.name}.py has no scores(state): greedy looks one step ahead on scores; "
+                "play random, mcts or the file's own policies"
+            )
+        if s.policy.id == MCTS:
+            from . import search
+
+            why = search.refuse_reason(game)
+            if why:
+                return why
+    _first_games_checked(game, rules, n_players, seats)
+    return None
+
+
+FIRST_GAMES = 5  # games every command plays with every check on before it writes anything
+FIRST_SECONDS = 2.0  # ... or fewer, when they take longer
+_CHECKED: set[tuple[Any, ...]] = set()
+
+
+def _first_games_checked(
+    game: GameFile, rules: RuleSet, n_players: int, seats: list[SeatPolicy]
+) -> None:
+    """The protocol's checks on the run's first games, with the run's own policies (a search
+    seat plays at random here: the search is the toolkit's, the file's functions are what is
+    checked). Once per file, rules and seats in a process."""
+    from .checks import check_games
+
+    key = (game.sha256, tuple(sorted(rules.to_dict().items())), n_players,
+           tuple(s.label for s in seats))  # fmt: skip
+    if key in _CHECKED:
+        return
+    choosers = [
+        _random if s.policy.id == MCTS else _chooser(game, s.policy.id, s.row()) for s in seats
+    ]
+    check_games(game, rules.to_dict(), n_players, FIRST_GAMES, choosers=choosers,
+                seconds=FIRST_SECONDS)  # fmt: skip
+    _CHECKED.add(key)
+
+
+# -- the chunk ---------------------------------------------------------------------------------
+def _play_chunk(
+    game: GameFile,
+    end_reasons: tuple[str, ...],
+    measure_columns: dict[str, str],
+    rules: RuleSet,
+    n_players: int,
+    policy_ids: np.ndarray,
+    policy_params: np.ndarray,
+    seeds: np.ndarray,
+    **_: Any,
+) -> dict[str, np.ndarray]:
+    choosers = [_chooser(game, int(policy_ids[s]), policy_params[s]) for s in range(n_players)]
+    values = rules.to_dict()
+    outcomes = [play_game(game, values, choosers, int(seed)) for seed in seeds]
+    return columns(game, outcomes, n_players, end_reasons, measure_columns)
+
+
+def _measure_names(game: GameFile) -> list[str]:
+    if game.measures is None:
+        return []
+    if game.measure_notes:
+        return list(game.measure_notes)
+    lo = game.players[0]
+    rules = {k: o["default"] for k, o in game.options.items()}
+    outcome = play_game(game, rules, [_random] * lo, PROBE_SEED)
+    return list(outcome.measures)
+
+
+# -- board and replay --------------------------------------------------------------------------
+def _board(game: GameFile, rules: RuleSet) -> Board:
+    drawn = game.board(rules.to_dict())
+    shape, cells = "square", drawn
+    if isinstance(drawn, dict):
+        shape, cells = drawn.get("shape", "square"), drawn.get("cells", [])
+    try:
+        return Board(
+            tuple(
+                Cell(
+                    int(c["id"]),
+                    str(c.get("kind", "cell")),
+                    float(c["x"]),
+                    float(c["y"]),
+                    tuple(int(n) for n in c.get("neighbours", ())),
+                    str(c.get("label", "")),
+                )  # fmt: skip
+                for c in cells
+            ),
+            shape,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BalanceError(
+            f"{game.path}: board() must give cells with id, kind, x, y and neighbours ({exc})"
+        ) from None
+
+
+def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
+    def play(rules, n_players, policy_ids, policy_params, seed, **_):  # noqa: ANN001, ANN202
+        choosers = [_chooser(game, int(policy_ids[s]), policy_params[s]) for s in range(n_players)]
+        moves: list[tuple[int, Any, Any, Any]] = []
+        outcome = play_game(game, rules.to_dict(), choosers, int(seed), record=moves)
+        rows = []
+        for i, (step, mover, action, before) in enumerate(moves):
+            after = moves[i + 1][3] if i + 1 < len(moves) else None
+            rows.append(_event(game, step, mover, action, before, after, outcome))
+        return rows, spec_columns([outcome])
+
+    def decode(rules, n_players, rows):  # noqa: ANN001, ANN202
+        return [{k: v for k, v in r.items() if k != "pieces"} for r in rows]
+
+    def frames(rules, n_players, rows, events):  # noqa: ANN001, ANN202
+        return [{"pieces": r["pieces"], "marks": r.get("marks", [])} for r in rows[:1]] + [
+            {"pieces": r["after"], "marks": []} for r in rows
+        ]
+
+    drawn = game.board is not None and game.pieces is not None
+    return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None)
+
+
+def _event(game, step, mover, action, before, after, outcome) -> dict[str, Any]:  # noqa: ANN001
+    chance = mover == "chance"
+    text = game.describe(before, action) if game.describe is not None else None
+    if text is None:
+        text = f"chance: {action!r}" if chance else f"seat {mover + 1} plays {action!r}"
+    event: dict[str, Any] = {
+        "step": int(game.turn(before)) if game.turn is not None else step,
+        "player": -1 if chance else int(mover),
+        "kind": "chance" if chance else "move",
+        "action": repr(action),
+        "text": str(text),
+    }
+    if game.board is not None and game.pieces is not None:
+        event["pieces"] = _pieces(game, before)
+        event["after"] = _pieces(game, after) if after is not None else []
+    return event
+
+
+def _pieces(game: GameFile, state: Any) -> list[dict[str, Any]]:
+    return [
+        {"cell": int(p["cell"]), "seat": int(p.get("seat", -1)), "label": str(p.get("label", ""))}
+        for p in game.pieces(state)
+    ]
+
+
+# -- the spec ----------------------------------------------------------------------------------
+_SPECS: dict[tuple[str, str], FileGameSpec] = {}
+
+
+def spec_from_path(path: str) -> FileGameSpec:
+    """The game of a file on disk (read, checked, registered under its stem)."""
+    game = load(path)
+    return _spec(game)
+
+
+def spec_from_source(path: str, source: str, name: str | None = None) -> FileGameSpec:
+    """The game of a file's text (a manifest's, a worker's); ``name``: its id, if not the
+    file's stem."""
+    return _spec(from_source(path, source, name))
+
+
+def _spec(game: GameFile) -> FileGameSpec:
+    key = (game.name, game.sha256)
+    if key not in _SPECS:
+        _SPECS[key] = _build(game)
+    spec = _SPECS[key]
+    register(spec)
+    return spec
+
+
+def _build(game: GameFile) -> FileGameSpec:
+    prefix = game.name.replace("-", "_") + "_"
+    names = _measure_names(game)
+    notes = game.measure_notes
+    measure_columns = {prefix + n: n for n in names}
+    end_reasons = game.end_reasons
+    lo, hi = game.players
+    policies = _policy_defs(game)
+    own = [p for p in policies if p not in ("random", "greedy", "mcts")]
+    play_chunk = functools.partial(_play_chunk, game, end_reasons, measure_columns)
+
+    def spec_columns(outcomes: list) -> dict[str, np.ndarray]:
+        return columns(game, outcomes, len(outcomes[0].scores), end_reasons, measure_columns)
+
+    return FileGameSpec(
+        id=game.name,
+        title=game.title,
+        min_players=lo,
+        max_players=hi,
+        default_players=lo,
+        cooperative=game.cooperative,
+        length_unit=game.length_unit,
+        end_reasons=end_reasons,
+        rules_class=_rules_class(game),
+        policies=policies,
+        default_policy=own[0] if own else "random",
+        play_chunk=play_chunk,
+        columns={prefix + n: notes.get(n, f"{n} (the file's measures)") for n in names},
+        column_kinds={prefix + n: MEASURE for n in names},
+        board=(lambda rules: _board(game, rules)) if game.board is not None else None,
+        check=functools.partial(_check, game),
+        replay=_replay(game, spec_columns),
+        strongest=own[0] if own else None,
+        score_note=str(getattr(game.module, "score_note", "")),
+        compiled=False,
+        game_file=game,
+    )
+
+
+def is_game_file(name: str) -> bool:
+    return name.endswith(".py")
