@@ -13,6 +13,7 @@ import typer
 from simulator import cli_types as opt
 from simulator.cli_app import App
 from simulator.cli_types import REPORT_FORMATS, print_json
+from simulator.commands.check_game import check_game
 from simulator.errors import BalanceError
 from simulator.games import game_commands
 from simulator.requests import Execution, PlayRequest
@@ -32,6 +33,9 @@ app = App(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+app.command("check-game")(check_game)
 
 
 # -- the request, built once from a command's options ------------------------------------------

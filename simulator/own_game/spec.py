@@ -206,6 +206,11 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray) -> Chooser:
     return functools.partial(p.function, **_kwargs(p, row))
 
 
+def policy_chooser(game: GameFile, seat: SeatPolicy) -> Chooser:
+    """How the loop calls a seat's policy (its parameters bound)."""
+    return _chooser(game, seat.policy.id, seat.row())
+
+
 def row_of(p: Any, game: GameFile) -> np.ndarray:
     """A file policy's default parameter row (a rollout plays it at its defaults)."""
     return np.array([q.default for q in p.params] + [0.0], dtype=np.float64)
@@ -342,8 +347,17 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
             {"pieces": r["after"], "marks": []} for r in rows
         ]
 
+    def table(rules, n_players, rows, events):  # noqa: ANN001, ANN202
+        who = [("chance" if e["player"] < 0 else f"seat {e['player'] + 1}") for e in events]
+        return {
+            "title": "moves",
+            "columns": [game.length_unit if game.turn is not None else "move", "who", "what"],
+            "rows": [[e["step"], w, e["text"]] for e, w in zip(events, who, strict=True)],
+            "event_of_row": list(range(len(events))),
+        }
+
     drawn = game.board is not None and game.pieces is not None
-    return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None)
+    return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None, table)
 
 
 def _event(game, step, mover, action, before, after, outcome) -> dict[str, Any]:  # noqa: ANN001
