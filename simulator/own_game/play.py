@@ -48,7 +48,8 @@ def play_game(
     record: list[tuple[int, Any, Any, Any]] | None = None,
 ) -> Outcome:
     """Play one game from ``seed``; ``record`` (a list) receives ``(step, mover, action,
-    state before)`` for every move when given (replays)."""
+    state before)`` for every move when given (replays), then ``(step, None, None, final
+    state)``."""
     rng = np.random.default_rng(seed)
     n = len(choosers)
     step = 0
@@ -91,6 +92,8 @@ def play_game(
                     f"{game.path}: the game of seed {seed} is not over after {limit:,} moves "
                     "(declare max_moves if your games are longer)"
                 )
+        if record is not None:
+            record.append((step, None, None, state))
         where = "winners"
         won = list(game.winners(state))
         where = "turn"

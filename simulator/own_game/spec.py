@@ -333,10 +333,10 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
         choosers = [_chooser(game, int(policy_ids[s]), policy_params[s]) for s in range(n_players)]
         moves: list[tuple[int, Any, Any, Any]] = []
         outcome = play_game(game, rules.to_dict(), choosers, int(seed), record=moves)
-        rows = []
-        for i, (step, mover, action, before) in enumerate(moves):
-            after = moves[i + 1][3] if i + 1 < len(moves) else None
-            rows.append(_event(game, step, mover, action, before, after, outcome))
+        rows = [
+            _event(game, step, mover, action, before, moves[i + 1][3])
+            for i, (step, mover, action, before) in enumerate(moves[:-1])  # the last: the end
+        ]
         return rows, spec_columns([outcome])
 
     def decode(rules, n_players, rows):  # noqa: ANN001, ANN202
@@ -360,7 +360,7 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
     return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None, table)
 
 
-def _event(game, step, mover, action, before, after, outcome) -> dict[str, Any]:  # noqa: ANN001
+def _event(game, step, mover, action, before, after) -> dict[str, Any]:  # noqa: ANN001
     chance = mover == "chance"
     text = game.describe(before, action) if game.describe is not None else None
     if text is None:
@@ -374,7 +374,7 @@ def _event(game, step, mover, action, before, after, outcome) -> dict[str, Any]:
     }
     if game.board is not None and game.pieces is not None:
         event["pieces"] = _pieces(game, before)
-        event["after"] = _pieces(game, after) if after is not None else []
+        event["after"] = _pieces(game, after)
     return event
 
 
