@@ -61,15 +61,15 @@ class GameFile:
     source: str
     module: types.ModuleType = field(repr=False)
 
+    def __post_init__(self) -> None:
+        # The protocol's functions as attributes (None where an optional one is not defined),
+        # looked up once: the game loop reads them for every move.
+        for name in REQUIRED + OPTIONAL:
+            object.__setattr__(self, name, getattr(self.module, name, None))
+
     @cached_property
     def sha256(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()
-
-    def __getattr__(self, name: str) -> Any:
-        # The protocol's functions and constants, None where an optional one is not defined.
-        if name in REQUIRED or name in OPTIONAL:
-            return getattr(self.module, name, None)
-        raise AttributeError(name)
 
     # -- declarations --------------------------------------------------------------------------
     @property
@@ -88,15 +88,15 @@ class GameFile:
     def options(self) -> dict[str, dict[str, Any]]:
         return dict(getattr(self.module, "options", {}))
 
-    @property
+    @cached_property
     def cooperative(self) -> bool:
         return bool(getattr(self.module, "cooperative", False))
 
-    @property
+    @cached_property
     def max_moves(self) -> int:
         return int(getattr(self.module, "max_moves", DEFAULT_MAX_MOVES))
 
-    @property
+    @cached_property
     def end_reasons(self) -> tuple[str, ...]:
         """Declared ``end_reasons``; without ``end_reason``: "won" and "no winner"."""
         declared = getattr(self.module, "end_reasons", None)
@@ -108,7 +108,7 @@ class GameFile:
     def measure_notes(self) -> dict[str, str]:
         return dict(getattr(self.module, "measure_notes", {}))
 
-    @property
+    @cached_property
     def hidden_information(self) -> bool:
         """Do seats know different things (the file defines ``observe``)?"""
         return self.observe is not None

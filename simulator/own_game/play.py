@@ -56,10 +56,13 @@ def play_game(
     where = "start"
     try:
         state = game.start(n, dict(rules))
-        to_move, legal, apply, draw = game.to_move, game.legal_actions, game.apply, game.draw_chance
+        to_move, legal, apply = game.to_move, game.legal_actions, game.apply
+        outcomes_of, sample = game.chance_outcomes, game.sample_chance
         scores, turn = game.scores, game.turn
+        # The leader is looked at whenever another seat comes to decide (and at the end).
         track = scores is not None and not game.cooperative
         leaders: list[tuple[int, int]] = []  # (length so far, leader) when the leader changes
+        last_seat = -1
         limit = game.max_moves
         decisions = 0
         while True:
@@ -68,9 +71,23 @@ def play_game(
             if mover is None:
                 break
             if mover == "chance":
-                where = "sample_chance" if game.sample_chance is not None else "chance_outcomes"
-                action = draw(state, rng)
+                if sample is not None:
+                    where = "sample_chance"
+                    action = sample(state, rng)
+                else:
+                    where = "chance_outcomes"
+                    outcomes = outcomes_of(state)
+                    u, acc, action = rng.random(), 0.0, outcomes[-1][0]
+                    for outcome, p in outcomes:
+                        acc += p
+                        if u < acc:
+                            action = outcome
+                            break
             else:
+                if track and mover != last_seat:
+                    where = "scores"
+                    _follow(leaders, scores(state), turn, state, decisions)
+                    last_seat = mover
                 where = "legal_actions"
                 actions = legal(state)
                 where = "a policy"
@@ -81,12 +98,6 @@ def play_game(
             where = "apply"
             state = apply(state, action)
             step += 1
-            if track:
-                where = "scores"
-                leader = _leader(scores(state))
-                if not leaders or leaders[-1][1] != leader:
-                    where = "turn"
-                    leaders.append((turn(state) if turn is not None else decisions, leader))
             if step >= limit:
                 raise BalanceError(
                     f"{game.path}: the game of seed {seed} is not over after {limit:,} moves "
@@ -102,6 +113,8 @@ def play_game(
         reason = game.reason(state, won)
         where = "scores"
         points = list(scores(state)) if scores is not None else [float(s in won) for s in range(n)]
+        if track:
+            _follow(leaders, points, None, state, length)
         where = "measures"
         extra = dict(game.measures(state)) if game.measures is not None else {}
     except BalanceError:
@@ -117,6 +130,15 @@ def play_game(
         changes = sum(1 for a, b in zip(definite, definite[1:], strict=False) if a != b)
         half = next((who for at, who in reversed(leaders) if at <= length / 2), -1)
     return Outcome(won, length, reason, points, extra, changes, half)
+
+
+def _follow(
+    leaders: list[tuple[int, int]], points: list[float], turn: Any, state: Any, so_far: int
+) -> None:
+    """Note the leader when it changed (``turn``: the file's clock, else ``so_far``)."""
+    leader = _leader(points)
+    if not leaders or leaders[-1][1] != leader:
+        leaders.append((int(turn(state)) if turn is not None else so_far, leader))
 
 
 def _leader(points: list[float]) -> int:
