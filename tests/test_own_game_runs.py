@@ -213,3 +213,24 @@ def test_compare_plays_a_file_games_variant_on_the_same_seeds(capsys, tmp_path):
     runs = sorted((tmp_path / "study").glob("*/manifest.json"))
     seeds = [pl.read_parquet(p.parent / "games" / "*.parquet")["seed"].sort() for p in runs]
     assert len(runs) == 2 and seeds[0].equals(seeds[1])
+
+
+def test_a_package_registers_a_game_under_the_entry_point_group(capsys, tmp_path, monkeypatch):
+    package = tmp_path / "dicegames"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    shutil.copy(EXAMPLES / "pig.py", package / "pig_rules.py")
+    info = tmp_path / "dicegames-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: dicegames\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[balance.games]\ndice = dicegames.pig_rules\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = call(capsys, "games", "--json")
+    assert code == 0, err
+    dice = next(g for g in json.loads(out) if g["id"] == "dice")
+    assert dice["title"] == "Pig" and "hold" in dice["policies"]
+    code, _, err = call(
+        capsys, "simulate", "dice", "-n", 50, "--out", tmp_path / "run", "--jobs", 1
+    )
+    assert code == 0, err
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["config"]["game"] == "dice"
