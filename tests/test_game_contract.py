@@ -428,9 +428,7 @@ def _switched_off(numba_type: str) -> bool:
 def test_runs_without_the_search_never_compile_it():
     """A run with no `mcts` seat compiles its engine with the search switched off (``searching``
     typed None, so numba prunes the search away), and a run with one switches it on."""
-    without = _searching_signatures(
-        [(g, [get_game(g).best_heuristic]) for g in COMPILED_SEARCHING]
-    )
+    without = _searching_signatures([(g, [get_game(g).best_heuristic]) for g in COMPILED_SEARCHING])
     for game in COMPILED_SEARCHING:
         package = "simulator." + game.replace("-", "_") + "."
         engine = {k: v for k, v in without.items() if k.startswith(package) and v}
