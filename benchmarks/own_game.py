@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ("pig", "noughts", "kuhn")
+EXAMPLES = ("pig", "noughts", "kuhn", "swap")
 
 
 def bare_loop(path: str, seconds: float) -> float:

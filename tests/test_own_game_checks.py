@@ -29,7 +29,7 @@ def _broken(tmp_path: Path, name: str, text: str, old: str, new: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("example", ["pig", "noughts", "kuhn"])
+@pytest.mark.parametrize("example", ["pig", "noughts", "kuhn", "swap"])
 def test_every_example_keeps_every_promise(capsys, example):
     code, out, err = call(capsys, "check-game", EXAMPLES / f"{example}.py", "--games", 30)
     assert code == 0, err

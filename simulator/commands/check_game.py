@@ -55,7 +55,7 @@ def check_game(
     report = check(game, values, n, games, seed)
     own = [p for p in spec.policies.values() if p.source]
     for p in own:
-        chooser = policy_chooser(game, parse_policy(p.name, spec.policies, spec.id))
+        chooser = policy_chooser(game, parse_policy(p.name, spec.policies, spec.id), n)
         check_games(game, values, n, POLICY_GAMES, seed, [chooser] * n)
     from simulator.own_game.search import refuse_reason
 

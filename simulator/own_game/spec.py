@@ -186,7 +186,7 @@ def _margin(points: list[float], seat: int) -> float:
     return points[seat] - (max(others) if others else 0.0)
 
 
-def _chooser(game: GameFile, policy_id: int, row: np.ndarray) -> Chooser:
+def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) -> Chooser:
     if policy_id == RANDOM:
         return _random
     if policy_id == GREEDY:
@@ -200,15 +200,15 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray) -> Chooser:
             rollout = functools.partial(p.function, **_kwargs(p, row_of(p, game)))
         return functools.partial(
             _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
-            rollout=rollout,
+            rollout=rollout, players=n_players,
         )  # fmt: skip
     p = own[policy_id - FIRST_FILE_POLICY]
     return functools.partial(p.function, **_kwargs(p, row))
 
 
-def policy_chooser(game: GameFile, seat: SeatPolicy) -> Chooser:
+def policy_chooser(game: GameFile, seat: SeatPolicy, n_players: int) -> Chooser:
     """How the loop calls a seat's policy (its parameters bound)."""
-    return _chooser(game, seat.policy.id, seat.row())
+    return _chooser(game, seat.policy.id, seat.row(), n_players)
 
 
 def row_of(p: Any, game: GameFile) -> np.ndarray:
@@ -265,7 +265,8 @@ def _first_games_checked(
     if key in _CHECKED:
         return
     choosers = [
-        _random if s.policy.id == MCTS else _chooser(game, s.policy.id, s.row()) for s in seats
+        _random if s.policy.id == MCTS else _chooser(game, s.policy.id, s.row(), n_players)
+        for s in seats
     ]
     check_games(game, rules.to_dict(), n_players, FIRST_GAMES, choosers=choosers,
                 seconds=FIRST_SECONDS)  # fmt: skip
@@ -284,7 +285,9 @@ def _play_chunk(
     seeds: np.ndarray,
     **_: Any,
 ) -> dict[str, np.ndarray]:
-    choosers = [_chooser(game, int(policy_ids[s]), policy_params[s]) for s in range(n_players)]
+    choosers = [
+        _chooser(game, int(policy_ids[s]), policy_params[s], n_players) for s in range(n_players)
+    ]
     values = rules.to_dict()
     outcomes = [play_game(game, values, choosers, int(seed)) for seed in seeds]
     return columns(game, outcomes, n_players, end_reasons, measure_columns)
@@ -330,7 +333,10 @@ def _board(game: GameFile, rules: RuleSet) -> Board:
 
 def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
     def play(rules, n_players, policy_ids, policy_params, seed, **_):  # noqa: ANN001, ANN202
-        choosers = [_chooser(game, int(policy_ids[s]), policy_params[s]) for s in range(n_players)]
+        choosers = [
+            _chooser(game, int(policy_ids[s]), policy_params[s], n_players)
+            for s in range(n_players)
+        ]
         moves: list[tuple[int, Any, Any, Any]] = []
         outcome = play_game(game, rules.to_dict(), choosers, int(seed), record=moves)
         rows = [
