@@ -169,6 +169,9 @@ class GameSpec:
     score_note: str = ""
     # Is the engine compiled (numba)? A game file is played by plain Python: nothing compiles.
     compiled: bool = True
+    # Policy name -> why the game cannot play it (one line), or None: a declared policy this
+    # game refuses (greedy where a game file has no scores). Default ladders leave it out.
+    refuses: Callable[[str], str | None] | None = None
 
     @property
     def best_heuristic(self) -> str:
@@ -213,9 +216,17 @@ class GameSpec:
                 f"not {n_players}"
             )
 
+    def refusal(self, policy: str) -> str | None:
+        """Why this game cannot play ``policy`` (a declared one), or None."""
+        return self.refuses(policy) if self.refuses is not None else None
+
     def check_run(self, rules: RuleSet, n_players: int, seats: list[SeatPolicy]) -> None:
         """Every check a run must pass before anything is written."""
         self.check_players(n_players)
+        for seat in seats:
+            problem = self.refusal(seat.policy.name)
+            if problem:
+                raise BalanceError(problem)
         if self.check is not None:
             problem = self.check(rules, n_players, seats)
             if problem:

@@ -42,12 +42,14 @@ def split_rungs(text: str) -> list[str]:
 
 
 def default_rungs(spec: GameSpec) -> list[str]:
-    """``random``, every hand-written policy, then the searching policy (the game's
-    ``budget_rung``) at two budgets."""
+    """``random``, every hand-written policy the game plays, then the searching policy (the
+    game's ``budget_rung``) at two budgets."""
     budget = spec.budget_rung
     searcher = budget[0] if budget else "mcts"
-    rungs = ["random"] + [p for p in spec.policies if p not in ("random", searcher)]
-    if budget:
+    rungs = ["random"] + [
+        p for p in spec.policies if p not in ("random", searcher) and not spec.refusal(p)
+    ]
+    if budget and not spec.refusal(budget[0]):
         policy, name = budget
         param = next(p for p in spec.policies[policy].params if p.name == name)
         default = int(param.default)

@@ -57,10 +57,8 @@ def check_game(
     for p in own:
         chooser = policy_chooser(game, parse_policy(p.name, spec.policies, spec.id), n)
         check_games(game, values, n, POLICY_GAMES, seed, [chooser] * n)
-    from simulator.own_game.search import refuse_reason
-
-    search = refuse_reason(game) or "searches through the file's functions"
-    greedy = "plays" if game.scores is not None else "refused: the file has no scores(state)"
+    search = spec.refusal("mcts") or "searches through the file's functions"
+    greedy = "plays" if not spec.refusal("greedy") else "refused: the file has no scores(state)"
     result = {
         "file": file,
         "game": spec.id,

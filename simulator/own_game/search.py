@@ -76,10 +76,13 @@ class _Node:
 # action was legal), the _Node it leads to or None (perfect information only)].
 
 
-def _pick(stats: dict, actions: list, explore: float, r: float) -> tuple[Any, list, bool]:
-    """The action to take at a node (``stats``: action -> edge): an untried legal one (drawn with
-    ``r``, a uniform) if any, else the best by availability UCB (ties to the first); whether it
-    was new. Every legal action's availability grows by one."""
+def _pick(
+    stats: dict, actions: list, explore: float, r: float, first: Any = None
+) -> tuple[Any, list, bool]:
+    """The action to take at a node (``stats``: action -> edge): an untried legal one if any
+    (``first``, the rollout policy's choice, while it is untried: a node's first simulation
+    plays as the rollout would; else drawn with ``r``, a uniform), else the best by availability
+    UCB (ties to the first); whether it was new. Every legal action's availability grows by one."""
     get, log, sqrt = stats.get, math.log, math.sqrt
     untried = None
     best_a, best_e, best = None, None, -math.inf
@@ -98,7 +101,7 @@ def _pick(stats: dict, actions: list, explore: float, r: float) -> tuple[Any, li
             if score > best:
                 best_a, best_e, best = a, e, score
     if untried is not None:
-        a = untried[int(r * len(untried))]
+        a = first if first in untried else untried[int(r * len(untried))]
         e = [0, 0.0, 1, None]
         stats[a] = e
         return a, e, True
@@ -180,21 +183,48 @@ def choose(
     srng = np.random.Generator(np.random.PCG64(seed))
     sim = _Simulator(game, state, seat, actions, n, explore, horizon, rollout)
 
+    # The rollout policy's own choice here: the answer unless the search is sure of better.
+    incumbent = actions.index(rollout(state, seat, actions, srng)) if rollout else None
     sums = [0.0] * k
     counts = [0] * k
+    results: list[list[float | None]] = [[] for _ in range(k)]  # by simulation, None: not run
     alive = list(range(k))
     for _width, quota in _schedule(k, playouts):
         draws = srng.integers(0, 2**63, size=(quota, 8)).tolist()
         for row in draws:  # common random numbers: the j-th simulation of every arm alike
             luck = _state_dict(*row[:4])
             choices = _state_dict(*row[4:])
-            for i in alive:
-                sums[i] += sim.run(i, luck, choices)
-                counts[i] += 1
+            for i in range(k):
+                reward = sim.run(i, luck, choices) if i in alive else None
+                results[i].append(reward)
+                if reward is not None:
+                    sums[i] += reward
+                    counts[i] += 1
         alive.sort(key=lambda i: (-sums[i] / counts[i], i))
         alive = alive[: (len(alive) + 1) // 2]
     best = min(alive, key=lambda i: (-sums[i] / counts[i], i))
+    if (
+        incumbent is not None
+        and best != incumbent
+        and not _surely_better(results[best], results[incumbent])
+    ):
+        return actions[incumbent]
     return actions[best]
+
+
+SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
+
+
+def _surely_better(a: list[float | None], b: list[float | None]) -> bool:
+    """Is ``a`` better than ``b`` on the simulations both were given (paired: the same luck),
+    by more than ``SURE`` standard errors of the mean difference?"""
+    diffs = [x - y for x, y in zip(a, b, strict=True) if x is not None and y is not None]
+    m = len(diffs)
+    if m < 2:
+        return False
+    mean = sum(diffs) / m
+    var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+    return mean > SURE * math.sqrt(var / m) if var > 0 else mean > 0
 
 
 class _Simulator:
@@ -318,7 +348,8 @@ class _Simulator:
                     stats = node.acts.get(mover)
                     if stats is None:
                         stats = node.acts[mover] = {}
-                a, edge, new = _pick(stats, acts, explore, r)
+                first = rollout(s, mover, acts, c) if rollout is not None else None
+                a, edge, new = _pick(stats, acts, explore, r, first)
                 path.append((mover, edge))
                 if new:
                     in_tree = False

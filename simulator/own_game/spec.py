@@ -136,10 +136,11 @@ def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
                 ),  # fmt: skip
                 PolicyParam(
                     "rollout",
-                    0,
+                    1 if own else 0,  # the file's first policy
                     0,
                     len(own),
-                    "how simulations play out",
+                    "how simulations play out; the search keeps this policy's choice unless "
+                    "its simulations are sure of better",
                     integer=True,
                     choices=("random", *(p.name for p in own)),
                 ),  # fmt: skip
@@ -230,19 +231,20 @@ def _search(game: GameFile, state: Any, seat: int, actions: list, rng: Any, **kw
     return search.choose(game, state, seat, actions, rng, **kw)
 
 
-def _check(game: GameFile, rules: RuleSet, n_players: int, seats: list[SeatPolicy]) -> str | None:
-    for s in seats:
-        if s.policy.id == GREEDY and game.scores is None:
-            return (
-                f"{game.name}.py has no scores(state): greedy looks one step ahead on scores; "
-                "play random, mcts or the file's own policies"
-            )
-        if s.policy.id == MCTS:
-            from . import search
+def _refuses(game: GameFile, policy: str) -> str | None:
+    if policy == "greedy" and game.scores is None:
+        return (
+            f"{game.name}.py has no scores(state): greedy looks one step ahead on scores; "
+            "play random, mcts or the file's own policies"
+        )
+    if policy == "mcts":
+        from . import search
 
-            why = search.refuse_reason(game)
-            if why:
-                return why
+        return search.refuse_reason(game)
+    return None
+
+
+def _check(game: GameFile, rules: RuleSet, n_players: int, seats: list[SeatPolicy]) -> str | None:
     _first_games_checked(game, rules, n_players, seats)
     return None
 
@@ -447,6 +449,7 @@ def _build(game: GameFile) -> FileGameSpec:
         column_kinds={prefix + n: MEASURE for n in names},
         board=(lambda rules: _board(game, rules)) if game.board is not None else None,
         check=functools.partial(_check, game),
+        refuses=functools.partial(_refuses, game),
         replay=_replay(game, spec_columns),
         strongest=own[0] if own else None,
         score_note=str(getattr(game.module, "score_note", "")),
