@@ -234,3 +234,15 @@ def test_a_package_registers_a_game_under_the_entry_point_group(capsys, tmp_path
     )
     assert code == 0, err
     assert json.loads((tmp_path / "run" / "manifest.json").read_text())["config"]["game"] == "dice"
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_plays_a_file_it_never_saw(tmp_path):
+    """The file travels as text: planned, then deleted, then played by Dask workers, the run
+    equals the same run played by one local process."""
+    path = _copy(tmp_path)
+    config = plan_run(str(path), 1500, seed=8, chunk_size=250)
+    path.unlink()
+    there = load_run(run(config, tmp_path / "dask", cluster="local").path)
+    here = load_run(run(config, tmp_path / "here", jobs=1).path)
+    assert there.sort("game_index").collect().equals(here.sort("game_index").collect())
