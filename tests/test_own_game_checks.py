@@ -58,7 +58,7 @@ PIG_CASES = [
     ("winners twice", WINNERS, "return [0, 0]", "winners", "a seat twice"),
     ("winners outside", WINNERS, "return [7]", "winners", "not a seat"),
     ("never over", 'if max(state["scores"]) >= state["goal"]:', "if False:", "to_move",
-     "not over after"),
+     "never gave None (game over)"),
     ("shared list", 'return {**state, "scores": list(state["scores"])}', "return dict(state)",
      "apply", "clone() must copy"),
     ("measures not numbers", 'return {"rolls": state["rolls"], "busts": state["busts"]}',

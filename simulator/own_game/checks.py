@@ -122,8 +122,8 @@ def _checked_game(
                 )
             step += 1
             if step >= game.max_moves:
-                raise _Failed("to_move", f"the game is not over after {game.max_moves:,} moves "
-                              "(declare max_moves if your games are longer)")  # fmt: skip
+                raise _Failed("to_move", f"never gave None (game over) within {game.max_moves:,} "
+                              "moves (declare max_moves if your games are longer)")  # fmt: skip
         won = list(call("winners", game.winners, state))
         for s in won:
             if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < n:

@@ -97,7 +97,8 @@ def _param(p: Any, ranges: dict[str, Any]) -> PolicyParam:
         lo, hi = 2 * p.default, 0.0
     else:
         lo, hi = 0.0, 10.0 if p.integer else 1.0
-    return PolicyParam(p.name, p.default, float(lo), float(hi), "from the file", p.integer)
+    kind = "true (1) or false (0)" if p.boolean else "keyword parameter"
+    return PolicyParam(p.name, p.default, float(lo), float(hi), f"{kind} in the file", p.integer)
 
 
 def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
