@@ -113,8 +113,9 @@ def test_noughts_random_play_shares_are_the_enumerations(tmp_path):
 
 
 # -- the file and its runs ---------------------------------------------------------------------
-def _copy(tmp_path: Path, name: str = "pig") -> Path:
-    path = tmp_path / f"{name}.py"
+def _copy(tmp_path: Path, name: str = "pig", stem: str = "my_pig") -> Path:
+    # a stem of its own: the registry keeps one game per name, and the examples keep theirs
+    path = tmp_path / f"{stem}.py"
     shutil.copy(EXAMPLES / f"{name}.py", path)
     return path
 
@@ -127,7 +128,7 @@ def test_the_manifest_keeps_the_file_and_the_run_reads_back_without_it(capsys, t
     manifest = json.loads((out / "manifest.json").read_text())
     kept = manifest["game_file"]
     assert kept["source"] == path.read_text() and manifest["config"]["game_file"] == kept["sha256"]
-    assert manifest["config"]["game"] == "pig"
+    assert manifest["config"]["game"] == "my_pig"
     path.unlink()  # the run needs nothing but its folder from here on
     code, _, err = call(capsys, "verify", out)
     assert code == 0, err

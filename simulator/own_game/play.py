@@ -112,7 +112,7 @@ def play_game(
         where = "end_reason"
         reason = game.reason(state, won)
         where = "scores"
-        points = list(scores(state)) if scores is not None else [float(s in won) for s in range(n)]
+        points = list(scores(state)) if scores is not None else [int(s in won) for s in range(n)]
         if track:
             _follow(leaders, points, None, state, length)
         where = "measures"
@@ -154,8 +154,10 @@ def columns(
     n_players: int,
     end_reasons: tuple[str, ...],
     measure_columns: dict[str, str],
+    whole: frozenset[str] = frozenset(),
 ) -> dict[str, np.ndarray]:
-    """The engine contract's columns of a chunk (``simulator.games``)."""
+    """The engine contract's columns of a chunk (``simulator.games``); ``whole`` names the
+    columns (``scores``, measure columns) held as whole numbers: a count stays a count."""
     g = len(outcomes)
     winner = np.full(g, -1, np.int64)
     success = np.zeros(g, bool)
@@ -191,6 +193,15 @@ def columns(
         "scores": points,
         **extra,
     }
+    for col in whole:
+        values = out[col]
+        if not np.array_equal(values, np.round(values)):
+            function = "scores" if col == "scores" else "measures"
+            raise BalanceError(
+                f"{game.path}: {function}() gave a fraction in {col} where the file's first game "
+                "gave whole numbers; give floats in every game or whole numbers in every game"
+            )
+        out[col] = values.astype(np.int64)
     if game.cooperative:
         out["success"] = success
     elif game.scores is not None:

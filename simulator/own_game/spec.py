@@ -281,6 +281,7 @@ def _play_chunk(
     game: GameFile,
     end_reasons: tuple[str, ...],
     measure_columns: dict[str, str],
+    whole: frozenset[str],
     rules: RuleSet,
     n_players: int,
     policy_ids: np.ndarray,
@@ -293,18 +294,35 @@ def _play_chunk(
     ]
     values = rules.to_dict()
     outcomes = [play_game(game, values, choosers, int(seed)) for seed in seeds]
-    return columns(game, outcomes, n_players, end_reasons, measure_columns)
+    return columns(game, outcomes, n_players, end_reasons, measure_columns, whole)
 
 
-def _measure_names(game: GameFile) -> list[str]:
-    if game.measures is None:
-        return []
-    if game.measure_notes:
-        return list(game.measure_notes)
-    lo = game.players[0]
+def _probe(game: GameFile) -> tuple[list[str], frozenset[str]]:
+    """The names of the file's measures and which columns hold whole numbers, from one game of
+    random play at the fewest seats and the default rules (``measure_notes`` names them
+    without it)."""
     rules = {k: o["default"] for k, o in game.options.items()}
-    outcome = play_game(game, rules, [_random] * lo, PROBE_SEED)
-    return list(outcome.measures)
+    seats = game.players[0]
+    try:
+        outcome = play_game(game, rules, [_random] * seats, PROBE_SEED)
+    except BalanceError:
+        from .checks import check_games
+
+        check_games(game, rules, seats, 1, PROBE_SEED)  # names the broken promise, if one is
+        raise
+    names = list(game.measure_notes) if game.measure_notes else list(outcome.measures)
+    whole = {"scores"} if all(_whole(x) for x in outcome.scores) else set()
+    prefix = _prefix(game)
+    whole |= {prefix + n for n in names if _whole(outcome.measures.get(n, 0.0))}
+    return names, frozenset(whole)
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int | np.integer)  # bools too: a switch counts as 0 or 1
+
+
+def _prefix(game: GameFile) -> str:
+    return game.name.replace("-", "_") + "_"
 
 
 # -- board and replay --------------------------------------------------------------------------
@@ -420,18 +438,19 @@ def _spec(game: GameFile) -> FileGameSpec:
 
 
 def _build(game: GameFile) -> FileGameSpec:
-    prefix = game.name.replace("-", "_") + "_"
-    names = _measure_names(game)
+    prefix = _prefix(game)
+    names, whole = _probe(game)
     notes = game.measure_notes
     measure_columns = {prefix + n: n for n in names}
     end_reasons = game.end_reasons
     lo, hi = game.players
     policies = _policy_defs(game)
     own = [p for p in policies if p not in ("random", "greedy", "mcts")]
-    play_chunk = functools.partial(_play_chunk, game, end_reasons, measure_columns)
+    play_chunk = functools.partial(_play_chunk, game, end_reasons, measure_columns, whole)
 
     def spec_columns(outcomes: list) -> dict[str, np.ndarray]:
-        return columns(game, outcomes, len(outcomes[0].scores), end_reasons, measure_columns)
+        n = len(outcomes[0].scores)
+        return columns(game, outcomes, n, end_reasons, measure_columns, whole)
 
     return FileGameSpec(
         id=game.name,
