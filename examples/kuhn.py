@@ -67,10 +67,10 @@ def winners(state):
 
 
 def scores(state):
-    """Chips won or lost so far: the pot goes to the winner once the game is over."""
-    paid = [_paid(state, 0), _paid(state, 1)]
+    """Chips won or lost: nothing changes hands until the pot is taken."""
     if to_move(state) is not None:
-        return [-p for p in paid]
+        return [0, 0]
+    paid = [_paid(state, 0), _paid(state, 1)]
     (w,) = winners(state)
     return [paid[1 - w] if s == w else -paid[s] for s in range(2)]
 
