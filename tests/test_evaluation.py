@@ -370,3 +370,29 @@ def test_a_fallen_back_run_says_so_and_verifies_and_replays_without_a_fit(
     call("verify", run, "--repair", "--jobs", "1")
     call("verify", run)
     assert replay_run(run, 3).row["game_index"][0] == 3
+
+
+def test_explore_hands_every_points_fit_to_one_call(tmp_path, monkeypatch):
+    """An explore with a searching seat plans its points without fitting, then fits them in one
+    call (each distinct key once, in --jobs workers: the test above), before any game."""
+    from simulator import plan
+    from simulator.explore import plan_explore
+    from simulator.requests import PlayRequest
+
+    monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def fake(settings, jobs=1):
+        calls.append((len(settings), jobs))
+        return [
+            dataclasses.replace(_poor(), log_loss=0.5, key=str(i)) for i in range(len(settings))
+        ]
+
+    monkeypatch.setattr(plan, "fitted_evaluations", fake)
+    request = PlayRequest("pirateer", 10, players=2, policies=["mcts", "lookahead"])
+    explored = plan_explore(request, options=["ships_per_fleet", "wind_pass"], trajectories=2,
+                            jobs=2)  # fmt: skip
+    assert calls == [(len(explored.plans), 2)] and len(explored.plans) > 2
+    assert all(c.evaluation is not None and not c.unfitted for _, c in explored.plans)
+    keys = [c.evaluation.key for _, c in explored.plans]
+    assert keys == [str(i) for i in range(len(keys))]
