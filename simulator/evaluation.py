@@ -49,6 +49,9 @@ FORMAT = 2  # 2: the key covers the data files' contents
 MARGIN = 0.02
 KEEP_DAYS = 30  # cache entries of the current sources unused this long are pruned
 OTHER_SOURCE_DAYS = 1  # entries of other engine sources (another checkout may still use them)
+# Seconds to start fitting in worker processes (an interpreter importing the simulator,
+# scikit-learn and the recorder): measured about 5 s on 2 cores (docs/performance.md).
+WORKER_START = 5.0
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Evaluation:
         return (
             f"the search's evaluation predicts the winner only {self.gain:.1%} better than even "
             f"shares (held-out log loss {self.log_loss:.3f} against {self.constant_log_loss:.3f};"
-            f" it is used from {MARGIN:.0%} better), so the search "
+            f" a fit is used from {MARGIN:.0%} better), so the search "
             f"{'played' if played else 'plays'} every simulation to the end (horizon=0) instead"
         )
 
@@ -271,9 +274,10 @@ def fitted_evaluations(
     settings: Sequence[tuple[GameSpec, RuleSet, int]], jobs: int = 1
 ) -> list[Evaluation]:
     """The evaluation of every (game, rules, players) setting, in order: each distinct key read
-    from the cache or fitted once. More than one missing fit with ``jobs`` > 1 are fitted in
-    that many worker processes (joblib, loky), after one self-play game here compiles (or
-    loads) the recorder for them all."""
+    from the cache or fitted once. The first missing fit is made here (compiling or loading the
+    recorder, so workers load it), and so is each next one while they are cheap; once the rest
+    would take ``jobs`` worker processes (joblib, loky) less time than here, counting the
+    ``WORKER_START`` seconds of starting them, the rest are fitted in the workers."""
     folder = cache_folder()
     keys = [evaluation_key(spec, rules, n) for spec, rules, n in settings]
     found: dict[str, Evaluation] = {}
@@ -286,38 +290,34 @@ def fitted_evaluations(
             found[key] = hit
         else:
             missing[key] = setting
-    if len(missing) == 1 or (missing and jobs <= 1):
-        for key, (spec, rules, n) in missing.items():
-            found[key] = _fit_and_store(spec, rules, n, key, _path(folder, spec.id, n, key), True)
-    elif missing:
-        from joblib import Parallel, delayed
-
-        workers = min(jobs, len(missing))
-        games = {spec.id for spec, _, _ in missing.values()}
+    todo = list(missing.items())
+    if len(todo) > 1 and jobs > 1:
+        games = ", ".join(sorted({spec.id for spec, _, _ in missing.values()}))
         print(
-            f"balance: fitting the search's evaluation for {len(missing)} rule sets of "
-            f"{', '.join(sorted(games))} in {workers} processes (once each; kept in the cache)",
+            f"balance: fitting the search's evaluation for {len(todo)} rule sets of {games} "
+            "(once each; kept in the cache)",
             file=sys.stderr,
             flush=True,
         )
-        spec, rules, n = next(iter(missing.values()))
-        _warm(spec, rules, n)
-        done = Parallel(n_jobs=workers, backend="loky")(
+    while todo:  # here, one at a time, until the workers would finish the rest sooner
+        key, (spec, rules, n) = todo.pop(0)
+        started = time.perf_counter()
+        path = _path(folder, spec.id, n, key)
+        found[key] = _fit_and_store(spec, rules, n, key, path, len(missing) == 1 or jobs <= 1)
+        took = time.perf_counter() - started  # the first also compiled (or loaded) the recorder
+        if jobs > 1 and len(todo) * took * (1 - 1 / min(jobs, len(todo) or 1)) > WORKER_START:
+            break
+    if todo:
+        from joblib import Parallel, delayed
+
+        done = Parallel(n_jobs=min(jobs, len(todo)), backend="loky")(
             delayed(_fit_and_store)(spec, rules, n, key, _path(folder, spec.id, n, key), False)
-            for key, (spec, rules, n) in missing.items()
+            for key, (spec, rules, n) in todo
         )
-        found.update(zip(missing, done, strict=True))
+        found.update(zip((key for key, _ in todo), done, strict=True))
     if missing:
         prune()
     return [found[k] for k in keys]
-
-
-def _warm(spec: GameSpec, rules: RuleSet, players: int) -> None:
-    """One self-play game, so the recorder is compiled (or loaded) here before the workers."""
-    hooks = spec.search_hooks
-    seat = parse_policy(spec.best_heuristic, spec.policies, spec.id)
-    ids = np.full(players, seat.policy.id, dtype=np.int64)
-    hooks.record(rules, players, ids, np.stack([seat.row()] * players), 1, FIT_SEED)
 
 
 def prune(now: float | None = None) -> list[Path]:

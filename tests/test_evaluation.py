@@ -175,10 +175,12 @@ def _counting_spec(log, lead: float = 2.0):
     one line per recording to ``log``: positions whose winner follows feature 0 by ``lead``."""
 
     def record(rules, players, ids, params, games, seed):
+        import os
+
         import numpy as np
 
         with open(log, "a") as f:
-            f.write(f"{games} {rules.ships_per_fleet}\n")
+            f.write(f"{games} {rules.ships_per_fleet} {os.getpid()}\n")
         rng = np.random.default_rng(seed)
         n = games * 5
         feats = rng.normal(size=(n, players, 2))
@@ -191,8 +193,19 @@ def _counting_spec(log, lead: float = 2.0):
     return dataclasses.replace(get_game("pirateer"), search_hooks=hooks)
 
 
+def _fits(log) -> list[tuple[str, int]]:
+    """(rules, process id) of every fit the counting spec recorded."""
+    rows = [line.split() for line in log.read_text().splitlines()]
+    return [(ships, int(pid)) for games, ships, pid in rows if games == "200"]
+
+
 def test_a_studys_settings_are_fitted_once_per_key_in_worker_processes(tmp_path, monkeypatch):
+    """Three distinct keys among five settings: three fits, the first here (it compiles the
+    recorder) and, when the rest are worth starting workers for, the others in workers."""
+    import os
+
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(ev, "WORKER_START", 0.0)  # these fits take milliseconds
     log = tmp_path / "fits.log"
     spec = _counting_spec(log)
     base = spec.rules_class()
@@ -200,8 +213,9 @@ def test_a_studys_settings_are_fitted_once_per_key_in_worker_processes(tmp_path,
     settings = [(spec, base, 2), (spec, other, 2), (spec, base, 2), (spec, other, 2),
                 (spec, base, 3)]  # fmt: skip
     found = fitted_evaluations(settings, jobs=2)
-    fits = [line for line in log.read_text().splitlines() if line.startswith("200 ")]
-    assert sorted(fits) == ["200 1", "200 3", "200 3"]  # three keys, each fitted once
+    fits = _fits(log)
+    assert sorted(s for s, _ in fits) == ["1", "3", "3"]  # three keys, each fitted once
+    assert fits[0][1] == os.getpid() and all(pid != os.getpid() for _, pid in fits[1:])
     assert [f.key for f in found[:2]] == [f.key for f in found[2:4]]
     assert len({f.key for f in found}) == 3
     assert len(list((tmp_path / "cache").glob("evaluations/*/*.json"))) == 3
@@ -210,6 +224,18 @@ def test_a_studys_settings_are_fitted_once_per_key_in_worker_processes(tmp_path,
     # a fit in the worker gives what a fit here gives
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "again"))
     assert fitted_evaluation(spec, other, 2) == found[1]
+
+
+def test_cheap_fits_are_not_worth_starting_workers_for(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    log = tmp_path / "fits.log"
+    spec = _counting_spec(log)
+    base = spec.rules_class()
+    settings = [(spec, base.with_values({"ships_per_fleet": k}), 2) for k in (1, 2, 3)]
+    fitted_evaluations(settings, jobs=2)
+    assert [pid for _, pid in _fits(log)] == [os.getpid()] * 3
 
 
 def _poor() -> Evaluation:
