@@ -9,6 +9,8 @@ import polars as pl
 
 from simulator.dataset import RunFolder
 
+from .runs import evaluation_fallback
+
 
 def headline(run: str | Path) -> dict[str, Any]:
     """Win rate by seat (or success rate), draw rate and mean length of a run folder, and what
@@ -36,6 +38,7 @@ def headline(run: str | Path) -> dict[str, Any]:
         .collect()
         .row(0, named=True)
     )
+    fallback = evaluation_fallback(manifest)  # a search that played to the end, said as well
     return {
         "game": config["game"],
         "games": row["games"],
@@ -56,6 +59,7 @@ def headline(run: str | Path) -> dict[str, Any]:
             [r for r in row["reasons"] if r is not None],
             manifest["length_unit"],
         ),
+        **({"evaluation_fallback": fallback} if fallback else {}),
     }
 
 

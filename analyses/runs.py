@@ -151,7 +151,23 @@ class Run:
             "success_subject": self.spec.success_subject if self.spec else "the team",
             "version": self.version,
             "params": self.params,
+            # a search that played to the end (its fit did not earn its place), only then
+            **({"evaluation_fallback": f} if (f := self.evaluation_fallback) else {}),
         }
+
+    @property
+    def evaluation_fallback(self) -> str | None:
+        """Why the search played every simulation to the end, when its fitted evaluation did
+        not earn its place (``simulator.evaluation``); None otherwise."""
+        return evaluation_fallback(self.manifest)
+
+
+def evaluation_fallback(manifest: dict[str, Any]) -> str | None:
+    """The manifest's sentence on a search fallen back to full playouts (None: no fallback)."""
+    found = manifest.get("evaluation")
+    if not isinstance(found, dict) or found.get("used", True):
+        return None
+    return str(found.get("fallback") or "the search played every simulation to the end")
 
 
 def paired(a: Run, b: Run) -> bool:

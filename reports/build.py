@@ -26,6 +26,7 @@ from .run_sections import (
     board_sections,
     degenerate_sentences,
     extra_sections,
+    fallback_sentences,
     outcome_sections,
     run_headline,
     watch_section,
@@ -114,7 +115,9 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
             headline += run_headline(summary, label=len(summaries) > 1)
         if kind == "compare":  # a variant whose games never vary is said too
             for summary in summaries[1:]:
-                headline += degenerate_sentences(summary, f"{summary['run']['label']}: ")
+                label = f"{summary['run']['label']}: "
+                headline += degenerate_sentences(summary, label)
+                headline += fallback_sentences(summary, label)
         sections += outcome_sections(runs, summaries)
     if targets and not ladders:
         rows = target_rows(targets, runs, summaries)

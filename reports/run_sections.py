@@ -66,7 +66,7 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     run = summary["run"]
     prefix = f"{run['label']}: " if label else ""
     unit = run["length_unit"]
-    out = degenerate_sentences(summary, prefix)
+    out = degenerate_sentences(summary, prefix) + fallback_sentences(summary, prefix)
     length = summary["length"]
     if "seats" in summary:
         s = summary["seats"]
@@ -110,6 +110,12 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
             f"{with_interval(drama['comeback_rate'])} of the games someone won."
         )
     return out
+
+
+def fallback_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]:
+    """A search that played to the end because its fitted evaluation did not earn its place."""
+    text = summary["run"].get("evaluation_fallback")
+    return [f"{prefix}{text[:1].upper()}{text[1:]}."] if text else []
 
 
 def degenerate_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]:

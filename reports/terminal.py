@@ -22,6 +22,8 @@ def run_lines(s: dict[str, Any]) -> list[str]:
     else:
         out.append(f"success rate {s['success_rate']:.1%}")
     out.append(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
+    if s.get("evaluation_fallback"):  # as the report says it
+        out.append(f"{s['evaluation_fallback'][:1].upper()}{s['evaluation_fallback'][1:]}.")
     if s.get("degenerate"):  # as the report says it
         out.append(f"a degenerate run: {'; '.join(s['degenerate'])}")
     return out + targets_headline(s.get("targets", []))

@@ -43,7 +43,7 @@ from .folders import (
 )
 from .game_data import read_data
 from .games import get_game
-from .plan import RunConfig, plan_run
+from .plan import RunConfig, plan_run, with_evaluations
 from .requests import Execution, PlayRequest
 from .rules import OptionInfo, RuleSet, build_rules, parse_sets
 from .studies import _execute, _prepare, _read
@@ -392,9 +392,11 @@ def plan_explore(
     ranges: list[str] | None = None,
     method: str = "morris",
     trajectories: int | None = None,
+    jobs: int = 1,
 ) -> ExplorePlan:
     """Every point of the design (``request.games`` games each), validated (nothing is written
-    here)."""
+    here). A searching seat's evaluations are fitted once per distinct key, the missing ones in
+    ``jobs`` worker processes."""
     game, games, seed = request.game, request.games, request.seed
     if method not in METHODS:
         raise BalanceError(f"--method must be morris or sobol, not {method!r}")
@@ -423,7 +425,7 @@ def plan_explore(
     base, _ = build_rules(spec.rules_class, request.variant, base_sets, files)
     factors, skipped = plan_factors(spec.rules_class, base, options, ranges, set(base_sets))
     request = request.but(policy_file=_read(request.policy_file), data=files)
-    first = plan_run(request.but(sets=base_sets))
+    first = plan_run(request.but(sets=base_sets), fit=False)
 
     def refused(values: dict[str, Any]) -> str | None:
         """Why the rules in force with ``values`` cannot be played here (as a run says it)."""
@@ -453,7 +455,7 @@ def plan_explore(
         if key not in index:
             point = {**base_sets, **{n: _set_text(v) for n, v in values.items()}}
             try:
-                config = plan_run(request.but(sets=point))
+                config = plan_run(request.but(sets=point), fit=False)
             except BalanceError as exc:
                 where = ", ".join(f"{n}={_set_text(v)}" for n, v in values.items())
                 raise BalanceError(
@@ -466,9 +468,10 @@ def plan_explore(
             plans.append((StudyRun(f"point-{n:04d}", f"point {n}", {"values": values}), config))
         run_of_row.append(index[key])
         rows_of_run[index[key]].append(row_number)
+    fitted = with_evaluations([c for _, c in plans], jobs)
     plans = [
         (StudyRun(s.folder, s.label, {**s.params, "rows": rows}), c)
-        for (s, c), rows in zip(plans, rows_of_run, strict=True)
+        for (s, _), c, rows in zip(plans, fitted, rows_of_run, strict=True)
     ]
     return ExplorePlan(game, method, factors, skipped, r, games, seed, unit, run_of_row, plans)
 
@@ -523,7 +526,9 @@ def write_summary(study: Study, fmt: str = "html") -> dict[str, Any]:
 
 def _explore(request: PlayRequest, out: str | Path, how: Execution, **design: Any) -> Study:
     game = request.game
-    plan = plan_explore(request, **design)
+    from .runner import resolve_jobs
+
+    plan = plan_explore(request, **design, jobs=resolve_jobs(how.jobs))
     p = Path(out)
     old = p / EXPLORE_PLAN_FILE
     if old.is_file() and read_plan(p) != json.loads(json.dumps(plan.to_json())):

@@ -8,7 +8,8 @@ chunk size and the chunk's index: never on the number of jobs, the backend or fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,14 @@ import polars as pl
 
 from .dataset import FORMAT, chunk_table
 from .errors import BalanceError
-from .evaluation import Evaluation, attach_evaluations
+from .evaluation import (
+    MARGIN,
+    Evaluation,
+    fitted_evaluations,
+    say_fallback,
+    wants_evaluation,
+    with_evaluation,
+)
 from .games import GameSpec, get_game
 from .jit import engine_source
 from .policy import SeatPolicy, engine_arrays, seat_policies
@@ -59,6 +67,11 @@ class RunConfig:
         return len(self.seats)
 
     @property
+    def unfitted(self) -> bool:
+        """Planned with ``fit=False``, its evaluation not yet given (:func:`with_evaluations`)."""
+        return self.evaluation is None and wants_evaluation(self.spec, self.seats)
+
+    @property
     def policy_labels(self) -> list[str]:
         return [s.label for s in self.seats]
 
@@ -94,6 +107,12 @@ class RunConfig:
                 **({"policy_file": self.policy_file.sha256} if self.policy_file else {}),
                 # A resume must score positions with the same fitted evaluation.
                 **({"evaluation": self.evaluation.key} if self.evaluation else {}),
+                # ... and play to the end when that fit did not earn its place.
+                **(
+                    {"evaluation_fallback": "full playouts"}
+                    if self.evaluation and not self.evaluation.used
+                    else {}
+                ),
                 # Likewise a replaced data file (its text is kept below, outside the config).
                 **(
                     {"data": {s.name: s.sha256 for s in self.rules.data}} if self.rules.data else {}
@@ -127,6 +146,8 @@ def plan_run(
     *,
     rules: RuleSet | None = None,
     chunk_size: int | None = None,
+    fit: bool = True,
+    evaluation: Evaluation | None = None,
     **fields: Any,
 ) -> RunConfig:
     """Validate a run request (raises BalanceError naming the problem).
@@ -135,7 +156,11 @@ def plan_run(
     players=..., policies=..., ...)``. ``rules`` replaces the rules the request would build.
     The request's ``policy_file`` (a designer's policies, usable by name beside the built-in
     ones) is read, checked and compiled here, and its ``data`` (replaced data files) read and
-    checked, before anything is written."""
+    checked, before anything is written.
+
+    A search seat with a horizon gets the evaluation fitted to the rules (from the cache, else
+    fitted here); ``evaluation`` gives it instead (a replay: the manifest's), and ``fit=False``
+    leaves it to :func:`with_evaluations`, which fits a study's distinct keys together."""
     if isinstance(request, str):
         request = PlayRequest(request, games, **fields)  # type: ignore[arg-type]
     elif games is not None or fields:
@@ -164,8 +189,40 @@ def plan_run(
     if size < 1:
         raise BalanceError(f"--chunk-size must be at least 1, not {size}")
     spec.check_run(rules, n_players, seats)
-    fitted, evaluation = attach_evaluations(spec, rules, tuple(seats))
-    return RunConfig(spec, rules, name, fitted, seed, games, size, policy_file, evaluation)
+    config = RunConfig(spec, rules, name, tuple(seats), seed, games, size, policy_file)
+    if evaluation is not None and config.unfitted:
+        return _given(config, evaluation)
+    return with_evaluations([config])[0] if fit else config
+
+
+def _given(config: RunConfig, found: Evaluation, loud: bool = True) -> RunConfig:
+    if loud:
+        say_fallback(found, f"{config.variant}: " if config.variant != "default" else "")
+    return replace(config, seats=with_evaluation(config.seats, found), evaluation=found)
+
+
+def with_evaluations(configs: list[RunConfig], jobs: int = 1) -> list[RunConfig]:
+    """The runs with their search seats' evaluations: each distinct fit read from the cache or
+    fitted once, the missing ones in ``jobs`` worker processes (a study's settings together).
+    A fit that has not earned its place makes those seats play to the end, said on stderr."""
+    todo = [i for i, c in enumerate(configs) if c.unfitted]
+    found = fitted_evaluations(
+        [(configs[i].spec, configs[i].rules, configs[i].n_players) for i in todo], jobs
+    )
+    out = list(configs)
+    for i, evaluation in zip(todo, found, strict=True):
+        out[i] = _given(configs[i], evaluation, loud=len(todo) == 1)
+    poor = {f.key for f in found if not f.used}
+    if len(todo) > 1 and poor:
+        print(
+            f"balance: {len(poor)} of {len({f.key for f in found})} fitted evaluations predict "
+            f"the winner less than {MARGIN:.0%} better than even shares: the searches of "
+            f"{sum(not f.used for f in found)} of these {len(todo)} runs play every simulation "
+            "to the end (each run's manifest and report say so)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return out
 
 
 def engine_seats(config: RunConfig) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
@@ -181,6 +238,8 @@ def engine_seats(config: RunConfig) -> tuple[np.ndarray, np.ndarray, dict[str, A
 
 def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.DataFrame:
     """Play one chunk and return its table (runs in a worker process)."""
+    if config.unfitted:
+        raise RuntimeError("a run planned with fit=False was played before with_evaluations")
     seeds = chunk_seeds(config.seed, chunk_index, n)
     ids, params, extra = engine_seats(config)
     try:

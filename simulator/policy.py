@@ -119,6 +119,9 @@ class SeatPolicy:
     # The fitted evaluation a search player scores positions with (intercept, then weights);
     # filled in by the run's plan (simulator.evaluation), empty for every other policy.
     evaluation: tuple[float, ...] = ()
+    # The values the engine plays when they differ from those asked (a search whose evaluation
+    # did not earn its place plays to the end: simulator.evaluation); the label stays the asked.
+    played: tuple[float, ...] = ()
 
     @property
     def label(self) -> str:
@@ -132,7 +135,8 @@ class SeatPolicy:
 
     def row(self) -> np.ndarray:
         row = np.zeros(ROW, dtype=np.float64)
-        row[: len(self.values)] = self.values
+        values = self.played or self.values
+        row[: len(values)] = values
         row[EVAL_AT : EVAL_AT + len(self.evaluation)] = self.evaluation
         return row
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import BalanceError
+from .evaluation import MARGIN
 from .jit import cache_root
 from .policy import MAX_OUTSIDE, MAX_PARAMS, OUTSIDE, OutsideDecisions, PolicyDef, PolicyParam
 from .search import SEARCH_POLICY
@@ -173,8 +174,10 @@ def evaluation_text(spec: GameSpec) -> dict[str, Any] | None:
         "features": list(hooks.features),
         "fitted_on": f"positions of {hooks.fit_games} self-play games of "
         f"{spec.best_heuristic} under the run's own rules and player count (fitted "
-        "again for every rule variant and player count, cached, recorded in the run's "
-        "manifest with its held-out log loss and calibration)",
+        "again for every rule variant, data file and player count, cached, recorded in the "
+        "run's manifest with its held-out log loss and calibration); a fit whose held-out log "
+        f"loss is not at least {MARGIN:.0%} below even shares' is not used: the search then "
+        "plays every simulation to the end, and the run says so",
     }
 
 

@@ -19,6 +19,7 @@ import polars as pl
 
 from .dataset import RunFolder, chunk_table
 from .errors import BalanceError
+from .evaluation import recorded_evaluation
 from .first_compile import compile_notice
 from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
@@ -245,8 +246,9 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
         ) from None
     row = run_row(folder, game_index)
     seed = int(row["seed"][0])
+    evaluation = recorded_evaluation(manifest)  # the run's coefficients, not a fit made again
     config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules,
-                      policy_file=policy_file)  # fmt: skip
+                      policy_file=policy_file, evaluation=evaluation)  # fmt: skip
     config = dataclasses.replace(config, variant=variant)
     replay = play(config, game_index, folder.path)
     if not same_row(replay.row, row):

@@ -28,6 +28,7 @@ from .errors import BalanceError
 from .folders import STUDY_FILE, Study, StudyRun, read_study
 from .game_data import read_data
 from .games import get_game
+from .plan import with_evaluations
 from .policy_file import PolicyFile, read_policy_file
 from .requests import Execution, PlayRequest
 from .rotation import compared_as_judged
@@ -163,13 +164,13 @@ def compare(
         request = compared_as_judged(request, variants or [])
     pfile = _read(request.policy_file)
     default = request.but(sets=None, variant=None, data=None, policy_file=pfile)
-    plans = [(StudyRun("01-default", "default"), plan_run(default))]
+    plans = [(StudyRun("01-default", "default"), plan_run(default, fit=False))]
     labels = {"default"}
     others = [default.but(variant=v) for v in variants or []]
     if sets or data:
         others.append(default.but(sets=sets, data=data))
     for other_request in others:
-        config = plan_run(other_request)
+        config = plan_run(other_request, fit=False)
         variant = other_request.variant
         label = config.variant
         where = f"file {str(variant)!r}" if variant is not None else "--set/--data"
@@ -190,9 +191,10 @@ def compare(
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
     if ladder is not None:
-        plans = ladder_plans(plans, ladder, pfile)
+        plans = fitted(ladder_plans(plans, ladder, pfile, fit=False), how)
         study = _prepare(out, "ladder", game, plans, how)
         return _execute(study, plans, how)
+    plans = fitted(plans, how)
     if tune is not None:
         tunes = _plan_adapted(tune, plans, [default, *others], tune_trials, tune_games)
         study = _prepare(out, "compare", game, plans, how, check_runs=False)
@@ -207,12 +209,23 @@ def compare(
     return _execute(study, plans, how, untils)
 
 
+def fitted(
+    plans: list[tuple[StudyRun, RunConfig]], how: Execution
+) -> list[tuple[StudyRun, RunConfig]]:
+    """A study's runs with their search seats' evaluations: each distinct fit once, the missing
+    ones in ``--jobs`` worker processes (``simulator.plan.with_evaluations``)."""
+    configs = with_evaluations([c for _, c in plans], resolve_jobs(how.jobs))
+    return [(entry, c) for (entry, _), c in zip(plans, configs, strict=True)]
+
+
 def ladder_plans(
     plans: list[tuple[StudyRun, RunConfig]],
     rungs: list[str],
     policy_file: PolicyFile | None,
+    fit: bool = True,
 ) -> list[tuple[StudyRun, RunConfig]]:
-    """A comparison's runs once under every rung (every seat plays the rung), grouped by rung."""
+    """A comparison's runs once under every rung (every seat plays the rung), grouped by rung
+    (``fit=False``: their evaluations left to :func:`fitted`)."""
     from dataclasses import replace
 
     first = plans[0][1]
@@ -224,6 +237,7 @@ def ladder_plans(
                 reseated(config, [rung], policy_file),
                 rules=config.rules,
                 chunk_size=ladder_chunk_size(config.games),
+                fit=fit,
             )
             folder = f"rung-{r + 1:02d}-{_slug(rung)}/{entry.folder}"
             run_entry = StudyRun(folder, f"{entry.label} [{rung}]", {**entry.params, "rung": rung})
@@ -390,7 +404,7 @@ def sweep(
                     raise BalanceError(f"--param players: {value!r} is not a number") from None
             else:
                 rule_values[key] = value
-        config = plan_run(request.but(players=n_players, sets=rule_values))
+        config = plan_run(request.but(players=n_players, sets=rule_values), fit=False)
         label = ", ".join(f"{k}={v}" for k, v in point.items())
         for entry, other in plans:
             if other.rules == config.rules and other.n_players == config.n_players:
@@ -400,6 +414,7 @@ def sweep(
                 )
         folder = f"{len(plans) + 1:02d}-{_slug(label.replace(', ', '_'))}"
         plans.append((StudyRun(folder, label, _typed_point(config, point)), config))
+    plans = fitted(plans, how)
     study = _prepare(out, "sweep", game, plans, how)
     return _execute(study, plans, how)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .dataset import RunFolder, _config_diff, _quote
 from .errors import BalanceError
+from .evaluation import recorded_evaluation
 from .folders import read_study
 from .game_data import rules_from_manifest
 from .plan import RunConfig, plan_run
@@ -103,6 +104,8 @@ def config_from_manifest(folder: RunFolder) -> RunConfig:
         chunk_size=int(recorded["chunk_size"]),
         # the policy file as it was when the run was played, kept in the manifest
         policy_file=PolicyFile(**manifest["policy_file"]) if "policy_file" in manifest else None,
+        # the coefficients the run scored positions with, not a fit made again
+        evaluation=recorded_evaluation(manifest),
     )
     config = dataclasses.replace(config, variant=recorded["variant"])
     now = config.manifest()["config"]

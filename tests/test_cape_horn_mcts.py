@@ -252,6 +252,25 @@ def test_the_search_draws_from_its_own_stream():
     assert after[0] == after[1]
 
 
+def test_every_plan_is_simulated_on_the_same_deals_and_dice():
+    """Common random numbers: a plan entered twice (the guide's, copied into another row) gets,
+    simulation for simulation, the same deal and dice as its twin, hence the same statistics
+    (with fresh draws for each plan their means would differ)."""
+    B, r, pos, p = _midgame(11, 9)
+    opts = np.zeros((F.MAX_OPTIONS + 1, F.OPTION_SIZE), np.int64)
+    keys = np.zeros(F.MAX_OPTIONS, np.int64)
+    n = F.turn_options(B, r, pos, p, np.array([0.3, 0.1, 0.1]), opts, keys)
+    g = opts[0, 1] - 1  # the guide's plan
+    twin = next(k for k in range(n) if k != g)
+    opts[twin + 1] = opts[g + 1]
+    stats = np.zeros((F.MAX_OPTIONS, 2))
+    _seed(3)
+    F.choose_turn(B, r, _row("mcts:playouts=64,horizon=0"), pos, p, opts, keys, n, stats)
+    assert stats[g, 0] == stats[twin, 0] > 4
+    assert stats[g, 1] == stats[twin, 1]
+    assert len(set(stats[stats[:, 0] > 0, 1].tolist())) > 1  # the other plans differ
+
+
 def test_opponents_in_the_tree_still_play_legal_games():
     names = ["mcts:playouts=8,opponents=tree", "planner"]
     ids, prm = _arrays(*names)

@@ -461,8 +461,9 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     A winning plan, or the only one, is taken at once. Otherwise the guide's best-ranked
     ``widen`` plans (by the planner's value of each) share ``prm[MCTS_P.playouts]`` simulations
     by sequential halving (``simulator.search``); each deals what ``p`` cannot see again
-    (:func:`redeal`), plays the plan, then :func:`horizon_rounds` rounds (0: to the end) with
-    ``opponents`` in the other seats and ``rollout`` in ``p``'s (or, opponents=tree, in the tree
+    (:func:`redeal`; every plan's i-th simulation deals and rolls from the same seed), plays
+    the plan, then :func:`horizon_rounds` rounds (0: to the end) with ``opponents`` in the
+    other seats and ``rollout`` in ``p``'s (or, opponents=tree, in the tree
     kept below the root, whose extra cards are searched too), and scores the end or the
     position (:func:`_score`); after a 'no move' that gains ``p`` nothing, a rival stuck as well
     answers in kind (:func:`answered_in_kind`). The extra card: the guide's block, or with
@@ -530,8 +531,12 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     rewards = np.zeros(n_players, np.float64)
     feats = np.zeros((n_players, N_FEATURES), np.float64)
     buyer = (rid, rprm)
+    paired = np.random.randint(0, 2**31 - 1 - playouts)
     arm = T.next_arm(h)
     while arm >= 0:
+        # common random numbers: each plan's i-th simulation deals and rolls from the same seed,
+        # so the plans are compared on the same deals as far as their games run alike
+        np.random.seed(paired + int(h.counts[arm]))
         copy_state(sim, root)
         redeal(sim, p, pool, counts)
         q = p

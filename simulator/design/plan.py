@@ -77,19 +77,30 @@ class DesignPlan:
         return [f"rot-{k + 1}" for k in range(len(self.lineups))] if self.rotate else ["run"]
 
     def configs(
-        self, values: dict[str, Any], *, check: bool = False, tuned: str | None = None
+        self,
+        values: dict[str, Any],
+        *,
+        check: bool = False,
+        tuned: str | None = None,
+        fit: bool = True,
     ) -> list[tuple[str, RunConfig]]:
         """(folder, run) of every seating of a candidate; ``tuned`` (a policy text) takes the
-        seats of the policy it tunes."""
+        seats of the policy it tunes; ``fit=False`` leaves a search seat's evaluation to
+        ``simulator.plan.with_evaluations`` (a batch of candidates fitted together)."""
         out = []
         for folder, seats in zip(self.folders(), self.lineups, strict=True):
             if tuned is not None:
                 seats = [tuned if policy_name(t) == policy_name(tuned) else t for t in seats]
-            out.append((folder, self.config(values, check=check, policies=seats)))
+            out.append((folder, self.config(values, check=check, policies=seats, fit=fit)))
         return out
 
     def config(
-        self, values: dict[str, Any], *, check: bool = False, policies: list[str] | None = None
+        self,
+        values: dict[str, Any],
+        *,
+        check: bool = False,
+        policies: list[str] | None = None,
+        fit: bool = True,
     ) -> RunConfig:
         config = plan_run(
             self.spec.id,
@@ -100,6 +111,7 @@ class DesignPlan:
             rules=self.rules(values),
             chunk_size=None if check else self.chunk_size,
             policy_file=self.policy_file,
+            fit=fit,
         )
         return dataclasses.replace(config, variant=self.label(values))
 
@@ -199,7 +211,7 @@ def plan_design(
     policy_file = request.policy_file
     if policy_file is not None and not isinstance(policy_file, PolicyFile):
         policy_file = read_policy_file(policy_file)
-    base = plan_run(request.but(policy_file=policy_file))
+    base = plan_run(request.but(policy_file=policy_file), fit=False)
     start, start_name = base.rules, base.variant
     fixed = set(rule_changes(start))
     if params:
@@ -265,8 +277,8 @@ def plan_design(
     )
     # The extremes of every knob are validated now (the rules' own cross-checks may still refuse
     # a combination: such a candidate is recorded as refused, not played).
-    plan.configs(plan.start_values)
-    plan.configs(plan.start_values, check=True)
+    plan.configs(plan.start_values, fit=False)
+    plan.configs(plan.start_values, check=True, fit=False)
     for k in knobs:
         for v in k.values or (k.lo, k.hi):
             try:

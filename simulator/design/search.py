@@ -11,8 +11,10 @@ from typing import Any
 from ..dataset import now
 from ..errors import BalanceError
 from ..folders import DESIGN_FILE, read_design
+from ..plan import with_evaluations
 from ..requests import Execution
 from ..rules import RuleSet
+from ..runner import resolve_jobs
 from ..tuning import BATCH, Player, games_on_disk, prepare_search_folder, search_sampler, write_json
 from ..tuning import tune as run_tune
 from .knobs import value_text
@@ -114,6 +116,7 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
     from ..cluster import check_address, cluster_session, connect
 
     jobs, cluster, progress = how.jobs, how.cluster, how.progress
+    workers = resolve_jobs(jobs)  # also the processes a batch's evaluations are fitted in
     if cluster is not None:
         check_address(cluster)
     path = prepare_search_folder(out, DESIGN_FILE, plan.describe(), "design")
@@ -142,11 +145,12 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
                         tplan = plan.tune_plan(values)
                         result = run_tune(tplan, d / "tune", Execution(jobs, cluster))
                         tuned = tplan.policy_text(result["summary"]["best_params"])
-                    runs = plan.configs(values, tuned=tuned)
+                    runs = plan.configs(values, tuned=tuned, fit=False)
                 except BalanceError as exc:  # the rules' cross-checks refuse this combination
                     batch.append((trial, values, None, None, str(exc)))
                     continue
                 batch.append((trial, values, runs, tuned, None))
+            batch = _fitted(batch, workers)
             player.play(
                 [
                     (config, _trial_dir(path, t.number) / folder, None)
@@ -185,17 +189,22 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
         )
         runs = [
             (config, path / "check" / "start" / folder, None)
-            for folder, config in plan.configs(plan.start_values, check=True, tuned=start_tuned)
+            for folder, config in plan.configs(
+                plan.start_values, check=True, tuned=start_tuned, fit=False
+            )
         ]
         for i, row in enumerate(chosen, 1):
-            for folder, config in plan.configs(row["values"], check=True, tuned=row["tuned"]):
+            for folder, config in plan.configs(
+                row["values"], check=True, tuned=row["tuned"], fit=False
+            ):
                 runs.append((config, path / "check" / f"setting-{i}" / folder, None))
-        player.play(runs)
+        fitted = with_evaluations([config for config, _, _ in runs], workers)
+        player.play([(c, f, u) for c, (_, f, u) in zip(fitted, runs, strict=True)])
     verdict = choose(plan, path, chosen)
     for i, s in enumerate(verdict["settings"], 1):
         f = path / "variants" / f"setting-{i}.toml"
         f.parent.mkdir(exist_ok=True)
-        judged = plan.configs(s["values"], check=True, tuned=s.get("tuned"))[0][1]
+        judged = plan.configs(s["values"], check=True, tuned=s.get("tuned"), fit=False)[0][1]
         play = {
             "players": plan.n_players,
             "policies": [seat.label for seat in judged.seats],
@@ -221,6 +230,16 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
     }
     write_json(path / DESIGN_FILE, data)
     return data
+
+
+def _fitted(batch: list[tuple], jobs: int) -> list[tuple]:
+    """A batch of candidates with their runs' evaluations, each distinct fit once, together."""
+    flat = with_evaluations([c for _, _, runs, _, _ in batch for _, c in runs or []], jobs)
+    it = iter(flat)
+    return [
+        (t, values, [(f, next(it)) for f, _ in runs] if runs is not None else None, tuned, why)
+        for t, values, runs, tuned, why in batch
+    ]
 
 
 class _Say:
