@@ -23,6 +23,7 @@ from .cluster import cluster_session, execute_on_cluster
 from .dataset import EncodedPart, RunFolder, encode_part, now
 from .errors import BalanceError
 from .first_compile import compile_notice
+from .interrupt import expect, noticed
 from .plan import (
     RunConfig,
     indexed_chunk,
@@ -65,6 +66,7 @@ def run(
     out = Path(out)
     RunFolder.check_out(out)  # before the lock file is made in a folder that is not a run
     fresh = not out.exists()
+    expect(out, config.games)  # what Ctrl-C reports as kept
     # One cluster connection for the whole run, however many batches it is played in.
     with (
         _removed_if_refused(out, fresh),
@@ -206,13 +208,13 @@ def _execute(
     # command is quiet); workers, local or on a cluster sharing the file system, then load it
     # instead of all compiling.
     with compile_notice(config, say=notice):
-        play_chunk(config, 0, 0, 1)
+        _in_process(play_chunk, config, 0, 0, 1)
     if cluster is not None:
         yield from execute_on_cluster(config, todo, cluster)
         return
     if jobs == 1 or len(todo) == 1:
         for chunk in todo:
-            yield indexed_chunk(config, chunk)
+            yield _in_process(indexed_chunk, config, chunk)
         return
     parallel = Parallel(
         n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
@@ -220,6 +222,13 @@ def _execute(
     # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
     # receives compressed bytes instead of unpickling a table and encoding it alone.
     yield from parallel(delayed(_encoded_chunk)(config, chunk, run_id) for chunk in todo)
+
+
+def _in_process(function: Callable[..., Any], *args: Any) -> Any:
+    """Call ``function`` here; Ctrl-C landing inside compiled code comes out as a
+    KeyboardInterrupt, not as the ``SystemError`` numba raises for it."""
+    with noticed():
+        return function(*args)
 
 
 def _rows(table: pl.DataFrame | EncodedPart) -> int:

@@ -100,7 +100,10 @@ def _execute(
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
 ) -> Study:
     from .cluster import cluster_session
+    from .interrupt import expect
 
+    for entry, config in plans:  # what Ctrl-C reports as kept
+        expect(study.path / entry.folder, config.games)
     if how.progress and len(plans) > 1:  # one line for the study, not one per run
         say_study_reused(study.path, plans)
     # One cluster connection (or one --cluster local) for the whole study, not one per run.
