@@ -91,9 +91,22 @@ StudyOutOpt = Annotated[
 GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Games per run.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every run.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
+
+
+def _checked_cluster(value: str | None) -> str | None:
+    """--cluster refused at once (one line) unless a Dask scheduler answers there."""
+    from simulator.cluster import check_cluster
+
+    return check_cluster(value)
+
+
 ClusterOpt = Annotated[
     str | None,
-    typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
+    typer.Option(
+        "--cluster",
+        help="Dask scheduler address (tcp://host:8786) or 'local'.",
+        callback=_checked_cluster,
+    ),
 ]
 TrialsOpt = Annotated[
     int,

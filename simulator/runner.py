@@ -68,10 +68,11 @@ def run(
     fresh = not out.exists()
     expect(out, config.games)  # what Ctrl-C reports as kept
     # One cluster connection for the whole run, however many batches it is played in.
+    # The cluster is checked (a scheduler answers) before the folder is made.
     with (
+        cluster_session(cluster),
         _removed_if_refused(out, fresh),
         RunFolder(out).lock(wait),
-        cluster_session(cluster),
     ):
         folder = RunFolder.prepare(out, config.manifest())
         if folder.rebuilt:

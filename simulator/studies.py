@@ -67,7 +67,10 @@ def _prepare(
     check_runs: bool = True,
     max_runs: int = MAX_STUDY_RUNS,
 ):
+    from .cluster import check_cluster
+
     resolve_jobs(how.jobs)  # refused before anything is written
+    check_cluster(how.cluster)
     if len(plans) > max_runs:
         raise BalanceError(
             f"this {kind} needs {len(plans)} runs; at most {max_runs} are allowed, "
