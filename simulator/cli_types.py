@@ -50,13 +50,16 @@ WaitOpt = Annotated[
     ),
 ]
 
+# --policy's example, a real policy and parameter of a real game (a test parses it).
+POLICY_EXAMPLE, POLICY_EXAMPLE_GAME = "greedy:reserve=20", "caza-tesoros"
 PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
         "-p",
         help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
-        "colon: greedy:risk=0.3. See `balance policies GAME` for names and parameters.",
+        f"colon: {POLICY_EXAMPLE} in {POLICY_EXAMPLE_GAME}. See `balance policies GAME` for "
+        "names and parameters.",
     ),
 ]
 PolicyFileOpt = Annotated[

@@ -135,8 +135,20 @@ def test_out_file_and_other_configuration_leave_files_untouched(capsys, tmp_path
 def test_help_teaches(capsys):
     code, out, _ = call(capsys, "simulate", "--help")
     assert code == 0
-    for words in ("--policy", "greedy:risk=0.3", "--set", "--variant", "resume"):
+    for words in ("--policy", "greedy:reserve=20", "--set", "--variant", "resume"):
         assert words in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "compare"])
+def test_the_policy_example_in_help_is_accepted(capsys, command):
+    from simulator.cli_types import POLICY_EXAMPLE, POLICY_EXAMPLE_GAME
+    from simulator.games import get_game
+    from simulator.policy import parse_policy
+
+    code, out, _ = call(capsys, command, "--help")
+    assert code == 0 and POLICY_EXAMPLE in " ".join(out.replace("│", " ").split())
+    spec = get_game(POLICY_EXAMPLE_GAME)
+    parse_policy(POLICY_EXAMPLE, spec.policies, spec.id)  # refused with BalanceError if not
 
 
 def test_until_ci_says_how_many_games_it_took(capsys, tmp_path):
