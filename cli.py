@@ -176,8 +176,7 @@ def rules(
 
     table = Table("option", "default", "allowed", "meaning", "rulebook says", show_lines=False)
     for o in options:
-        default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
-        table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)
+        table.add_row(o.name, o.default_text(), o.allowed(), o.doc, o.seed)
     Console(width=200).print(table)
     typer.echo(_measures_text(get_game(game)))
 

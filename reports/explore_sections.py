@@ -29,7 +29,7 @@ def _figure_words(name: str, s: dict[str, Any]) -> str:
         return "the first seat's win rate"
     if name == "balance":
         return "balance (1 minus the largest gap between two seats' win rates)"
-    if name == "draw":
+    if name == "no-winner":
         return "the share of games nobody wins"
     if name == "success":
         return "the success rate"

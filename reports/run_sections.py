@@ -71,8 +71,8 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
-        if s["draw_rate"]["value"] > 0:
-            out.append(f"{prefix}Nobody wins {with_interval(s['draw_rate'])} of games.")
+        if s["no_winner_rate"]["value"] > 0:
+            out.append(f"{prefix}Nobody wins {with_interval(s['no_winner_rate'])} of games.")
     else:
         succ = summary["success"]
         who = summary["run"]["success_subject"]
@@ -119,7 +119,7 @@ def degenerate_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]
     if "success" in summary:
         settled = summary["success"]["success"]["value"]
     else:
-        settled = 1 - summary["seats"]["draw_rate"]["value"]
+        settled = 1 - summary["seats"]["no_winner_rate"]["value"]
     reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
     same = degenerate(length["games"], "success" in summary, settled,
                       (length["min"], length["max"]), reasons, length["unit"])  # fmt: skip
@@ -243,7 +243,7 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
                 [
                     label_of[id(s)],
                     pct(s["seats"]["fair_share"]),
-                    pct(s["seats"]["draw_rate"]["value"]),
+                    pct(s["seats"]["no_winner_rate"]["value"]),
                     p_value(s["seats"]["seat_test_p"]),
                     num(s["seats"]["balance"]["value"], 3),
                     interval(s["seats"]["balance"], lambda v: num(v, 3)),

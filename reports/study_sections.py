@@ -280,7 +280,7 @@ def sweep_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Sec
         ],
     )
     names = sorted({m for s in summaries for m in _main_measures(s)}, key=_measure_order)
-    extra = [m for m in ("draw", "balance", "comeback") if m in estimates(summaries[0])]
+    extra = [m for m in ("no-winner", "balance", "comeback") if m in estimates(summaries[0])]
     names += extra + ["length"]
     rows = []
     for run, s in zip(runs, summaries, strict=True):
@@ -313,7 +313,7 @@ def _measure_name(name: str, unit: str) -> str:
         return f"seat {name[5:]} win rate"
     return {
         "success": "success rate",
-        "draw": "no winner",
+        "no-winner": "no winner",
         "balance": "balance",
         "comeback": "comeback rate",
         "length": f"mean length ({unit})",

@@ -50,16 +50,16 @@ WaitOpt = Annotated[
     ),
 ]
 
-# --policy's example, a real policy and parameter of a real game (a test parses it).
-POLICY_EXAMPLE, POLICY_EXAMPLE_GAME = "greedy:reserve=20", "caza-tesoros"
+# --policy's example: the search player's budget, a real parameter in every game that has the
+# search player (a test parses it in each).
+POLICY_EXAMPLE = "mcts:playouts=400"
 PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
         "-p",
         help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
-        f"colon: {POLICY_EXAMPLE} in {POLICY_EXAMPLE_GAME}. See `balance policies GAME` for "
-        "names and parameters.",
+        f"colon: {POLICY_EXAMPLE}. See `balance policies GAME` for names and parameters.",
     ),
 ]
 PolicyFileOpt = Annotated[

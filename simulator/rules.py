@@ -84,11 +84,25 @@ class OptionInfo:
         )
         return kind + (" " + " and ".join(bounds) if bounds else "")
 
+    def default_text(self) -> str:
+        """The default as ``--set`` takes it and ``allowed()`` names it: ``true``/``false``,
+        a list comma-separated."""
+        return value_text(self.default)
+
     def as_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["default"] = list(self.default) if isinstance(self.default, tuple) else self.default
         d["choices"] = list(self.choices) if self.choices else None
         return d
+
+
+def value_text(value: Any) -> str:
+    """A rule value as written on the command line: ``true``, ``3``, ``0.5``, ``a,b``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(value_text(v) for v in value)
+    return str(value)
 
 
 def _fmt(x: float) -> str:

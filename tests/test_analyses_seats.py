@@ -109,7 +109,9 @@ def test_cooperative_success_by_mission_and_players(tmp_path):
 
 def test_estimates_name_every_target_measure(fair):
     est = estimates(run_summary(fair))
-    assert {"seat-1", "seat-3", "first-seat", "last-seat", "draw", "balance", "length"} <= set(est)
+    assert {"seat-1", "seat-3", "first-seat", "last-seat", "no-winner", "balance", "length"} <= set(
+        est
+    )
     assert {"comeback", "lead-changes"} <= set(est)
     assert est["first-seat"] == est["seat-1"] and est["last-seat"] == est["seat-3"]
 
