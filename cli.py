@@ -6,7 +6,7 @@ Bad input ends in one line on stderr naming the problem and exit code 2 (never a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
@@ -16,10 +16,6 @@ from simulator.cli_types import REPORT_FORMATS, print_json
 from simulator.errors import BalanceError
 from simulator.games import game_commands
 from simulator.requests import Execution, PlayRequest
-
-if TYPE_CHECKING:
-    from simulator.games import GameSpec
-
 
 app = App(
     late_commands=game_commands,
@@ -165,6 +161,7 @@ def rules(
 
         level2_cost = 2
     """
+    from analyses.targets import measures_text
     from simulator.games import get_game
 
     options = get_game(game).rules_class.options()
@@ -178,22 +175,7 @@ def rules(
     for o in options:
         table.add_row(o.name, o.default_text(), o.allowed(), o.doc, o.seed)
     Console(width=200).print(table)
-    typer.echo(_measures_text(get_game(game)))
-
-
-def _measures_text(spec: GameSpec) -> str:
-    """What a --target can name for this game beyond the fixed measures."""
-    from analyses.targets import measurable_columns
-
-    columns = measurable_columns(spec)
-    lines = [
-        "Targets (--target) can also name: "
-        + ", ".join(f"end:{r}" for r in spec.end_reasons)
-        + (", " + ", ".join(f"mean:{c}" for c in columns) if columns else "")
-    ]
-    if not spec.cooperative:
-        lines.append("and policy:NAME for " + ", ".join(spec.policies))
-    return "\n".join(lines)
+    typer.echo(measures_text(get_game(game)))
 
 
 # -- board ---------------------------------------------------------------------------------------

@@ -246,3 +246,16 @@ def check_targets(
             }
         )
     return rows
+
+
+def measures_text(spec: GameSpec) -> str:
+    """What a --target can name for this game beyond the fixed measures (``balance rules``)."""
+    columns = measurable_columns(spec)
+    lines = [
+        "Targets (--target) can also name: "
+        + ", ".join(f"end:{r}" for r in spec.end_reasons)
+        + (", " + ", ".join(f"mean:{c}" for c in columns) if columns else "")
+    ]
+    if not spec.cooperative:
+        lines.append("and policy:NAME for " + ", ".join(spec.policies))
+    return "\n".join(lines)
