@@ -105,6 +105,7 @@ def seat_summary(run: Run) -> dict[str, Any]:
             else None
         ),
         "most_wins": most_wins(wins, games),
+        "fewest_wins": fewest_wins(wins, games),
         "balance": balance_estimate(outcome_blocks(run.scan(), run.n_players)).as_dict(),
     }
 
@@ -120,6 +121,20 @@ def most_wins(wins: list[int], games: int) -> dict[str, Any]:
         if s != top
     ]
     return lead(f"seat {top + 1}", rivals, games, confidence)
+
+
+def fewest_wins(wins: list[int], games: int) -> dict[str, Any]:
+    """The seat with the fewest wins, as :func:`most_wins` reads the top: each estimate is the
+    other seat's share minus this seat's, paired in the same games, corrected for the P - 1
+    comparisons; ``separated`` when every other seat wins more."""
+    low = min(range(len(wins)), key=lambda s: wins[s])
+    confidence = family_confidence(len(wins) - 1)
+    rivals = [
+        (f"seat {s + 1}", paired_share_difference(wins[s], wins[low], games, confidence))
+        for s in range(len(wins))
+        if s != low
+    ]
+    return lead(f"seat {low + 1}", rivals, games, confidence)
 
 
 def seat_table(summary: dict[str, Any]) -> pl.DataFrame:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 from simulator.games import available, get_game
@@ -52,3 +53,43 @@ def test_rules_prints_a_yes_no_default_as_its_allowed_text_says(capsys):
     for row in rows:
         default = row.split("│")[2].strip()
         assert default in ("true", "false"), row
+
+
+def test_a_compare_change_subtracts_as_its_figures_read():
+    from reports.study_sections import _change_text
+
+    row = {
+        "measure": "seat 4 win rate",
+        "kind": "rate",
+        "base": 0.1553,
+        "other": 0.1806,
+        "change": {"value": 0.0253, "lo": 0.012, "hi": 0.039},
+    }
+    sentence = _change_text(row, "days")
+    m = re.match(r"seat 4 win rate ([+-]\d+\.\d) points \((\d+\.\d)% to (\d+\.\d)%;", sentence)
+    assert m, sentence
+    change, base, other = map(float, m.groups())
+    assert change == pytest.approx(other - base)  # 18.1 - 15.5 = 2.6, not the unrounded 2.5
+
+
+def test_a_figure_never_sits_on_the_edge_of_its_own_interval():
+    from reports.text import num, pct, with_interval
+
+    rng = np.random.default_rng(48)
+    for _ in range(2_000):
+        fmt = [num, pct][rng.integers(2)]
+        v = float(rng.uniform(0, 2 if fmt is num else 1))
+        # Intervals down to a thousandth wide (a rate's: 0.1 of a point), lopsided too.
+        half = float(rng.choice([2e-3, 1e-2, 0.1]) * rng.uniform(0.5, 1))
+        est = {"value": v, "lo": v - half * rng.uniform(0.5, 1), "hi": v + half}
+        sentence = with_interval(est, fmt, "times" if fmt is num else "")
+        figures = [float(x) for x in re.findall(r"-?\d+\.\d+", sentence.replace(",", ""))]
+        value, lo, hi = figures  # the value and the ends ("95%" has no decimal point)
+        assert lo < value < hi, sentence
+
+
+def test_the_demo_lead_change_sentence_separates_its_figures():
+    from reports.text import num, with_interval
+
+    sentence = with_interval({"value": 1.5234, "lo": 1.4951, "hi": 1.5512}, num, "times")
+    assert sentence == "1.52 times (95% interval 1.50 to 1.55)"
