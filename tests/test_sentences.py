@@ -93,3 +93,44 @@ def test_the_demo_lead_change_sentence_separates_its_figures():
 
     sentence = with_interval({"value": 1.5234, "lo": 1.4951, "hi": 1.5512}, num, "times")
     assert sentence == "1.52 times (95% interval 1.50 to 1.55)"
+
+
+def test_skill_says_why_no_first_seat_edge_beside_the_tables_figure():
+    from reports.skill_sections import _first_seat_sentences
+
+    rung = {
+        "name": "random",
+        "decided": 29,
+        "self_games": 30,
+        "first_seat_win_rate": {"value": 16 / 30, "lo": 0.361, "hi": 0.698},
+    }
+    (sentence,) = _first_seat_sentences([rung])
+    assert sentence == (
+        "Under random, 29 of the 30 games with every seat random had a winner: fewer than the 30 "
+        "decided games a first-seat edge is measured on, so none is given; the table's "
+        "first-seat win rate, 53.3% [36.1%, 69.8%], is as wide as that implies."
+    )
+    assert "Too few games had a winner" not in sentence
+
+
+def test_design_progress_counts_the_check_games_as_the_report_does():
+    from simulator.design.search import check_line
+
+    line = check_line(3, 200, 2)
+    # The report: "On 400 fresh games it meets every target" (check games times seatings).
+    assert line == (
+        "checking 3 setting(s) and the starting rules on 400 fresh games each "
+        "(200 in each of 2 seatings)"
+    )
+    assert check_line(1, 300, 1).endswith("on 300 fresh games each")
+
+
+def test_design_shortfall_names_each_target_in_its_unit():
+    from analyses.targets import parse_targets
+    from simulator.design.search import shortfall_text
+
+    targets = parse_targets(["first-seat=47%..53%", "length=25..35", "no-winner<=5%"])
+    assert shortfall_text(targets, [0.03, 2.5, 0.0]) == (
+        "misses first-seat by 3.0 points, length by 2.50"
+    )
+    assert shortfall_text(targets, [0, 0, 0]) == "meets every target"
