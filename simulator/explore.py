@@ -560,7 +560,8 @@ def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution)
     ):
         done += 1
         if tell:
-            print(f"\rpoints played: {done} of {len(plans)}", end="", file=sys.stderr)
+            # A run per distinct setting: rounding can make design points the same setting.
+            print(f"\rsettings played: {done} of {len(plans)}", end="", file=sys.stderr)
     if tell:
         print(file=sys.stderr)
     return study

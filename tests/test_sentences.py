@@ -134,3 +134,27 @@ def test_design_shortfall_names_each_target_in_its_unit():
         "misses first-seat by 3.0 points, length by 2.50"
     )
     assert shortfall_text(targets, [0, 0, 0]) == "meets every target"
+
+
+def test_explore_names_which_option_moves_which_figure():
+    from reports.explore_sections import _effect_words
+
+    row = {
+        "option": "level2_cost",
+        "figure": "first-seat",
+        "range": [0, 6],
+        "direction": "lowers",
+        "interacts": False,
+        "tested": {"reads": "mean change", "value": -0.02, "lo": -0.03, "hi": -0.01},
+    }
+    words = _effect_words(row, {"method": "morris"})
+    assert "raising level2_cost lowers first-seat" in words and " it " not in words
+
+
+def test_explore_counts_its_settings_as_the_progress_line_does():
+    from reports.explore_sections import _settings_words
+
+    summary = {"points": 16, "runs": 13}
+    # The progress line: "settings played: 13 of 13".
+    assert _settings_words(summary) == " in 13 distinct settings, each played once"
+    assert _settings_words({"points": 16, "runs": 16}) == ""
