@@ -309,12 +309,10 @@ def simulate(
         elif not quiet:
             typer.echo("\n".join(rotated_lines(result)))
         return
-    config = plan_run(request, chunk_size=chunk_size)
-    until = None
-    if until_ci is not None:
-        from simulator.studies import until_ci_rule
+    from simulator.studies import until_ci_chunk_size, until_ci_rule
 
-        until = until_ci_rule(until_ci)
+    until = None if until_ci is None else until_ci_rule(until_ci)
+    config = plan_run(request, chunk_size=chunk_size or until_ci_chunk_size(until_ci, n))
     folder = run(config, out, until=until, **_how(ctx).run_options())
     summary = headline(folder.path)
     if targets:

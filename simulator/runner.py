@@ -33,7 +33,30 @@ from .plan import (
 
 # With an `until` rule, chunks run in fixed batches of this many (in index order) and the rule is
 # checked between batches: fixed, so where a run stops never depends on --jobs or the backend.
+# A rule may instead carry its own schedule (``until.looks``, e.g. :func:`geometric_looks`).
 UNTIL_BATCH = 4
+LOOK_GROWTH = 1.25  # geometric looks: each after about a quarter more chunks than the last
+
+
+def batch_looks(n_chunks: int) -> list[int]:
+    """Ask after every ``UNTIL_BATCH`` chunks (the default schedule)."""
+    return list(range(UNTIL_BATCH, n_chunks, UNTIL_BATCH))
+
+
+def every_chunk(n_chunks: int) -> list[int]:
+    """Ask after every chunk."""
+    return list(range(1, n_chunks))
+
+
+def geometric_looks(n_chunks: int) -> list[int]:
+    """Ask early and often: after 1, 2, 3, ... chunks, then each time about a quarter more
+    (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, ...), so a run that needs few games stops soon and a
+    long one is asked about log(n) times, not n."""
+    looks, count = [], 1
+    while count < n_chunks:
+        looks.append(count)
+        count = max(count + 1, int(count * LOOK_GROWTH))
+    return looks
 
 
 def run(
@@ -58,9 +81,10 @@ def run(
     ``damaged/``, and a line on stderr says how many. One writer per folder: a folder another
     process is writing is refused at once (BalanceError), or waited for with ``wait``.
 
-    ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks whether the
-    games so far are enough; the run then stops early and the manifest records ``games_played``
-    and ``stopped_early``. Repeating the command resumes it to the same stopping point.
+    ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks (or after
+    the chunk counts ``until.looks(n_chunks)`` lists) whether the games so far are enough; the
+    run then stops early and the manifest records ``games_played`` and ``stopped_early``.
+    Repeating the command resumes it to the same stopping point.
     """
     jobs = resolve_jobs(jobs)
     out = Path(out)
@@ -166,11 +190,12 @@ def _run_until(
     bar: _Progress,
 ) -> None:
     chunks = config.chunks()
-    for start in range(0, len(chunks), UNTIL_BATCH):
+    looks = getattr(until, "looks", batch_looks)(len(chunks))
+    for start, end in zip([0, *looks], [*looks, len(chunks)], strict=True):
         done = folder.done_parts()
         if start > 0 and all(c[0] in done for c in chunks[:start]) and until(folder):
             return
-        batch = [c for c in chunks[start : start + UNTIL_BATCH] if c[0] not in done]
+        batch = [c for c in chunks[start:end] if c[0] not in done]
         for index, table in _execute(
             config, batch, jobs, cluster, folder.fingerprint, notice=bar.notice
         ):
