@@ -40,7 +40,10 @@ class App(typer.Typer):
         command = typer.main.get_command(self)
         interrupt.forget()
         try:
-            code = command.main(*args, standalone_mode=False, **kwargs)
+            # Any error a Ctrl-C caused (numba's compiler and compiled code turn an interrupt into
+            # other errors) is the interrupt.
+            with interrupt.noticed():
+                code = command.main(*args, standalone_mode=False, **kwargs)
         except BalanceError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
