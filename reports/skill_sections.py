@@ -191,6 +191,12 @@ def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
             + "."
         )
     for r in silent:
+        if r["decided"] == 0:
+            out.append(
+                f"Under {r['name']}, none of the {r['self_games']:,} games with every seat "
+                f"{r['name']} had a winner, so no first-seat edge can be measured."
+            )
+            continue
         # The games were too few, not the winners: say which, beside the table's own figure.
         fsw = r.get("first_seat_win_rate")
         shown = (
