@@ -6,7 +6,7 @@ Bad input ends in one line on stderr naming the problem and exit code 2 (never a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
@@ -17,10 +17,6 @@ from simulator.commands.check_game import check_game
 from simulator.errors import BalanceError
 from simulator.games import game_commands
 from simulator.requests import Execution, PlayRequest
-
-if TYPE_CHECKING:
-    from simulator.games import GameSpec
-
 
 app = App(
     late_commands=game_commands,
@@ -169,6 +165,7 @@ def rules(
 
         level2_cost = 2
     """
+    from analyses.targets import measures_text
     from simulator.games import get_game
 
     options = get_game(game).rules_class.options()
@@ -180,25 +177,9 @@ def rules(
 
     table = Table("option", "default", "allowed", "meaning", "rulebook says", show_lines=False)
     for o in options:
-        default = ",".join(map(str, o.default)) if isinstance(o.default, tuple) else o.default
-        table.add_row(o.name, str(default), o.allowed(), o.doc, o.seed)
+        table.add_row(o.name, o.default_text(), o.allowed(), o.doc, o.seed)
     Console(width=200).print(table)
-    typer.echo(_measures_text(get_game(game)))
-
-
-def _measures_text(spec: GameSpec) -> str:
-    """What a --target can name for this game beyond the fixed measures."""
-    from analyses.targets import measurable_columns
-
-    columns = measurable_columns(spec)
-    lines = [
-        "Targets (--target) can also name: "
-        + ", ".join(f"end:{r}" for r in spec.end_reasons)
-        + (", " + ", ".join(f"mean:{c}" for c in columns) if columns else "")
-    ]
-    if not spec.cooperative:
-        lines.append("and policy:NAME for " + ", ".join(spec.policies))
-    return "\n".join(lines)
+    typer.echo(measures_text(get_game(game)))
 
 
 # -- board ---------------------------------------------------------------------------------------
@@ -332,12 +313,10 @@ def simulate(
         elif not quiet:
             typer.echo("\n".join(rotated_lines(result)))
         return
-    config = plan_run(request, chunk_size=chunk_size)
-    until = None
-    if until_ci is not None:
-        from simulator.studies import until_ci_rule
+    from simulator.studies import until_ci_chunk_size, until_ci_rule
 
-        until = until_ci_rule(until_ci)
+    until = None if until_ci is None else until_ci_rule(until_ci)
+    config = plan_run(request, chunk_size=chunk_size or until_ci_chunk_size(until_ci, n))
     folder = run(config, out, until=until, **_how(ctx).run_options())
     summary = headline(folder.path)
     if targets:

@@ -112,7 +112,7 @@ def per_game(run: Run, measure: str) -> pl.Expr | None:
         seat = int(measure[5:]) - 1
     if seat is not None:
         return (pl.col("winner") == seat).fill_null(False)
-    if measure == "draw":
+    if measure == "no-winner":
         return pl.col("winner").is_null()
     if measure == "success":
         return pl.col("success").fill_null(False)

@@ -52,13 +52,13 @@ GAME_RESAMPLES = 200
 TRAJECTORY_RESAMPLES = 2000
 SEED = 20240101
 INTERACTS = 1.0  # sigma / mu_star above this: "interacts or bends"
-MAIN = ("first-seat", "balance", "draw", "success", "length")
+MAIN = ("first-seat", "balance", "no-winner", "success", "length")
 _NUMERIC = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64,
             pl.Float32, pl.Float64, pl.Boolean)  # fmt: skip
 
 
 def is_rate(figure: str) -> bool:
-    return figure in ("first-seat", "balance", "draw", "success") or figure.startswith("end:")
+    return figure in ("first-seat", "balance", "no-winner", "success") or figure.startswith("end:")
 
 
 # -- per-point figures with their game resamples -------------------------------------------------
@@ -98,7 +98,7 @@ def point_figures(runs: list[Run]) -> tuple[dict[str, np.ndarray], dict[str, np.
         else:
             won = df["winner"].is_not_null().to_numpy()
             rows["first-seat"] = (df["winner"] == 0).fill_null(False).to_numpy().astype(float)
-            rows["draw"] = (~won).astype(float)
+            rows["no-winner"] = (~won).astype(float)
             seat_wins.append(
                 np.stack([(df["winner"] == s).fill_null(False).to_numpy() for s in range(players)])
             )
@@ -110,7 +110,7 @@ def point_figures(runs: list[Run]) -> tuple[dict[str, np.ndarray], dict[str, np.
         for name, col in rows.items():
             per_game.setdefault(name, []).append(col)
     values, resampled = {}, {}
-    order = ([] if coop else ["first-seat", "balance", "draw"]) + (["success"] if coop else [])
+    order = ([] if coop else ["first-seat", "balance", "no-winner"]) + (["success"] if coop else [])
     order += ["length", *(f"end:{r}" for r in reasons), *(f"mean:{c}" for c in own)]
     for name in order:
         if name == "balance":
@@ -357,7 +357,7 @@ def explore_summary(path: Any, runs: list[Run]) -> dict[str, Any]:
     seconds = wall_seconds(path, runs)
     edge = None
     if "first-seat" in values:  # seat 1's edge over an even share of the decided games
-        e = values["first-seat"] - (1 - values["draw"]) / first.n_players
+        e = values["first-seat"] - (1 - values["no-winner"]) / first.n_players
         edge = {"min": float(e.min()), "median": float(np.median(e)), "max": float(e.max())}
     return {
         "game": first.game,

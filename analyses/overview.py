@@ -13,8 +13,14 @@ from .runs import evaluation_fallback
 
 
 def headline(run: str | Path) -> dict[str, Any]:
-    """Win rate by seat (or success rate), draw rate and mean length of a run folder, and what
-    its games never vary in (``degenerate``, as the report says it)."""
+    """Win rate by seat (or success rate), no-winner rate and mean length of a run folder, and
+    what its games never vary in (``degenerate``, as the report says it).
+
+    ``estimates`` gives each rate with its 95% interval (``{"value", "lo", "hi"}``): ``win_rate``
+    by seat, ``no_winner_rate`` or ``success_rate``. ``draw_rate`` repeats ``no_winner_rate``
+    under its old name for one version (CHANGELOG.md)."""
+    from .stats import proportion
+
     folder = RunFolder.open(run)
     manifest = folder.read_manifest()
     config = manifest["config"]
@@ -25,13 +31,13 @@ def headline(run: str | Path) -> dict[str, Any]:
         .select(
             pl.len().alias("games"),
             pl.col("length").mean().alias("mean_length"),
-            pl.col("winner").is_null().mean().alias("draw_rate"),
-            pl.col("success").mean().alias("success_rate"),
+            pl.col("winner").is_null().sum().alias("no_winner"),
+            pl.col("success").sum().alias("successes"),
             pl.col("length").min().alias("shortest"),
             pl.col("length").max().alias("longest"),
             pl.col("end_reason").unique().alias("reasons").implode(),
             *[
-                (pl.col("winner") == s).fill_null(False).mean().alias(f"w{s}")
+                (pl.col("winner") == s).fill_null(False).sum().alias(f"w{s}")
                 for s in range(n_players)
             ],
         )
@@ -39,22 +45,36 @@ def headline(run: str | Path) -> dict[str, Any]:
         .row(0, named=True)
     )
     fallback = evaluation_fallback(manifest)  # a search that played to the end, said as well
+    games = row["games"]
+    if cooperative:
+        estimates = {"success_rate": proportion(int(row["successes"] or 0), games).as_dict()}
+    else:
+        estimates = {
+            "win_rate": [proportion(int(row[f"w{s}"]), games).as_dict() for s in range(n_players)],
+            "no_winner_rate": proportion(int(row["no_winner"]), games).as_dict(),
+        }
+    value = {
+        k: v["value"] if isinstance(v, dict) else [e["value"] for e in v]
+        for k, v in estimates.items()
+    }
     return {
         "game": config["game"],
         "games": row["games"],
         "seed": config["seed"],
         "n_players": n_players,
         "policies": config["policies"],
-        "win_rate": None if cooperative else [row[f"w{s}"] for s in range(n_players)],
-        "success_rate": row["success_rate"] if cooperative else None,
-        "draw_rate": None if cooperative else row["draw_rate"],
+        "win_rate": value.get("win_rate"),
+        "success_rate": value.get("success_rate"),
+        "no_winner_rate": value.get("no_winner_rate"),
+        "draw_rate": value.get("no_winner_rate"),  # the old name, kept for one version
+        "estimates": estimates,
         "mean_length": row["mean_length"],
         "length_unit": manifest["length_unit"],
         "out": str(folder.path),
         "degenerate": degenerate(
             row["games"],
             cooperative,
-            row["success_rate"] if cooperative else 1 - row["draw_rate"],
+            value["success_rate"] if cooperative else 1 - value["no_winner_rate"],
             (row["shortest"], row["longest"]),
             [r for r in row["reasons"] if r is not None],
             manifest["length_unit"],

@@ -70,7 +70,8 @@ def outcome_blocks(lf: pl.LazyFrame, n_players: int, games: int | None = None) -
 def seat_summary(run: Run) -> dict[str, Any]:
     """Win rate of every seat with Wilson intervals, the fair share, the seat test and balance.
 
-    The fair share is what every seat would win if seats did not matter: (1 - draw rate) / P.
+    The fair share is what every seat would win if seats did not matter: (1 - no-winner rate) / P.
+    ``draw_rate`` repeats ``no_winner_rate`` under its old name for one version (CHANGELOG.md).
     The chi-square test asks whether the decided games are shared equally among seats; balance is
     1 minus the largest gap between two seats' win rates (1 means every seat wins equally often).
     ``most_wins`` says whether the seat winning most is separated from every other (paired in
@@ -83,7 +84,7 @@ def seat_summary(run: Run) -> dict[str, Any]:
     counts = seat_counts(run.scan(), run.n_players)
     games, wins = counts["games"], counts["wins"]
     rates = [proportion(w, games) for w in wins]
-    draw = proportion(counts["no_winner"], games)
+    none = proportion(counts["no_winner"], games)
     p_value = uniform_seat_test(wins)
     policies_differ = len(set(run.policies)) > 1
     return {
@@ -94,8 +95,9 @@ def seat_summary(run: Run) -> dict[str, Any]:
             {"seat": s + 1, "policy": run.policies[s], "wins": wins[s], **rates[s].as_dict()}
             for s in range(run.n_players)
         ],
-        "fair_share": (1 - draw.value) / run.n_players if games else None,
-        "draw_rate": draw.as_dict(),
+        "fair_share": (1 - none.value) / run.n_players if games else None,
+        "no_winner_rate": none.as_dict(),
+        "draw_rate": none.as_dict(),  # the old name, kept for one version
         "seat_test_p": p_value,
         "seat_effect": (
             bool(p_value < SEAT_EFFECT_ALPHA)
@@ -103,6 +105,7 @@ def seat_summary(run: Run) -> dict[str, Any]:
             else None
         ),
         "most_wins": most_wins(wins, games),
+        "fewest_wins": fewest_wins(wins, games),
         "balance": balance_estimate(outcome_blocks(run.scan(), run.n_players)).as_dict(),
     }
 
@@ -118,6 +121,20 @@ def most_wins(wins: list[int], games: int) -> dict[str, Any]:
         if s != top
     ]
     return lead(f"seat {top + 1}", rivals, games, confidence)
+
+
+def fewest_wins(wins: list[int], games: int) -> dict[str, Any]:
+    """The seat with the fewest wins, as :func:`most_wins` reads the top: each estimate is the
+    other seat's share minus this seat's, paired in the same games, corrected for the P - 1
+    comparisons; ``separated`` when every other seat wins more."""
+    low = min(range(len(wins)), key=lambda s: wins[s])
+    confidence = family_confidence(len(wins) - 1)
+    rivals = [
+        (f"seat {s + 1}", paired_share_difference(wins[s], wins[low], games, confidence))
+        for s in range(len(wins))
+        if s != low
+    ]
+    return lead(f"seat {low + 1}", rivals, games, confidence)
 
 
 def seat_table(summary: dict[str, Any]) -> pl.DataFrame:

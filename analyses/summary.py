@@ -63,7 +63,7 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
         for s in seats:
             out[f"seat-{s['seat']}"] = est(s)
         out["first-seat"], out["last-seat"] = est(seats[0]), est(seats[-1])
-        out["draw"] = est(summary["seats"]["draw_rate"])
+        out["no-winner"] = est(summary["seats"]["no_winner_rate"])
         out["balance"] = est(summary["seats"]["balance"])
         games = summary["seats"]["games"]
         for name in {s["policy"].partition(":")[0] for s in seats}:
@@ -93,6 +93,6 @@ def headline_rate_widths(run: Run) -> dict[str, float]:
         return {"success": s["hi"] - s["lo"]}
     seats = seat_summary(run)
     widths = {f"seat-{s['seat']}": s["hi"] - s["lo"] for s in seats["seats"]}
-    if seats["draw_rate"]["value"] > 0:
-        widths["draw"] = seats["draw_rate"]["hi"] - seats["draw_rate"]["lo"]
+    if seats["no_winner_rate"]["value"] > 0:
+        widths["no-winner"] = seats["no_winner_rate"]["hi"] - seats["no_winner_rate"]["lo"]
     return widths

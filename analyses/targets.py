@@ -2,7 +2,8 @@
 
 Grammar: ``NAME=VALUE+-TOLERANCE``, ``NAME=LOW..HIGH``, or one-sided ``NAME<=X`` / ``NAME>=X``.
 Numbers may end in ``%`` (``25%`` is 0.25); ``±`` may stand for ``+-``. Names: first-seat,
-last-seat, seat-N (win rate of seat N), draw (no-winner rate), balance, success (cooperative
+last-seat, seat-N (win rate of seat N), no-winner (share of games nobody wins; ``draw``, its old
+name, is accepted for one version), balance, success (cooperative
 success rate), length (mean game length), lead-changes (mean per game), comeback (comeback
 rate), ``end:REASON`` (share of games ended by that end condition of the game),
 ``mean:COLUMN`` (mean per game of one of the game's own numeric columns; a column with a value
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # kept out of imports so the command line starts without scip
 
 TARGET_HELP = (
     "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
-    "may end in %). NAME: first-seat, last-seat, seat-N, draw, balance, success, length, "
+    "may end in %). NAME: first-seat, last-seat, seat-N, no-winner, balance, success, length, "
     "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean of "
     "one of the game's own columns), policy:NAME (share of games won by the seats playing NAME). "
     "Example: --target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%."
@@ -38,14 +39,16 @@ TARGET_HELP = (
 FIXED_NAMES = (
     "first-seat",
     "last-seat",
-    "draw",
+    "no-winner",
     "balance",
     "success",
     "length",
     "lead-changes",
     "comeback",
 )
-SEAT_NAMES = ("first-seat", "last-seat", "draw", "balance")  # measured when someone can win
+SEAT_NAMES = ("first-seat", "last-seat", "no-winner", "balance")  # measured when someone can win
+# Old names still accepted, for one version (CHANGELOG.md).
+ALIASES = {"draw": "no-winner", "draw-rate": "no-winner", "draw_rate": "no-winner"}
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)%?"
 _TOLERANCE = re.compile(rf"^({_NUMBER})\s*(?:\+-|±)\s*({_NUMBER})$")
 _RANGE = re.compile(rf"^({_NUMBER})\s*\.\.\s*({_NUMBER})$")
@@ -98,6 +101,7 @@ def parse_target(text: str) -> Target:
     if not m or not m[3].strip():
         raise BalanceError(f"--target {text!r}: {grammar}")
     name, op, spec = m[1].strip().lower(), m[2], m[3].strip().replace(" ", "")
+    name = ALIASES.get(name, name)
     if (
         name not in FIXED_NAMES
         and not re.fullmatch(r"seat-[1-9]\d*", name)
@@ -242,3 +246,16 @@ def check_targets(
             }
         )
     return rows
+
+
+def measures_text(spec: GameSpec) -> str:
+    """What a --target can name for this game beyond the fixed measures (``balance rules``)."""
+    columns = measurable_columns(spec)
+    lines = [
+        "Targets (--target) can also name: "
+        + ", ".join(f"end:{r}" for r in spec.end_reasons)
+        + (", " + ", ".join(f"mean:{c}" for c in columns) if columns else "")
+    ]
+    if not spec.cooperative:
+        lines.append("and policy:NAME for " + ", ".join(spec.policies))
+    return "\n".join(lines)

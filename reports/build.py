@@ -29,6 +29,7 @@ from .run_sections import (
     fallback_sentences,
     outcome_sections,
     run_headline,
+    seat_headline,
     watch_section,
     what_was_run,
 )
@@ -113,10 +114,10 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     if kind in ("single", "compare", "runs"):
         for summary in summaries[:1] if kind == "compare" else summaries:
             headline += run_headline(summary, label=len(summaries) > 1)
-        if kind == "compare":  # a variant whose games never vary is said too
+        if kind == "compare":  # each variant's own seats, and one whose games never vary
             for summary in summaries[1:]:
                 label = f"{summary['run']['label']}: "
-                headline += degenerate_sentences(summary, label)
+                headline += degenerate_sentences(summary, label) + seat_headline(summary, label)
                 headline += fallback_sentences(summary, label)
         sections += outcome_sections(runs, summaries)
     if targets and not ladders:

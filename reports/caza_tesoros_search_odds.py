@@ -8,7 +8,6 @@ can place it as it is.
 from __future__ import annotations
 
 import base64
-import io
 from html import escape
 from typing import Any
 
@@ -24,6 +23,7 @@ from analyses.caza_tesoros_search_odds import (  # noqa: E402
     search_row,
 )
 from reports.document import Section  # noqa: E402
+from reports.figures import _png, legend_beside  # noqa: E402
 
 TITLE = "Caza-Tesoros: search odds by level and equipment"
 
@@ -94,12 +94,8 @@ def search_odds_figure(rows: list[dict[str, Any]]) -> bytes:
     ax.set_ylabel("search succeeds")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+    legend_beside(ax)
+    return _png(fig)
 
 
 def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) -> Section:

@@ -16,7 +16,7 @@ from simulator.errors import BalanceError
 from simulator.folders import read_design
 
 from .document import Document, Figure, Section, Table
-from .figures import COLORS, WIDTH, _png, plt
+from .figures import COLORS, WIDTH, _png, legend_beside, plt
 from .study_sections import target_range, target_value_text
 from .text import SEARCH_METHODS, rules_text
 
@@ -147,7 +147,7 @@ def history_figure(data: dict[str, Any]) -> bytes:
     )
     ax.set_xlabel("candidate")
     ax.set_ylabel("total shortfall")
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     return _png(fig)
 
 

@@ -29,7 +29,7 @@ def _figure_words(name: str, s: dict[str, Any]) -> str:
         return "the first seat's win rate"
     if name == "balance":
         return "balance (1 minus the largest gap between two seats' win rates)"
-    if name == "draw":
+    if name == "no-winner":
         return "the share of games nobody wins"
     if name == "success":
         return "the success rate"
@@ -76,8 +76,8 @@ def _effect_words(row: dict[str, Any], s: dict[str, Any]) -> str:
     """An option's effect on a figure, by the figure and interval its verdict reads."""
     if _sobol(s):
         return f"{row['option']} ({_range(row)}): {_share_words(row)}"
-    way = {"raises": "raising it raises", "lowers": "raising it lowers"}.get(row["direction"])
-    how = f"{way} it" if way else "no steady direction"
+    way = {"raises": "raises", "lowers": "lowers"}.get(row["direction"])
+    how = f"raising {row['option']} {way} {row['figure']}" if way else "no steady direction"
     bends = ", interacts or bends" if row["interacts"] else ""
     return f"{row['option']} ({_range(row)}; {how}{bends}): {tested_words(row)}"
 
@@ -123,11 +123,18 @@ def budget_words(s: dict[str, Any]) -> str | None:
     )
 
 
+def _settings_words(s: dict[str, Any]) -> str:
+    """Design points that rounding made the same setting are played once: the count the
+    progress line ("settings played: 13 of 13") shows."""
+    runs = s.get("runs", s["points"])
+    return f" in {runs:,} distinct settings, each played once" if runs < s["points"] else ""
+
+
 def explore_headline(s: dict[str, Any]) -> list[str]:
     out = [
         f"{len(s['ranges'])} options screened ({s['method'].title()}, {s['points']:,} design "
-        f"points, {s['games_per_point']:,} games each on the same seeds: {s['games']:,} games, "
-        f"{_duration(s['wall_seconds'])} of wall time)."
+        f"points{_settings_words(s)}, {s['games_per_point']:,} games each on the same seeds: "
+        f"{s['games']:,} games, {_duration(s['wall_seconds'])} of wall time)."
     ]
     if _mixed(s):
         seats = ", ".join(f"seat {i} {p}" for i, p in enumerate(s["policies"], 1))

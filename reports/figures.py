@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
 from collections.abc import Sequence
 
 import matplotlib
@@ -16,12 +17,101 @@ WIDTH, ROW_HEIGHT, DPI = 7.0, 0.42, 100
 COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
+LABEL_CHARS = 70  # an axis label wider than this is wrapped, so the figure never cuts it
+
+
 def _png(fig: plt.Figure) -> bytes:
     buf = io.BytesIO()
-    fig.tight_layout()
+    _lay_out(fig)
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     plt.close(fig)
     return buf.getvalue()
+
+
+def _lay_out(fig: plt.Figure) -> None:
+    """Fit every label and legend inside the figure: long axis labels wrapped, category names
+    that would run together turned, then the tight layout (which counts legends outside the
+    axes)."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            text = axis.get_label().get_text()
+            if len(text) > LABEL_CHARS:
+                axis.set_label_text(textwrap.fill(text, LABEL_CHARS))
+    fig.tight_layout()
+    for ax in fig.axes:
+        if not _ticks_collide(fig, ax):
+            continue
+        names = [t.get_text() for t in ax.get_xticklabels()]
+        ax.set_xticks(ax.get_xticks(), [_wrap(t) for t in names])  # break after ':' and ','
+        fig.tight_layout()
+        if _ticks_collide(fig, ax):  # still too wide: the names whole, turned
+            ax.set_xticks(ax.get_xticks(), names)
+            for t in ax.get_xticklabels():
+                t.set(rotation=TICK_TURN, horizontalalignment="right", rotation_mode="anchor")
+            fig.tight_layout()
+
+
+TICK_TURN = 30  # degrees category names are turned by when they would run together
+
+
+def _ticks_collide(fig: plt.Figure, ax: plt.Axes) -> bool:
+    """Whether neighbouring x tick labels overlap: side by side when level, or, turned, when
+    the gap between their parallel baselines is less than a line of text."""
+    renderer = fig.canvas.get_renderer()
+    ticks = [t for t in ax.get_xticklabels() if t.get_text()]
+    if len(ticks) < 2:
+        return False
+    angle = ticks[0].get_rotation() % 180
+    if angle == 0:
+        boxes = [t.get_window_extent(renderer) for t in ticks]
+        return any(a.x1 + 2 > b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
+    xs = [ax.transData.transform((t.get_position()[0], 0))[0] for t in ticks]
+    gap = min(b - a for a, b in zip(xs, xs[1:], strict=False)) * math.sin(math.radians(angle))
+    line = max(t.get_fontsize() for t in ticks) * fig.dpi / 72
+    lines = max(t.get_text().count("\n") + 1 for t in ticks)
+    return gap < line * lines * 1.1
+
+
+def _wrap(label: str) -> str:
+    """``mcts:playouts=75`` as ``mcts:`` over ``playouts=75``."""
+    return label.replace(":", ":\n").replace(",", ",\n") if len(label) > 8 else label
+
+
+def legend_beside(ax: plt.Axes) -> None:
+    """The legend beside the axes, never over the data."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def layout_problems(fig: plt.Figure) -> list[str]:
+    """What a reader would trip on in a laid-out figure: a text or legend cut by the figure's
+    edge, a legend over the axes (the data), category names running together."""
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox
+    out = []
+    for ax in fig.axes:
+        texts = [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.get_xticklabels(),
+                 *ax.get_yticklabels()]  # fmt: skip
+        for t in texts:
+            if not t.get_text() or not t.get_visible():
+                continue
+            box = t.get_window_extent(renderer)
+            if (
+                box.x0 < frame.x0 - 1
+                or box.x1 > frame.x1 + 1
+                or box.y0 < frame.y0 - 1
+                or (box.y1 > frame.y1 + 1)
+            ):
+                out.append(f"cut: {t.get_text()!r}")
+        legend = ax.get_legend()
+        if legend is not None:
+            box = legend.get_window_extent(renderer)
+            if box.overlaps(ax.get_window_extent(renderer)):
+                out.append("legend over the axes")
+            if box.x1 > frame.x1 + 1 or box.y0 < frame.y0 - 1:
+                out.append("legend cut")
+        if _ticks_collide(fig, ax):
+            out.append("x tick labels run together")
+    return out
 
 
 def _errors(values: Sequence[float], lo: Sequence[float], hi: Sequence[float]) -> np.ndarray:
@@ -47,7 +137,7 @@ def interval_bars(
     ax.errorbar(values, y, xerr=_errors(values, lo, hi), fmt="none", ecolor="black", capsize=4)
     if reference is not None and math.isfinite(reference):
         ax.axvline(reference, color="firebrick", linestyle="--", label=reference_label)
-        ax.legend(loc="lower right", fontsize=8)
+        legend_beside(ax)
     ax.set_yticks(y, labels)
     ax.set_xlabel(xlabel)
     if percent:
@@ -85,7 +175,7 @@ def grouped_seat_bars(
     ax.set_ylabel("win rate")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     if len(groups) > 1:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     return _png(fig)
 
 
@@ -118,7 +208,7 @@ def length_histograms(
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     if len(series) > 1:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     return _png(fig)
 
 
@@ -182,7 +272,7 @@ def sweep_lines(
     if percent:
         ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     if len(series) > 1:
-        ax.legend(fontsize=8)
+        legend_beside(ax)
     return _png(fig)
 
 

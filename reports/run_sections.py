@@ -19,7 +19,7 @@ from analyses.watch import games_to_watch
 from . import figures
 from .document import Figure, Section, Table
 from .grouping import MAX_GROUPED_RUNS
-from .text import interval, lead_text, num, p_value, pct, rules_text, with_interval
+from .text import interval, lead_text, num, p_value, pct, points, rules_text, with_interval
 
 
 # -- what was run ----------------------------------------------------------------------------
@@ -71,8 +71,8 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
-        if s["draw_rate"]["value"] > 0:
-            out.append(f"{prefix}Nobody wins {with_interval(s['draw_rate'])} of games.")
+        if s["no_winner_rate"]["value"] > 0:
+            out.append(f"{prefix}Nobody wins {with_interval(s['no_winner_rate'])} of games.")
     else:
         succ = summary["success"]
         who = summary["run"]["success_subject"]
@@ -125,11 +125,16 @@ def degenerate_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]
     if "success" in summary:
         settled = summary["success"]["success"]["value"]
     else:
-        settled = 1 - summary["seats"]["draw_rate"]["value"]
+        settled = 1 - summary["seats"]["no_winner_rate"]["value"]
     reasons = [e["end_reason"] for e in summary["end_reasons"] if e["games"]]
     same = degenerate(length["games"], "success" in summary, settled,
                       (length["min"], length["max"]), reasons, length["unit"])  # fmt: skip
     return [f"{prefix}A degenerate run: {'; '.join(same)}."] if same else []
+
+
+def seat_headline(summary: dict[str, Any], prefix: str) -> list[str]:
+    """A run's seat sentences alone (a compare's variants: their own seats in the headline)."""
+    return _seat_sentences(summary["seats"], prefix) if "seats" in summary else []
 
 
 def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
@@ -152,28 +157,42 @@ def _seat_sentences(s: dict[str, Any], prefix: str) -> list[str]:
             "seat from policy, rotate the policies through the seats (balance tournament).",
         ]
     top, lead = by_rate[0], s["most_wins"]
-    if lead["separated"]:
-        first = (
-            f"{prefix}Seat {top['seat']} wins most often, {with_interval(top)}, "
-            f"{lead_text(lead, 'seat')}; {fair}."
-        )
-    else:
-        low = by_rate[-1]
-        first = (
-            f"{prefix}Seat win rates run from seat {low['seat']}'s {with_interval(low)} to "
-            f"seat {top['seat']}'s {with_interval(top)}; {fair}. No seat is shown to win most: "
-            f"seat {top['seat']} {lead_text(lead, 'seat')}."
-        )
-    out = [first]
     if s["seat_effect"]:
-        out.append(
+        test = (
             f"{prefix}The seat test finds a real seat effect ({p_value(s['seat_test_p'])}): the "
             "differences between seats are larger than luck explains."
         )
     else:
-        out.append(
+        test = (
             f"{prefix}The seat test finds no clear seat effect ({p_value(s['seat_test_p'])}): the "
             "differences between seats are within what luck produces at this number of games."
+        )
+    if lead["separated"]:
+        out = [
+            f"{prefix}Seat {top['seat']} wins most often, {with_interval(top)}, "
+            f"{lead_text(lead, 'seat')}; {fair}.",
+            test,
+        ]
+    else:
+        # What the data do show (the test, the range, a seat winning least) before what they
+        # cannot tell yet (which seat wins most).
+        low, least = by_rate[-1], s.get("fewest_wins")
+        out = [
+            test,
+            f"{prefix}Seat win rates run from seat {low['seat']}'s {with_interval(low)} to "
+            f"seat {top['seat']}'s {with_interval(top)}; {fair}.",
+        ]
+        if least and least["separated"] and least["leader"] == f"seat {low['seat']}":
+            c = least["closest"]
+            level = f"{least['confidence']:.1%}".replace(".0%", "%")
+            out.append(
+                f"{prefix}Seat {low['seat']} wins least: every other seat wins more often in "
+                f"the same games ({c['name']} minus seat {low['seat']}: {points(c['value'])}, "
+                f"{level} interval {points(c['lo'])} to {points(c['hi'])})."
+            )
+        out.append(
+            f"{prefix}Which seat wins most cannot be told yet: seat {top['seat']} "
+            f"{lead_text(lead, 'seat')}."
         )
     out.append(
         f"{prefix}Balance (1 minus the largest gap between two seats' win rates; 1 is "
@@ -249,7 +268,7 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
                 [
                     label_of[id(s)],
                     pct(s["seats"]["fair_share"]),
-                    pct(s["seats"]["draw_rate"]["value"]),
+                    pct(s["seats"]["no_winner_rate"]["value"]),
                     p_value(s["seats"]["seat_test_p"]),
                     num(s["seats"]["balance"]["value"], 3),
                     interval(s["seats"]["balance"], lambda v: num(v, 3)),

@@ -190,9 +190,25 @@ def _first_seat_sentences(rungs: list[dict[str, Any]]) -> list[str]:
             )
             + "."
         )
-    if silent:
-        words = ", ".join(f"{r['name']} ({r['decided']:,} of {r['self_games']:,})" for r in silent)
-        out.append(f"Too few games had a winner to measure a first-seat edge under {words}.")
+    for r in silent:
+        if r["decided"] == 0:
+            out.append(
+                f"Under {r['name']}, none of the {r['self_games']:,} games with every seat "
+                f"{r['name']} had a winner, so no first-seat edge can be measured."
+            )
+            continue
+        # The games were too few, not the winners: say which, beside the table's own figure.
+        fsw = r.get("first_seat_win_rate")
+        shown = (
+            f"; the table's first-seat win rate, {_est(fsw)}, is as wide as that implies"
+            if fsw and math.isfinite(fsw.get("value", math.nan))
+            else ""
+        )
+        out.append(
+            f"Under {r['name']}, {r['decided']:,} of the {r['self_games']:,} games with every "
+            f"seat {r['name']} had a winner: fewer than the {MIN_DECIDED} decided games a "
+            f"first-seat edge is measured on, so none is given{shown}."
+        )
     if len(measured) < 2:
         return out
     weak, strong = measured[0], measured[-1]

@@ -31,10 +31,19 @@ from .text import (
 
 
 # -- compare ---------------------------------------------------------------------------------
+def shown_change(row: dict[str, Any]) -> float:
+    """The change as the reader computes it from the two figures printed beside it: the
+    difference of the rounded figures (rates to 0.1 of a percent, lengths to 0.01), so that
+    "+2.6 points (15.5% to 18.1%)" subtracts as it reads."""
+    if row["kind"] == "rate":
+        return (round(row["other"] * 100, 1) - round(row["base"] * 100, 1)) / 100
+    return round(row["other"], 2) - round(row["base"], 2)
+
+
 def _change_text(row: dict[str, Any], unit: str) -> str:
     """A change with the interval its corrected verdict tests (widened for the comparisons)."""
     c = row.get("corrected") or {"confidence": 0.95, "comparisons": 1, **row["change"]}
-    value = row["change"]["value"]
+    value = shown_change(row)
     level = f"{c['confidence']:.1%}".replace(".0%", "%")
     why = (
         f", widened because {c['comparisons']} comparisons were made"
@@ -65,6 +74,7 @@ def compare_headline(rows: list[dict[str, Any]], runs: list[Run]) -> list[str]:
                 f"{_change_text(r, unit)}, {p_value(r['p_adjusted'])} corrected" for r in sig
             )
             out.append(f"Variant '{run.label}' ({what}) against the default: {changes}.")
+            out += _uncorrected(mine, rows, run.label, unit)
         else:
             biggest = max(
                 mine, key=lambda r: abs(r["change"]["value"]) if r["kind"] == "rate" else 0
@@ -75,6 +85,27 @@ def compare_headline(rows: list[dict[str, Any]], runs: list[Run]) -> list[str]:
                 f"(largest: {_change_text(biggest, unit)})."
             )
     return out
+
+
+def _uncorrected(
+    mine: list[dict[str, Any]], rows: list[dict[str, Any]], label: str, unit: str
+) -> list[str]:
+    """The changes a table reader sees with p < 0.05 that the correction does not keep: said,
+    so the headline and the table's p-values agree."""
+    near = [
+        r for r in mine if not r["significant"] and r["p_value"] is not None and r["p_value"] < 0.05
+    ]
+    if not near:
+        return []
+    said = "; ".join(
+        f"{_change_text(r, unit)}, {p_value(r['p_value'])} before correction and "
+        f"{p_value(r['p_adjusted'])} after"
+        for r in near
+    )
+    return [
+        f"Variant '{label}': not shown to change once the {len(rows)} comparisons are allowed "
+        f"for, though below 0.05 alone: {said}."
+    ]
 
 
 def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
@@ -102,7 +133,8 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
         rate = r["kind"] == "rate"
         fmt = pct if rate else (lambda v: num(v, 2))
         d = r["change"]
-        change = points(d["value"]) if rate else f"{signed(d['value'], 2)} {unit}"
+        shown = shown_change(r)
+        change = points(shown) if rate else f"{signed(shown, 2)} {unit}"
         ci = (
             f"[{points(d['lo'])}, {points(d['hi'])}]"
             if rate
@@ -280,7 +312,7 @@ def sweep_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Sec
         ],
     )
     names = sorted({m for s in summaries for m in _main_measures(s)}, key=_measure_order)
-    extra = [m for m in ("draw", "balance", "comeback") if m in estimates(summaries[0])]
+    extra = [m for m in ("no-winner", "balance", "comeback") if m in estimates(summaries[0])]
     names += extra + ["length"]
     rows = []
     for run, s in zip(runs, summaries, strict=True):
@@ -313,7 +345,7 @@ def _measure_name(name: str, unit: str) -> str:
         return f"seat {name[5:]} win rate"
     return {
         "success": "success rate",
-        "draw": "no winner",
+        "no-winner": "no winner",
         "balance": "balance",
         "comeback": "comeback rate",
         "length": f"mean length ({unit})",

@@ -13,17 +13,24 @@ def run_lines(s: dict[str, Any]) -> list[str]:
     any were given)."""
     out = [f"{s['game']}: {s['games']:,} games, {s['n_players']} players, seed {s['seed']} -> "
            f"{s['out']}"]  # fmt: skip
+    est = s["estimates"]
     if s["win_rate"] is not None:
-        rates = "  ".join(f"seat {i + 1}: {r:.1%}" for i, r in enumerate(s["win_rate"]))
-        out.append(f"win rate  {rates}  (no winner: {s['draw_rate']:.1%})")
+        rates = "  ".join(f"seat {i + 1}: {_ci(e)}" for i, e in enumerate(est["win_rate"]))
+        no_winner = _ci(est["no_winner_rate"])
+        out.append(f"win rate [95% interval]  {rates}  (no winner: {no_winner})")
         if len(set(s["policies"])) > 1:  # as the report says it
             seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(s["policies"]))
             out.append(f"seats play different policies ({seats}): a seat's rate is its policy's")
     else:
-        out.append(f"success rate {s['success_rate']:.1%}")
+        out.append(f"success rate [95% interval] {_ci(est['success_rate'])}")
     out.append(f"mean length {s['mean_length']:.1f} {s['length_unit']}")
     if s.get("evaluation_fallback"):  # as the report says it
         out.append(f"{s['evaluation_fallback'][:1].upper()}{s['evaluation_fallback'][1:]}.")
     if s.get("degenerate"):  # as the report says it
         out.append(f"a degenerate run: {'; '.join(s['degenerate'])}")
     return out + targets_headline(s.get("targets", []))
+
+
+def _ci(est: dict[str, float]) -> str:
+    """``17.0% [16.5%, 17.5%]``: a rate and its 95% interval, as the report prints them."""
+    return f"{est['value']:.1%} [{est['lo']:.1%}, {est['hi']:.1%}]"

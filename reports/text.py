@@ -45,9 +45,30 @@ def interval(est: dict[str, Any], fmt=pct) -> str:
 
 
 def with_interval(est: dict[str, Any], fmt=pct, unit: str = "") -> str:
-    """``38.2% (95% interval 36.1% to 40.4%)``; ``unit`` follows the value."""
+    """``38.2% (95% interval 36.1% to 40.4%)``; ``unit`` follows the value. With ``pct`` or
+    ``num``, digits are added (up to three more) until a figure strictly inside its interval
+    is not printed on an end of it: "1.52 times (95% interval 1.50 to 1.54)", never "1.5
+    (1.5 to 1.5)"."""
+    if fmt in (pct, num):
+        digits = separating_digits(est, 1, percent=fmt is pct)
+        fmt = (lambda v, f=fmt, d=digits: f(v, d)) if digits != 1 else fmt
     value = f"{fmt(est['value'])} {unit}".rstrip()
     return f"{value} (95% interval {fmt(est['lo'])} to {fmt(est['hi'])})"
+
+
+def separating_digits(est: dict[str, Any], digits: int, percent: bool = False) -> int:
+    """The fewest digits (from ``digits``, at most three more) that print a value lying strictly
+    inside its interval apart from both ends."""
+    v, lo, hi = (est.get(k) for k in ("value", "lo", "hi"))
+    if not all(isinstance(x, int | float) and math.isfinite(x) for x in (v, lo, hi)):
+        return digits
+    if not lo < v < hi:
+        return digits
+    scale = 100 if percent else 1
+    for d in range(digits, digits + 4):
+        if round(lo * scale, d) < round(v * scale, d) < round(hi * scale, d):
+            return d
+    return digits + 3
 
 
 def p_value(p: float | None) -> str:

@@ -15,7 +15,7 @@ from simulator.errors import BalanceError
 from simulator.folders import read_tune
 
 from .document import Document, Figure, Section, Table
-from .figures import COLORS, WIDTH, _errors, _png, interval_bars, plt
+from .figures import COLORS, WIDTH, _errors, _png, interval_bars, legend_beside, plt
 from .text import SEARCH_METHODS, interval, p_value, pct, points, rules_text, with_interval
 
 
@@ -163,7 +163,7 @@ def history_figure(data: dict[str, Any]) -> bytes:
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel(f"{data['measure']} (search seeds)")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     return _png(fig)
 
 
@@ -195,7 +195,7 @@ def parameter_figure(data: dict[str, Any], knob: dict[str, Any]) -> bytes:
     ax.set_xlabel(f"{name} (searched {knob['lo']:g} to {knob['hi']:g})")
     ax.set_ylabel(data["measure"])
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.legend(fontsize=8)
+    legend_beside(ax)
     return _png(fig)
 
 

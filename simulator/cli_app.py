@@ -10,6 +10,7 @@ from typing import Any
 import click
 import typer
 
+from simulator import interrupt
 from simulator.errors import BalanceError
 
 
@@ -34,17 +35,24 @@ class App(typer.Typer):
             self.command()(function)
 
     def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003
-        self._add_late_commands(args[0] if args else None)
+        argv = list(args[0] if args else kwargs.get("args") or sys.argv[1:])
+        self._add_late_commands(argv)
         command = typer.main.get_command(self)
+        interrupt.forget()
         try:
-            code = command.main(*args, standalone_mode=False, **kwargs)
+            # Any error a Ctrl-C caused (numba's compiler and compiled code turn an interrupt into
+            # other errors) is the interrupt.
+            with interrupt.noticed():
+                code = command.main(*args, standalone_mode=False, **kwargs)
         except BalanceError as exc:
             _fail(str(exc))
         except KeyboardInterrupt:
-            _fail("interrupted; finished parts are kept: run the same command again to resume", 130)
+            code = 130
         except typer.Abort:
             _fail("aborted", code=130)
         except Exception as exc:
+            if interrupt.is_interrupt(exc):  # Ctrl-C inside compiled code
+                _interrupted(argv)
             # Click's usage errors (vendored by newer Typer, so matched by shape, not by class).
             if type(exc).__name__.startswith("NoArgsIsHelp"):
                 click.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else "")
@@ -52,6 +60,8 @@ class App(typer.Typer):
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
                 _fail(_usage_message(exc, args[0] if args else None))
             raise
+        if code == 130:  # Typer's answer to Ctrl-C
+            _interrupted(argv)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -79,6 +89,12 @@ def _usage_message(exc: Exception, argv: list[str] | None) -> str:
             given = value if eq else (argv[i + 1] if i + 1 < len(argv) else None)
     name = max(opts, key=len)
     return f"{name} expects {kind}" + (f", got {given!r}" if given is not None else "")
+
+
+def _interrupted(argv: list[str]) -> None:
+    """Ctrl-C: one line with the games kept and the command that resumes them; exit 130."""
+    click.echo(f"balance: {interrupt.interrupted_line(argv)}", err=True)
+    sys.exit(130)
 
 
 def _fail(message: str, code: int = 2) -> None:

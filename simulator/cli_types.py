@@ -50,13 +50,16 @@ WaitOpt = Annotated[
     ),
 ]
 
+# --policy's example: the search player's budget, a real parameter in every game that has the
+# search player (a test parses it in each).
+POLICY_EXAMPLE = "mcts:playouts=400"
 PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
         "-p",
         help="Policy for every seat, or repeat once per seat in seat order. Parameters after a "
-        "colon: greedy:risk=0.3. See `balance policies GAME` for names and parameters.",
+        f"colon: {POLICY_EXAMPLE}. See `balance policies GAME` for names and parameters.",
     ),
 ]
 PolicyFileOpt = Annotated[
@@ -91,9 +94,22 @@ StudyOutOpt = Annotated[
 GamesOpt = Annotated[int, typer.Option("-n", "--games", help="Games per run.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every run.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
+
+
+def _checked_cluster(value: str | None) -> str | None:
+    """--cluster refused at once (one line) unless a Dask scheduler answers there."""
+    from simulator.cluster import check_cluster
+
+    return check_cluster(value)
+
+
 ClusterOpt = Annotated[
     str | None,
-    typer.Option("--cluster", help="Dask scheduler address (tcp://host:8786) or 'local'."),
+    typer.Option(
+        "--cluster",
+        help="Dask scheduler address (tcp://host:8786) or 'local'.",
+        callback=_checked_cluster,
+    ),
 ]
 TrialsOpt = Annotated[
     int,

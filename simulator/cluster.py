@@ -10,12 +10,17 @@ Chunks go through ``Client.submit``/``as_completed`` rather than joblib's dask b
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
+import socket
+import struct
+import time
 import uuid
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from concurrent.futures import CancelledError
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,6 +37,93 @@ CONNECT_TIMEOUT_S = 5
 WORKERS_TIMEOUT_S = 30
 _ADDRESS = re.compile(r"^((tcp|tls)://)?[\w.\-\[\]:]+:\d+$")
 _RESUME_HINT = "finished parts are kept: run the same command again to resume"
+
+
+# A Dask scheduler greets every connection at once with a short handshake (a length-prefixed
+# message naming its pickle protocol); anything else is refused before a folder is written.
+_GREETING_MAX_BYTES = 1 << 16
+_GREETING_WORD = b"pickle-protocol"
+_PROBED: set[str] = set()
+
+
+def check_cluster(cluster: str | None) -> str | None:
+    """``--cluster`` checked before anything is written: the address's form, then, for a
+    scheduler address, that a Dask scheduler answers there within ``CONNECT_TIMEOUT_S``.
+
+    A closed port, an address that never answers, and a server that is not a Dask scheduler
+    (a web server) are each one line (BalanceError)."""
+    if cluster is None:
+        return None
+    address = check_address(cluster)
+    if address != "local" and address not in _PROBED:
+        probe(address)
+        _PROBED.add(address)
+    return address
+
+
+def probe(address: str, timeout: float | None = None) -> None:
+    """Connect to ``address`` and read the scheduler's greeting, all within ``timeout`` seconds
+    (``CONNECT_TIMEOUT_S``). ``tls://`` addresses are only connected to: their greeting is
+    encrypted."""
+    timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
+    scheme, _, rest = address.rpartition("://")
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    deadline = time.monotonic() + timeout
+    refuse = f"cannot use {address} as a Dask cluster"
+    start = "start a scheduler with `dask scheduler` or check the address"
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+    except TimeoutError:
+        raise BalanceError(f"{refuse}: nothing answered within {timeout:g} s; {start}") from None
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise BalanceError(f"{refuse}: {why.lower()}; {start}") from None
+    with sock:
+        if scheme == "tls":
+            return
+        greeting = _read_greeting(sock, deadline)
+        if greeting and _GREETING_WORD in greeting:
+            # Greet back alike, so the scheduler logs no half-finished handshake.
+            with suppress(OSError):
+                sock.sendall(greeting)
+    if greeting is None:
+        raise BalanceError(
+            f"{refuse}: something answers there but not as a Dask scheduler (no greeting "
+            f"within {timeout:g} s); {start}"
+        )
+    if _GREETING_WORD not in greeting:
+        raise BalanceError(
+            f"{refuse}: something answers there but not as a Dask scheduler (it sent "
+            f"{greeting[:12]!r}); {start}"
+        )
+
+
+def _read_greeting(sock: socket.socket, deadline: float) -> bytes | None:
+    """The first message a Dask comm sends (its 8-byte length, then the message), or what was
+    read instead (a web server's first bytes); None when nothing came before the deadline."""
+    got = b""
+    need = 8
+    while len(got) < need:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return got or None
+        sock.settimeout(left)
+        try:
+            data = sock.recv(need - len(got))
+        except TimeoutError:
+            return got or None
+        except OSError:
+            return got
+        if not data:
+            return got
+        got += data
+        if need == 8 and len(got) == 8:
+            (size,) = struct.unpack("Q", got)  # as distributed.comm.tcp reads it
+            if not 0 < size <= _GREETING_MAX_BYTES:
+                return got
+            need = 8 + size
+    return got
 
 
 def check_address(cluster: str) -> str:
@@ -55,7 +147,7 @@ def cluster_session(cluster: str | None) -> Iterator[None]:
     if cluster is None:
         yield
         return
-    address = check_address(cluster)
+    address = check_cluster(cluster)
     if address in _SESSIONS:
         yield
         return
@@ -120,18 +212,33 @@ def _execute(
         chunk[0]: client.submit(indexed_chunk, config, chunk, key=f"chunk-{chunk[0]:05d}-{run_id}")
         for chunk in todo
     }
+    lost = BalanceError(
+        f"lost the Dask scheduler at {address} part-way through the run; {_RESUME_HINT}"
+    )
+    finished = as_completed(list(pending.values()), loop=client.loop)
     try:
-        for future in as_completed(list(pending.values()), loop=client.loop):
-            index = int(future.key.split("-")[1])
-            del pending[index]
-            if future.status == "error":
-                _raise_cluster_error(future.exception(), index, address)
-            if future.status == "cancelled":
-                raise BalanceError(f"lost the Dask scheduler at {address}; {_RESUME_HINT}")
-            yield future.result()
+        while True:
+            # Only the cluster's side is watched here: an error writing a part (at the yield)
+            # is the caller's and passes as it is.
+            try:
+                future = next(finished)
+                index = int(future.key.split("-")[1])
+                del pending[index]
+                if future.status == "error":
+                    _raise_cluster_error(future.exception(), index, address)
+                if future.status == "cancelled":
+                    raise lost
+                result = future.result()
+            except StopIteration:
+                return
+            except (OSError, CancelledError, asyncio.CancelledError):
+                raise lost from None
+            yield result
     finally:
         # An error, an interrupt or a consumer that stopped early: free the cluster.
-        client.cancel(list(pending.values()))
+        with suppress(Exception):
+            if pending and client.status == "running":
+                client.cancel(list(pending.values()))
 
 
 def _raise_cluster_error(error: BaseException, index: int, address: str) -> None:

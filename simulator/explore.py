@@ -544,8 +544,11 @@ def _explore(request: PlayRequest, out: str | Path, how: Execution, **design: An
 def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution) -> Study:
     """Points of one chunk each would play one after another on one core: spread whole points
     over the worker processes instead (the first played here, so it compiles once)."""
+    from .interrupt import expect
     from .runner import resolve_jobs, run, say_study_reused
 
+    for entry, config in plans:  # what Ctrl-C reports as kept
+        expect(study.path / entry.folder, config.games)
     workers, wait = resolve_jobs(how.jobs), how.wait
     if how.cluster is not None or workers == 1 or len(plans[0][1].chunks()) > 1 or len(plans) < 3:
         return _execute(study, plans, how)
@@ -562,7 +565,8 @@ def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution)
     ):
         done += 1
         if tell:
-            print(f"\rpoints played: {done} of {len(plans)}", end="", file=sys.stderr)
+            # A run per distinct setting: rounding can make design points the same setting.
+            print(f"\rsettings played: {done} of {len(plans)}", end="", file=sys.stderr)
     if tell:
         print(file=sys.stderr)
     return study

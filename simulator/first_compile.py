@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .plan import RunConfig
 
 TIMES_FILE = "compile-seconds.json"
+USUAL_S = (30, 150)  # one engine's first compile, when no earlier version's time is known
 USUAL = "usually 30 s to 2.5 min"
 REAL_COMPILE_S = 5.0  # a first call shorter than this loaded code compiled before the marker
 QUIET_LINE_S = 20.0  # off a terminal (a log, CI), a progress line this often instead of ticking
@@ -62,6 +63,26 @@ def estimate(config: RunConfig) -> str:
     """About how long compiling what the run needs takes (the last version's time if known)."""
     before = _seconds_before(compiled_what(config)[0])
     return f"about {before:.0f} s last time" if before is not None else USUAL
+
+
+def together(configs: list[RunConfig], cores: int) -> tuple[float, float]:
+    """About how long compiling all of ``configs`` takes on ``cores`` processes side by side:
+    each engine's last time (or the usual range), shared out over the cores. The low end is
+    the work spread perfectly, or the longest engine; the high end adds the longest engine to
+    the spread work (a list schedule never runs longer)."""
+    spans = []
+    for config in configs:
+        before = _seconds_before(compiled_what(config)[0])
+        spans.append((before, before) if before is not None else USUAL_S)
+    cores = max(1, min(cores, len(spans)))
+    low = max(sum(lo for lo, _ in spans) / cores, max(lo for lo, _ in spans))
+    high = sum(hi for _, hi in spans) / cores + max(hi for _, hi in spans) * (cores > 1)
+    return low, max(high, low)
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``3.5 min``: a wait as a person reads it."""
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
 def _seconds_before(key: str) -> float | None:

@@ -2,9 +2,10 @@
 
 Each game's module (``policies/<game>.py``) declares its policies as :class:`PolicyDef` objects
 and compiled decision functions that dispatch on the policy's integer id. A seat's policy reaches
-the engine as that id plus a row of float parameters (``greedy:risk=0.3`` fills the ``risk``
-slot; omitted parameters take their defaults). Compiled code reads a parameter by name through
-``PolicyDef.slots`` (``prm[GREEDY_P.risk]``), so the declaration is the only list of positions.
+the engine as that id plus a row of float parameters (``greedy:reserve=20`` fills the
+``reserve`` slot; omitted parameters take their defaults). Compiled code reads a parameter by
+name through ``PolicyDef.slots`` (``prm[GREEDY_P.reserve]``), so the declaration is the only
+list of positions.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from .requests import Execution, PlayRequest
 from .rules import read_play
 from .runner import run
 
-COMPETITIVE = ("first-seat", "last-seat", "draw", "balance", "length")
+COMPETITIVE = ("first-seat", "last-seat", "no-winner", "balance", "length")
 COOPERATIVE = ("success", "length")
 
 
@@ -136,7 +136,7 @@ def rotated_lines(s: dict[str, Any]) -> list[str]:
         b = p["balance"]
         lines.append(
             f"  balance {b['value']:.3f} (95% interval {b['lo']:.3f} to {b['hi']:.3f}); "
-            f"nobody wins {share('draw')}"
+            f"nobody wins {share('no-winner')}"
         )
     if "success" in p:
         lines.append(f"  success {share('success')}")

@@ -25,6 +25,8 @@ from typing import Any, ClassVar, Self
 from .errors import BalanceError
 from .game_data import DataFile, DataSource
 
+CLOSEST_RULES = 3  # names offered for an unknown rule with no near match...
+LIST_ALL_UP_TO = 8  # ...unless the game has this few: then all of them
 DATA_FIELD = "data"  # the rule set's field holding replaced data files (not an option)
 
 
@@ -82,11 +84,25 @@ class OptionInfo:
         )
         return kind + (" " + " and ".join(bounds) if bounds else "")
 
+    def default_text(self) -> str:
+        """The default as ``--set`` takes it and ``allowed()`` names it: ``true``/``false``,
+        a list comma-separated."""
+        return value_text(self.default)
+
     def as_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["default"] = list(self.default) if isinstance(self.default, tuple) else self.default
         d["choices"] = list(self.choices) if self.choices else None
         return d
+
+
+def value_text(value: Any) -> str:
+    """A rule value as written on the command line: ``true``, ``3``, ``0.5``, ``a,b``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(value_text(v) for v in value)
+    return str(value)
 
 
 def _fmt(x: float) -> str:
@@ -147,14 +163,18 @@ class RuleSet:
             if info.name == key:
                 return info
         where = f"{source}: " if source else ""
+        unknown = f"{where}unknown rule '{key}' for {cls.game_id}"
         close = difflib.get_close_matches(key, names, n=1)
         if close:
             raise BalanceError(
-                f"{where}unknown rule '{key}' for {cls.game_id}; did you mean '{close[0]}'? "
+                f"{unknown}; did you mean '{close[0]}'? "
                 f"(balance rules {cls.game_id} lists every rule)"
             )
+        if len(names) <= LIST_ALL_UP_TO:
+            raise BalanceError(f"{unknown}; known rules: {', '.join(names)}")
         raise BalanceError(
-            f"{where}unknown rule '{key}' for {cls.game_id}; known rules: {', '.join(names)}"
+            f"{unknown}; the closest names are {', '.join(closest_names(key, names))} "
+            f"(balance rules {cls.game_id} lists all {len(names)})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -489,3 +509,15 @@ def build_rules(
         named += [f"{k}={v}" for k, v in (values if sets else {}).items()]
         name = ",".join(named) or "default"
     return rules, name
+
+
+def closest_names(key: str, names: list[str], n: int = CLOSEST_RULES) -> list[str]:
+    """The ``n`` names most like ``key``: a name sharing a word of it first (``cost`` finds
+    ``level2_cost``), then by likeness of spelling."""
+    words = {w for w in key.lower().replace("-", "_").split("_") if len(w) > 2}
+
+    def likeness(name: str) -> tuple[int, float]:
+        shared = sum(w in name.lower() for w in words)
+        return shared, difflib.SequenceMatcher(None, key.lower(), name.lower()).ratio()
+
+    return sorted(names, key=likeness, reverse=True)[:n]

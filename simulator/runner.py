@@ -23,6 +23,7 @@ from .cluster import cluster_session, execute_on_cluster
 from .dataset import EncodedPart, RunFolder, encode_part, now
 from .errors import BalanceError
 from .first_compile import compile_notice
+from .interrupt import expect, noticed
 from .plan import (
     RunConfig,
     indexed_chunk,
@@ -32,7 +33,30 @@ from .plan import (
 
 # With an `until` rule, chunks run in fixed batches of this many (in index order) and the rule is
 # checked between batches: fixed, so where a run stops never depends on --jobs or the backend.
+# A rule may instead carry its own schedule (``until.looks``, e.g. :func:`geometric_looks`).
 UNTIL_BATCH = 4
+LOOK_GROWTH = 1.25  # geometric looks: each after about a quarter more chunks than the last
+
+
+def batch_looks(n_chunks: int) -> list[int]:
+    """Ask after every ``UNTIL_BATCH`` chunks (the default schedule)."""
+    return list(range(UNTIL_BATCH, n_chunks, UNTIL_BATCH))
+
+
+def every_chunk(n_chunks: int) -> list[int]:
+    """Ask after every chunk."""
+    return list(range(1, n_chunks))
+
+
+def geometric_looks(n_chunks: int) -> list[int]:
+    """Ask early and often: after 1, 2, 3, ... chunks, then each time about a quarter more
+    (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, ...), so a run that needs few games stops soon and a
+    long one is asked about log(n) times, not n."""
+    looks, count = [], 1
+    while count < n_chunks:
+        looks.append(count)
+        count = max(count + 1, int(count * LOOK_GROWTH))
+    return looks
 
 
 def run(
@@ -57,19 +81,22 @@ def run(
     ``damaged/``, and a line on stderr says how many. One writer per folder: a folder another
     process is writing is refused at once (BalanceError), or waited for with ``wait``.
 
-    ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks whether the
-    games so far are enough; the run then stops early and the manifest records ``games_played``
-    and ``stopped_early``. Repeating the command resumes it to the same stopping point.
+    ``until(folder)``, when given, is asked between batches of ``UNTIL_BATCH`` chunks (or after
+    the chunk counts ``until.looks(n_chunks)`` lists) whether the games so far are enough; the
+    run then stops early and the manifest records ``games_played`` and ``stopped_early``.
+    Repeating the command resumes it to the same stopping point.
     """
     jobs = resolve_jobs(jobs)
     out = Path(out)
     RunFolder.check_out(out)  # before the lock file is made in a folder that is not a run
     fresh = not out.exists()
+    expect(out, config.games)  # what Ctrl-C reports as kept
     # One cluster connection for the whole run, however many batches it is played in.
+    # The cluster is checked (a scheduler answers) before the folder is made.
     with (
+        cluster_session(cluster),
         _removed_if_refused(out, fresh),
         RunFolder(out).lock(wait),
-        cluster_session(cluster),
     ):
         folder = RunFolder.prepare(out, config.manifest())
         if folder.rebuilt:
@@ -163,11 +190,12 @@ def _run_until(
     bar: _Progress,
 ) -> None:
     chunks = config.chunks()
-    for start in range(0, len(chunks), UNTIL_BATCH):
+    looks = getattr(until, "looks", batch_looks)(len(chunks))
+    for start, end in zip([0, *looks], [*looks, len(chunks)], strict=True):
         done = folder.done_parts()
         if start > 0 and all(c[0] in done for c in chunks[:start]) and until(folder):
             return
-        batch = [c for c in chunks[start : start + UNTIL_BATCH] if c[0] not in done]
+        batch = [c for c in chunks[start:end] if c[0] not in done]
         for index, table in _execute(
             config, batch, jobs, cluster, folder.fingerprint, notice=bar.notice
         ):
@@ -206,13 +234,13 @@ def _execute(
     # command is quiet); workers, local or on a cluster sharing the file system, then load it
     # instead of all compiling.
     with compile_notice(config, say=notice):
-        play_chunk(config, 0, 0, 1)
+        _in_process(play_chunk, config, 0, 0, 1)
     if cluster is not None:
         yield from execute_on_cluster(config, todo, cluster)
         return
     if jobs == 1 or len(todo) == 1:
         for chunk in todo:
-            yield indexed_chunk(config, chunk)
+            yield _in_process(indexed_chunk, config, chunk)
         return
     parallel = Parallel(
         n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
@@ -220,6 +248,13 @@ def _execute(
     # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
     # receives compressed bytes instead of unpickling a table and encoding it alone.
     yield from parallel(delayed(_encoded_chunk)(config, chunk, run_id) for chunk in todo)
+
+
+def _in_process(function: Callable[..., Any], *args: Any) -> Any:
+    """Call ``function`` here; Ctrl-C landing inside compiled code comes out as a
+    KeyboardInterrupt, not as the ``SystemError`` numba raises for it."""
+    with noticed():
+        return function(*args)
 
 
 def _rows(table: pl.DataFrame | EncodedPart) -> int:

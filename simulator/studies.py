@@ -15,8 +15,10 @@ All runs are planned (validated) before the first game is played.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -68,7 +70,10 @@ def _prepare(
     check_runs: bool = True,
     max_runs: int = MAX_STUDY_RUNS,
 ):
+    from .cluster import check_cluster
+
     resolve_jobs(how.jobs)  # refused before anything is written
+    check_cluster(how.cluster)
     if len(plans) > max_runs:
         raise BalanceError(
             f"this {kind} needs {len(plans)} runs; at most {max_runs} are allowed, "
@@ -101,7 +106,10 @@ def _execute(
     untils: list[Callable[[RunFolder], bool] | None] | None = None,
 ) -> Study:
     from .cluster import cluster_session
+    from .interrupt import expect
 
+    for entry, config in plans:  # what Ctrl-C reports as kept
+        expect(study.path / entry.folder, config.games)
     if how.progress and len(plans) > 1:  # one line for the study, not one per run
         say_study_reused(study.path, plans)
     # One cluster connection (or one --cluster local) for the whole study, not one per run.
@@ -190,6 +198,9 @@ def compare(
         labels.add(label)
         folder = f"{len(plans) + 1:02d}-{_slug(label)}"
         plans.append((StudyRun(folder, label, config.rules.changed()), config))
+    if until_ci is not None:  # small chunks, so the check looks early; every run alike (paired)
+        size = until_ci_chunk_size(until_ci, request.games)
+        plans = [(entry, dataclasses.replace(c, chunk_size=size)) for entry, c in plans]
     if ladder is not None:
         plans = fitted(ladder_plans(plans, ladder, pfile, fit=False), how)
         study = _prepare(out, "ladder", game, plans, how)
@@ -335,24 +346,48 @@ def _adapt(
 
 
 def until_ci_rule(width: float) -> Callable[[RunFolder], bool]:
-    """``--until-ci W``: enough games once every headline rate interval is narrower than W."""
+    """``--until-ci W``: enough games once every headline rate interval is narrower than W.
+
+    Asked early and often (:func:`runner.geometric_looks`). The rule stops on the intervals'
+    widths, never on where the estimates lie, so the 95% intervals printed at the stop keep
+    their coverage however many times it looked (a known-answer simulation in
+    tests/test_studies.py: coverage about 95%, no bias)."""
     if not 0 < width < 1:
         raise BalanceError(f"--until-ci must be an interval width between 0 and 1, not {width}")
     from analyses.runs import Run
     from analyses.summary import headline_rate_widths
+
+    from .runner import geometric_looks
 
     def enough(folder: RunFolder) -> bool:
         # Asked between batches by the run's own writer: hashing every part each time would
         # cost the square of the run's length.
         return max(headline_rate_widths(Run.open(folder.path, deep=False)).values()) < width
 
+    enough.looks = geometric_looks  # type: ignore[attr-defined]
     return enough
 
 
+def until_ci_chunk_size(width: float | None, games: int) -> int | None:
+    """Chunks small enough to look early with ``--until-ci W``: a 95% interval of a rate is
+    narrower than W after at most (1.96 / W)**2 games (a rate of 1/2, the widest); a sixteenth
+    of that per chunk, between 250 games and the usual chunk. None without ``--until-ci``."""
+    if width is None:
+        return None
+    until_ci_rule(width)  # the width checked first
+    from .plan import MIN_CHUNK, default_chunk_size
+
+    worst = math.ceil((1.96 / width) ** 2)
+    return min(default_chunk_size(games), max(MIN_CHUNK, worst // 16))
+
+
 def _same_games_as(base: Path) -> Callable[[RunFolder], bool]:
+    from .runner import every_chunk
+
     def enough(folder: RunFolder) -> bool:
         return folder.done_parts() >= RunFolder(base).done_parts()
 
+    enough.looks = every_chunk  # type: ignore[attr-defined]  (stop exactly where the base did)
     return enough
 
 

@@ -126,7 +126,7 @@ def config_from_manifest(folder: RunFolder) -> RunConfig:
 def repair(path: Path, *, jobs: int | None = None, wait: bool = False) -> None:
     """Replay the damaged and missing parts of a run folder (and finish an unfinished one), to the
     point the original command would have reached."""
-    from .runner import run
+    from .runner import every_chunk, run
 
     folder = RunFolder.open(path)
     config = config_from_manifest(folder)
@@ -138,5 +138,7 @@ def repair(path: Path, *, jobs: int | None = None, wait: bool = False) -> None:
 
         def until(f: RunFolder) -> bool:
             return sum(c[2] for c in config.chunks() if c[0] in f.done_parts()) >= played
+
+        until.looks = every_chunk  # type: ignore[attr-defined]
 
     run(config, path, jobs=jobs, until=until, wait=wait)

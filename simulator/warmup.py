@@ -14,7 +14,16 @@ from contextlib import nullcontext
 
 from joblib import Parallel, delayed
 
-from .first_compile import compile_notice, compiled_what, estimate, needs_compile, tell, ticking
+from .first_compile import (
+    compile_notice,
+    compiled_what,
+    duration,
+    estimate,
+    needs_compile,
+    tell,
+    ticking,
+    together,
+)
 from .plan import plan_run, play_chunk
 
 
@@ -38,7 +47,12 @@ def compile_engines(games: list[str], jobs: int, say: bool = True) -> dict[str, 
             config = plan_run(game, 1)
             tell(f"compiling {compiled_what(config)[1]} ({estimate(config)})")
         if pending:
-            tell(f"{len(pending)} engines compile side by side on {min(jobs, len(pending))} cores")
+            cores = min(jobs, len(pending))
+            low, high = together([plan_run(g, 1) for g in pending], cores)
+            tell(
+                f"{len(pending)} engines compile side by side on {cores} cores: about "
+                f"{duration(low)} to {duration(high)} in all"
+            )
     start = time.perf_counter()
     waiting = set(pending)
     out: dict[str, float] = {}
@@ -53,6 +67,6 @@ def compile_engines(games: list[str], jobs: int, say: bool = True) -> dict[str, 
             out[game] = seconds
             if game in waiting:
                 waiting.discard(game)
-                if say:
-                    tell(f"{game} engine ready ({seconds:.0f} s)")
+                if say:  # the time on the ticker, which counts from the start
+                    tell(f"{game} engine ready at {time.perf_counter() - start:.0f} s")
     return {g: out[g] for g in games}

@@ -29,7 +29,9 @@ from simulator.errors import BalanceError
         ("Balance=.9..1", "balance", 0.9, 1.0),
         ("success=40%..55%", "success", 0.4, 0.55),
         ("first-seat<=55%", "first-seat", -math.inf, 0.55),
-        ("draw >= 0.05", "draw", 0.05, math.inf),
+        ("no-winner<=5%", "no-winner", -math.inf, 0.05),
+        ("draw >= 0.05", "no-winner", 0.05, math.inf),  # the old name, accepted for a version
+        ("draw_rate>=5%", "no-winner", 0.05, math.inf),
         ("end:treasures>=30%", "end:treasures", 0.3, math.inf),
         ("mean:caza_searches>=8", "mean:caza_searches", 8, math.inf),
         ("mean:fake_total=0.4..0.6", "mean:fake_total", 0.4, 0.6),

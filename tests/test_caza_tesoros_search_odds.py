@@ -205,7 +205,8 @@ def test_the_joint_check_never_calls_a_correct_engine_wrong(seed):
     rows = search_table(2, seed=seed)
     text = agreement_verdict(rows)
     assert joint_agreement(rows)[2] >= ALARM_P
-    assert "are consistent with the exact chances" in text and "disagree" not in text
+    assert "disagree" not in text and "consistent" not in text  # every p here is below 0.05
+    assert "lie farther from the exact chances than most tables do" in text
     assert f"p = {joint_agreement(rows)[2]:.3g}" in text
 
 
@@ -409,3 +410,13 @@ def test_report_section_has_table_figure_and_economics():
     )
     assert {(r["level"], r["marking"]) for r in rows} == {(1, "all"), (2, "one")}
     assert "level 1 'all', level 2 'one'" in section.markdown
+
+
+def test_beside_the_table_how_many_intervals_miss_and_how_many_chance_makes_miss():
+    from analyses.caza_tesoros_search_odds import misses_sentence
+
+    rows = search_table(2, seed=0)
+    missed = sum(not r.covers for r in rows)
+    sentence = misses_sentence(rows)
+    assert sentence.startswith(f"{missed} of these {len(rows)} rows' intervals miss their exact")
+    assert f"about {len(rows) * 0.05:.1f} would" in sentence

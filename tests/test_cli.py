@@ -62,7 +62,9 @@ def test_simulate_json_headline(capsys, tmp_path):
         "policies",
         "win_rate",
         "success_rate",
-        "draw_rate",
+        "no_winner_rate",
+        "draw_rate",  # the old name of no_winner_rate, kept for one version
+        "estimates",
         "mean_length",
         "length_unit",
         "out",
@@ -70,8 +72,11 @@ def test_simulate_json_headline(capsys, tmp_path):
     }
     assert s["degenerate"] == []
     assert s["games"] == 1000 and s["n_players"] == 2 and s["success_rate"] is None
-    assert sum(s["win_rate"]) + s["draw_rate"] == pytest.approx(1.0)
-    assert 0.05 < s["draw_rate"] < 0.15
+    assert sum(s["win_rate"]) + s["no_winner_rate"] == pytest.approx(1.0)
+    assert 0.05 < s["no_winner_rate"] < 0.15 and s["draw_rate"] == s["no_winner_rate"]
+    est = s["estimates"]
+    assert [e["value"] for e in est["win_rate"]] == s["win_rate"]
+    assert est["no_winner_rate"]["lo"] < s["no_winner_rate"] < est["no_winner_rate"]["hi"]
     assert 14 < s["mean_length"] < 16  # 10 + geometric extra with mean 5
 
 
@@ -135,8 +140,23 @@ def test_out_file_and_other_configuration_leave_files_untouched(capsys, tmp_path
 def test_help_teaches(capsys):
     code, out, _ = call(capsys, "simulate", "--help")
     assert code == 0
-    for words in ("--policy", "greedy:risk=0.3", "--set", "--variant", "resume"):
+    for words in ("--policy", "mcts:playouts=400", "--set", "--variant", "resume"):
         assert words in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "explore", "compare"])
+def test_the_policy_example_in_help_is_accepted(capsys, command):
+    from simulator.cli_types import POLICY_EXAMPLE
+    from simulator.games import available, get_game
+    from simulator.policy import parse_policy
+
+    code, out, _ = call(capsys, command, "--help")
+    assert code == 0 and POLICY_EXAMPLE in " ".join(out.replace("│", " ").split())
+    name = POLICY_EXAMPLE.split(":")[0]
+    specs = [get_game(g) for g in available() if name in get_game(g).policies]
+    assert len(specs) >= 3
+    for spec in specs:
+        parse_policy(POLICY_EXAMPLE, spec.policies, spec.id)  # refused with BalanceError if not
 
 
 def test_until_ci_says_how_many_games_it_took(capsys, tmp_path):

@@ -252,6 +252,33 @@ def test_worker_killed_mid_run_still_completes_correctly(cluster, loky_twin, tmp
     assert _games(out).equals(_games(loky_twin))
 
 
+def test_a_scheduler_lost_mid_run_is_one_line_and_keeps_the_finished_parts(tmp_path, loky_twin):
+    doomed = LoopbackCluster(tmp_path)
+    try:
+        doomed.add_worker("w")
+        config = dataclasses.replace(_config(), spec=SLOW_FAKE)  # 0.3 s a chunk
+        out = tmp_path / "run"
+        runner = RunInThread(config, out, doomed.address)
+        deadline = time.monotonic() + STARTUP_S
+        while len(list((out / "games").glob("part-*.parquet"))) < 2:
+            assert time.monotonic() < deadline and runner.is_alive(), runner.error
+            time.sleep(0.02)
+        doomed.client.close()
+        _stop(doomed.procs[0])  # the scheduler
+        error = runner.finish(30)
+    finally:
+        doomed.close()
+    assert isinstance(error, BalanceError), error
+    assert str(error) == (
+        f"lost the Dask scheduler at {doomed.address} part-way through the run; finished parts "
+        "are kept: run the same command again to resume"
+    )
+    kept = load_run(out).collect()
+    assert 2 * 250 <= kept.height < 6000
+    twin = _games(loky_twin).filter(pl.col("game_index").is_in(kept["game_index"].implode()))
+    assert kept.sort("game_index").equals(twin)
+
+
 def test_a_cluster_that_cannot_load_the_game_is_one_line(cluster, tmp_path, monkeypatch):
     # A game module only this process can import: the scheduler and workers lack it.
     (tmp_path / "only_here_game.py").write_text(
@@ -284,7 +311,7 @@ def _closed_port() -> int:
 @pytest.mark.parametrize(
     ("address", "message"),
     [
-        (f"tcp://127.0.0.1:{_closed_port()}", "cannot reach a Dask scheduler"),
+        (f"tcp://127.0.0.1:{_closed_port()}", "as a Dask cluster: connection refused"),
         ("nonsense", "--cluster must be 'local' or a Dask scheduler address"),
     ],
 )

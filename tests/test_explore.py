@@ -49,7 +49,7 @@ def test_known_effects_rank_first_and_a_dead_option_is_exactly_zero(capsys, tmp_
     assert data["points"] == 6 * (4 + 1)  # r(k + 1): bias, draw, extra_length, cap
     assert data["games"] == data["runs"] * 300
     assert data["wall_seconds"] > 0  # this invocation's, from explore-time.json
-    assert {"first-seat", "balance", "draw", "length", "end:drawn"} <= set(data["figures"])
+    assert {"first-seat", "balance", "no-winner", "length", "end:drawn"} <= set(data["figures"])
     for row in data["options"]:  # the contract `balance design --explore` reads
         assert {"option", "figure", "effect", "interaction", "direction", "mu", "sigma",
                 "range"} <= set(row)  # fmt: skip
@@ -60,7 +60,7 @@ def test_known_effects_rank_first_and_a_dead_option_is_exactly_zero(capsys, tmp_
     assert bias["moves"] and bias["effect"]["lo"] > 0 and bias["direction"] == "raises"
     assert _row(data, "bias", "balance")["direction"] == "lowers"
     assert [r["option"] for r in data["options"] if r["figure"] == "length"][0] == "extra_length"
-    assert [r["option"] for r in data["options"] if r["figure"] == "draw"][0] == "draw"
+    assert [r["option"] for r in data["options"] if r["figure"] == "no-winner"][0] == "draw"
     for figure in data["figures"]:
         cap = _row(data, "cap", figure)
         assert cap["effect"] == {"value": 0, "lo": 0, "hi": 0} and cap["sigma"] == 0

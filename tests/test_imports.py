@@ -150,7 +150,7 @@ CONTRACT = {
 RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
     "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
-    "simulator.requests", "simulator.evaluation",
+    "simulator.requests", "simulator.evaluation", "simulator.interrupt",
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",

@@ -108,3 +108,16 @@ def test_bool_and_tuple_options():
 
 def test_parse_sets_keeps_equals_in_value():
     assert parse_sets(["a=b=c"]) == {"a": "b=c"}
+
+
+def test_an_unknown_rule_of_a_long_list_names_the_closest_few():
+    from simulator.caza_tesoros.rules import Rules
+
+    with pytest.raises(BalanceError) as err:
+        build_rules(Rules, sets=["nonexistent_rule=3"])
+    message = str(err.value)
+    named = message.split("the closest names are ")[1].split(" (")[0].split(", ")
+    assert len(named) == 3 and all(n in {i.name for i in Rules.options()} for n in named)
+    assert message.endswith(f"(balance rules caza-tesoros lists all {len(Rules.options())})")
+    with pytest.raises(BalanceError, match="closest names are level1_cost, level2_cost, "):
+        build_rules(Rules, sets=["cost_of_level=3"])

@@ -200,7 +200,7 @@ def plan_design(
     spec = get_game(request.game)
     parsed = parse_targets(targets)
     if not parsed:
-        raise BalanceError("design needs at least one --target (e.g. --target draw<=5%)")
+        raise BalanceError("design needs at least one --target (e.g. --target no-winner<=5%)")
     check_measurable(parsed, spec)
     if not 1 <= trials <= MAX_TRIALS:
         raise BalanceError(f"--trials must be between 1 and {MAX_TRIALS} candidates, not {trials}")

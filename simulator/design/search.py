@@ -173,10 +173,7 @@ def design(plan: DesignPlan, out: str | Path, how: Execution = Execution()) -> d
                 results.append(row)
                 say.trial(row, plan)
         chosen = settings_to_check(plan, results)
-        say.line(
-            f"checking {len(chosen)} setting(s) and the starting rules on {plan.check_games:,} "
-            "fresh games each"
-        )
+        say.line(check_line(len(chosen), plan.check_games, len(plan.folders())))
         # The starting rules are checked with the play fitted to them (the first candidate's
         # tune) when a policy is re-tuned, as every setting is with its own.
         start_tuned = next(
@@ -259,6 +256,24 @@ class _Say:
                 f"candidate {row['number'] + 1}/{plan.trials}: {setting}: refused by the rules"
             )
             return
-        short = sum(row["shortfalls"])
-        state = "meets every target" if short == 0 else f"short by {short:.2f}"
+        state = shortfall_text(plan.targets, row["shortfalls"])
         self.line(f"candidate {row['number'] + 1}/{plan.trials}: {setting}: {state}")
+
+
+def check_line(settings: int, games: int, seatings: int) -> str:
+    """What the check plays, counted as the report counts it (every seating's games together)."""
+    each = f"{games * seatings:,} fresh games each"
+    if seatings > 1:
+        each += f" ({games:,} in each of {seatings} seatings)"
+    return f"checking {settings} setting(s) and the starting rules on {each}"
+
+
+def shortfall_text(targets: list[Any], shortfalls: list[float]) -> str:
+    """How far a candidate is from its targets, each in its own unit: a share in points, any
+    other measure in its own (``first-seat by 3.0 points, length by 2.50``)."""
+    missed = [
+        f"{t.name} by {short * 100:.1f} points" if t.is_share else f"{t.name} by {short:.2f}"
+        for t, short in zip(targets, shortfalls, strict=True)
+        if short > 0
+    ]
+    return "misses " + ", ".join(missed) if missed else "meets every target"
