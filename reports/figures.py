@@ -49,6 +49,22 @@ def _lay_out(fig: plt.Figure) -> None:
             for t in ax.get_xticklabels():
                 t.set(rotation=TICK_TURN, horizontalalignment="right", rotation_mode="anchor")
             fig.tight_layout()
+    for ax in fig.axes:  # a label wider than a narrow axes (a legend beside it): wrap it shorter
+        label = ax.xaxis.label
+        text, width = " ".join(label.get_text().split()), LABEL_CHARS
+        while text and _outside(fig, label) and width > MIN_LABEL_CHARS:
+            width = int(width * 0.8)
+            ax.xaxis.set_label_text(textwrap.fill(text, width))
+            fig.tight_layout()
+
+
+MIN_LABEL_CHARS = 16  # the narrowest an axis label is wrapped to
+
+
+def _outside(fig: plt.Figure, text: plt.Text) -> bool:
+    """Whether a text reaches past the figure's edge (and would be cut)."""
+    box, frame = text.get_window_extent(fig.canvas.get_renderer()), fig.bbox
+    return box.x0 < frame.x0 - 1 or box.x1 > frame.x1 + 1
 
 
 TICK_TURN = 30  # degrees category names are turned by when they would run together

@@ -25,18 +25,24 @@ def laid_out(monkeypatch):
         figures.plt.close(fig)
 
 
-def test_explores_bars_keep_legend_and_axis_label_clear(laid_out):
-    names = [f"option_{k}_with_a_long_name" for k in range(12)]
-    values = [0.01 * (12 - k) for k in range(12)]
+@pytest.mark.parametrize(
+    ("names", "reference_label"),
+    [
+        ([f"option_{k}_with_a_long_name" for k in range(12)], "no change"),
+        # two short names beside a long legend: the axes are narrow and the label must wrap
+        (["goal", "faces"], "no change: a verdict 'moves it' needs the interval clear of 0"),
+    ],
+)
+def test_explores_bars_keep_legend_and_axis_label_clear(laid_out, names, reference_label):
+    values = [0.01 * (len(names) - k) for k in range(len(names))]
     figures.interval_bars(
         names,
         values,
         [v - 0.01 for v in values],
         [v + 0.015 for v in values],
-        xlabel="mean change of first-seat over the option's range (percentage points), with the "
-        "95% interval its verdict tests",
+        xlabel="mean change over the option's range (size beyond luck where marked) (balance, 0-1)",
         reference=0.0,
-        reference_label="no change",
+        reference_label=reference_label,
         percent=False,
     )
     (fig,) = laid_out
