@@ -111,7 +111,7 @@ def run(
                 say(f"reused: {out} already holds these {already:,} games")
             else:
                 say(f"resuming: {out} already holds {already:,} of these {config.games:,} games")
-        with _Progress(config.games, already, progress) as bar:
+        with _Progress(config.games, already, progress) as bar, _saying_kept(config, folder):
             bar.notice = progress if notice is None else notice
             if until is None:
                 for index, table in _execute(
@@ -179,6 +179,22 @@ def _removed_if_refused(out: Path, fresh: bool) -> Iterator[None]:
         if fresh and out.is_dir() and not RunFolder(out).done_parts():
             shutil.rmtree(out, ignore_errors=True)
         raise
+
+
+@contextmanager
+def _saying_kept(config: RunConfig, folder: RunFolder) -> Iterator[None]:
+    """A run stopped part-way by bad input (a designer's file raising in its tenth chunk) says
+    which games it keeps."""
+    try:
+        yield
+    except BalanceError as exc:
+        done = folder.done_parts()
+        kept = sum(c[2] for c in config.chunks() if c[0] in done)
+        if not kept:
+            raise
+        raise BalanceError(
+            f"{exc}; the {kept:,} games finished before it are kept in {folder.path}"
+        ) from None
 
 
 def _run_until(
