@@ -65,7 +65,7 @@ PIG_CASES = [
     ("measures not numbers", 'return {"rolls": state["rolls"], "busts": state["busts"]}',
      'return {"rolls": "many", "busts": state["busts"]}', "measures", "not a number"),
     ("a policy answering an illegal action", 'return "roll"\n\n\ndef catch_up',
-     'return "jump"\n\n\ndef catch_up', "a policy", "not one of the legal actions"),
+     'return "jump"\n\n\ndef catch_up', "policy hold", "not one of the legal actions"),
 ]  # fmt: skip
 
 

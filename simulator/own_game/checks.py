@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import BalanceError
 from .loader import GameFile, _raised
-from .play import Chooser, play_game
+from .play import Chooser, play_game, policy_name
 
 TOLERANCE = 1e-9  # chance probabilities must sum to 1 within this
 
@@ -105,9 +105,10 @@ def _checked_game(
                     raise _Failed("legal_actions", "gave one action twice")
                 if game.observe is not None and game.determinize is not None:
                     _check_determinize(game, state, mover, rng, call)
-                action = call("a policy", choosers[mover], state, mover, actions, rng)
+                policy = policy_name(choosers[mover])
+                action = call(policy, choosers[mover], state, mover, actions, rng)
                 if action not in actions:
-                    raise _Failed("a policy", f"answered {action!r}, not one of the legal actions")
+                    raise _Failed(policy, f"answered {action!r}, not one of the legal actions")
             moves.append(action)
             kept = call("clone", game.copy, state)
             before = _snapshot(kept)

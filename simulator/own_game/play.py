@@ -90,7 +90,7 @@ def play_game(
                     last_seat = mover
                 where = "legal_actions"
                 actions = legal(state)
-                where = "a policy"
+                where = policy_name(choosers[mover])
                 action = choosers[mover](state, mover, actions, rng)
                 decisions += 1
             if record is not None:
@@ -130,6 +130,16 @@ def play_game(
         changes = sum(1 for a, b in zip(definite, definite[1:], strict=False) if a != b)
         half = next((who for at, who in reversed(leaders) if at <= length / 2), -1)
     return Outcome(won, length, reason, points, extra, changes, half)
+
+
+def policy_name(chooser: Chooser) -> str:
+    """``hold`` for the file's ``hold`` (its parameters bound), ``mcts`` for the search: the name
+    a message gives the function that raised."""
+    base = getattr(chooser, "func", chooser)
+    if getattr(base, "__name__", "") == "_search":
+        return "mcts"
+    name = getattr(base, "__name__", "a policy")
+    return "policy " + name.lstrip("_")
 
 
 def _follow(
