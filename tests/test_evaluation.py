@@ -288,7 +288,9 @@ def test_the_fallback_reaches_the_reports_headline_and_the_terminal():
     assert line == [f"mcts: The{text[3:]}."]
     summary = {"game": "pirateer", "games": 4, "n_players": 2, "seed": 0, "out": "r",
                "win_rate": [0.5, 0.5], "draw_rate": 0.0, "policies": ["mcts", "mcts"],
-               "mean_length": 9.0, "length_unit": "turns", "evaluation_fallback": text}  # fmt: skip
+               "mean_length": 9.0, "length_unit": "turns", "evaluation_fallback": text,
+               "estimates": {"win_rate": [{"value": 0.5, "lo": 0.15, "hi": 0.85}] * 2,
+                             "no_winner_rate": {"value": 0.0, "lo": 0.0, "hi": 0.49}}}  # fmt: skip
     assert f"The{text[3:]}." in run_lines(summary)
     assert not fallback_sentences({"run": {"evaluation_fallback": None}})
 
