@@ -190,7 +190,7 @@ def _saying_kept(config: RunConfig, folder: RunFolder) -> Iterator[None]:
     except BalanceError as exc:
         done = folder.done_parts()
         kept = sum(c[2] for c in config.chunks() if c[0] in done)
-        if not kept:
+        if not kept or "kept" in str(exc):  # nothing kept, or the line says so already
             raise
         raise BalanceError(
             f"{exc}; the {kept:,} games finished before it are kept in {folder.path}"
