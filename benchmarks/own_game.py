@@ -10,7 +10,9 @@ For each file, with its default policy in every seat and its default rules:
   `measures` where the file has them), no dataset, one core;
 - **toolkit, 1 job** and **2 jobs**: whole runs through the runner (the generic loop, its
   columns, the Parquet parts and their records), each in a fresh process, so that worker start-up
-  counts, as it does for a designer.
+  counts, as it does for a designer's first run;
+- **2 jobs, workers started**: the second of two such runs in one process, as a study's later
+  runs play (loky keeps its workers).
 The ratios are the toolkit's 1 job against the bare loop, and 2 jobs against 1.
 """
 
@@ -74,16 +76,19 @@ def bare_loop(path: str, seconds: float) -> float:
     return played / (time.perf_counter() - t0)
 
 
-def toolkit(path: str, games: int, jobs: int) -> float:
-    """Games/s of a whole run (fresh process, default chunk size)."""
+def toolkit(path: str, games: int, jobs: int, runs: int = 1) -> float:
+    """Games/s of a whole run (fresh process, default chunk size); with ``runs`` > 1 the last
+    of that many runs, the workers already started by the first."""
     from simulator.plan import plan_run
     from simulator.runner import run
 
     config = plan_run(path, games, seed=1)
-    with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        run(config, Path(tmp) / "run", jobs=jobs)
-        return games / (time.perf_counter() - t0)
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            run(config, Path(tmp) / "run", jobs=jobs)
+            rate = games / (time.perf_counter() - t0)
+    return rate
 
 
 def _in_process(call: str) -> float:
@@ -101,16 +106,20 @@ def main() -> None:
     args = parser.parse_args()
     files = args.file or [str(ROOT / "examples" / f"{e}.py") for e in EXAMPLES]
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
-    print("| file | bare loop g/s | toolkit 1 job g/s | toolkit / bare | 2 jobs g/s | 2 jobs / 1 |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| file | bare loop g/s | toolkit 1 job g/s | toolkit / bare | 2 jobs g/s | 2 jobs / 1 "
+        "| 2 jobs, workers started, g/s | that / 1 job |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for path in files:
         bare = _in_process(f"bare_loop({path!r}, {args.seconds})")
         games = int(bare * args.seconds)
         one = _in_process(f"toolkit({path!r}, {games}, 1)")
         two = _in_process(f"toolkit({path!r}, {games}, 2)")
+        warm = _in_process(f"toolkit({path!r}, {games}, 2, runs=2)")
         name = Path(path).name
         print(f"| {name} | {bare:,.0f} | {one:,.0f} | {one / bare:.2f} | {two:,.0f} | "
-              f"{two / one:.2f} |", flush=True)  # fmt: skip
+              f"{two / one:.2f} | {warm:,.0f} | {warm / one:.2f} |", flush=True)  # fmt: skip
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
 
