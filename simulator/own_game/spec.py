@@ -199,7 +199,7 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) ->
         rollout = None
         if rollout_index > 0:
             p = own[rollout_index - 1]
-            rollout = functools.partial(p.function, **_kwargs(p, row_of(p, game)))
+            rollout = functools.partial(p.function, **_kwargs(p, _defaults_row(p)))
         return functools.partial(
             _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
             rollout=rollout, players=n_players,
@@ -213,7 +213,7 @@ def policy_chooser(game: GameFile, seat: SeatPolicy, n_players: int) -> Chooser:
     return _chooser(game, seat.policy.id, seat.row(), n_players)
 
 
-def row_of(p: Any, game: GameFile) -> np.ndarray:
+def _defaults_row(p: Any) -> np.ndarray:
     """A file policy's default parameter row (a rollout plays it at its defaults)."""
     return np.array([q.default for q in p.params] + [0.0], dtype=np.float64)
 
