@@ -113,28 +113,29 @@ def seat_summary(run: Run) -> dict[str, Any]:
 def most_wins(wins: list[int], games: int) -> dict[str, Any]:
     """The seat with the most wins against each other seat in the same games: whether it is
     separated from all of them (see :func:`analyses.stats.lead`); names are seat numbers."""
-    top = max(range(len(wins)), key=lambda s: wins[s])
-    confidence = family_confidence(len(wins) - 1)
-    rivals = [
-        (f"seat {s + 1}", paired_share_difference(wins[top], wins[s], games, confidence))
-        for s in range(len(wins))
-        if s != top
-    ]
-    return lead(f"seat {top + 1}", rivals, games, confidence)
+    return _against_the_others(wins, games, max(range(len(wins)), key=lambda s: wins[s]), 1)
 
 
 def fewest_wins(wins: list[int], games: int) -> dict[str, Any]:
     """The seat with the fewest wins, as :func:`most_wins` reads the top: each estimate is the
     other seat's share minus this seat's, paired in the same games, corrected for the P - 1
     comparisons; ``separated`` when every other seat wins more."""
-    low = min(range(len(wins)), key=lambda s: wins[s])
+    return _against_the_others(wins, games, min(range(len(wins)), key=lambda s: wins[s]), -1)
+
+
+def _against_the_others(wins: list[int], games: int, seat: int, sign: int) -> dict[str, Any]:
+    """``seat`` against every other seat in the same games: its share minus theirs (``sign``
+    1), or theirs minus its (-1), with intervals corrected for the P - 1 comparisons."""
     confidence = family_confidence(len(wins) - 1)
     rivals = [
-        (f"seat {s + 1}", paired_share_difference(wins[s], wins[low], games, confidence))
+        (
+            f"seat {s + 1}",
+            paired_share_difference(*(wins[seat], wins[s])[::sign], games, confidence),
+        )
         for s in range(len(wins))
-        if s != low
+        if s != seat
     ]
-    return lead(f"seat {low + 1}", rivals, games, confidence)
+    return lead(f"seat {seat + 1}", rivals, games, confidence)
 
 
 def seat_table(summary: dict[str, Any]) -> pl.DataFrame:
