@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .dataset import FORMAT, chunk_table
+from .dataset import FORMAT, EncodedPart, chunk_table, encode_part
 from .errors import BalanceError
 from .evaluation import (
     MARGIN,
@@ -267,3 +267,12 @@ def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.Da
 
 def indexed_chunk(config: RunConfig, chunk: tuple[int, int, int]) -> tuple[int, pl.DataFrame]:
     return chunk[0], play_chunk(config, *chunk)
+
+
+def encoded_chunk(
+    config: RunConfig, chunk: tuple[int, int, int], run_id: str
+) -> tuple[int, EncodedPart]:
+    """Play one chunk and encode its part (in a worker process: the Parquet encoding then runs
+    on every core, and the parent receives compressed bytes)."""
+    index, table = indexed_chunk(config, chunk)
+    return index, encode_part(table, run_id, index)

@@ -19,13 +19,15 @@ from typing import Any
 import polars as pl
 from joblib import Parallel, delayed
 
+from . import interpreted_start
 from .cluster import cluster_session, execute_on_cluster
-from .dataset import EncodedPart, RunFolder, encode_part, now
+from .dataset import EncodedPart, RunFolder, now
 from .errors import BalanceError
 from .first_compile import compile_notice
 from .interrupt import expect, noticed
 from .plan import (
     RunConfig,
+    encoded_chunk,
     indexed_chunk,
     plan_run,
     play_chunk,
@@ -246,6 +248,10 @@ def _execute(
 ) -> Iterator[tuple[int, pl.DataFrame | EncodedPart]]:
     if not todo:
         return
+    if cluster is None and interpreted_start.wanted(config, todo, jobs):
+        todo = yield from interpreted_start.play_while_compiling(config, todo, jobs, run_id, notice)
+        if not todo:
+            return
     # Compile (or load the JIT cache) once here, saying so before a first compile (unless the
     # command is quiet); workers, local or on a cluster sharing the file system, then load it
     # instead of all compiling.
@@ -263,7 +269,7 @@ def _execute(
     )
     # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
     # receives compressed bytes instead of unpickling a table and encoding it alone.
-    yield from parallel(delayed(_encoded_chunk)(config, chunk, run_id) for chunk in todo)
+    yield from parallel(delayed(encoded_chunk)(config, chunk, run_id) for chunk in todo)
 
 
 def _in_process(function: Callable[..., Any], *args: Any) -> Any:
@@ -275,14 +281,6 @@ def _in_process(function: Callable[..., Any], *args: Any) -> Any:
 
 def _rows(table: pl.DataFrame | EncodedPart) -> int:
     return table.height if isinstance(table, pl.DataFrame) else table.rows
-
-
-def _encoded_chunk(
-    config: RunConfig, chunk: tuple[int, int, int], run_id: str
-) -> tuple[int, EncodedPart]:
-    """Play one chunk and encode its part (in a worker process)."""
-    index, table = indexed_chunk(config, chunk)
-    return index, encode_part(table, run_id, index)
 
 
 class _Progress:

@@ -151,6 +151,7 @@ RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
     "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
     "simulator.requests", "simulator.evaluation", "simulator.interrupt",
+    "simulator.interpreted_start", "simulator.compile_job",
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
@@ -158,7 +159,10 @@ STUDIES = {
 }  # fmt: skip
 CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.
-PLAYS_GAMES = {"simulator.runner", "simulator.cluster", "simulator.warmup", "simulator.evaluation"}
+PLAYS_GAMES = {
+    "simulator.runner", "simulator.cluster", "simulator.warmup", "simulator.evaluation",
+    "simulator.interpreted_start", "simulator.compile_job",
+}  # fmt: skip
 
 
 def _is_game_package(part: str) -> bool:

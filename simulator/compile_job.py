@@ -1,0 +1,36 @@
+"""The background compile of :mod:`simulator.interpreted_start`, run as
+``python -m simulator.compile_job JOB``: JOB is a pickled run configuration, read and deleted.
+
+Compiles (or loads) what the run needs through :func:`simulator.first_compile.compile_notice`, so
+the compile is timed for the next estimate and marked done, then removes the pid file that told
+other commands a compile was under way.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from pathlib import Path
+
+from .first_compile import compile_notice, compiled_what
+from .interpreted_start import running_pid
+from .jit import cache_folder
+from .plan import play_chunk
+
+
+def compile_run(job: Path) -> None:
+    """Compile what the pickled run configuration ``job`` needs, marking it compiled."""
+    config = pickle.loads(job.read_bytes())
+    job.unlink(missing_ok=True)
+    pid_file = cache_folder() / "compiling" / f"{compiled_what(config)[0]}.pid"
+    try:
+        with compile_notice(config, say=False):
+            play_chunk(config, 0, 0, 1)
+    finally:
+        if running_pid(pid_file) == os.getpid():
+            pid_file.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    compile_run(Path(sys.argv[1]))

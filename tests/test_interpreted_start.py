@@ -1,0 +1,140 @@
+"""A run's first games played interpreted while its engine compiles
+(``simulator/interpreted_start.py``).
+
+The compile is replaced by stand-ins (a process that sleeps, one that marks the engine compiled,
+one that fails), so these tests never compile; the games are real, interpreted and compiled.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+
+import cloudpickle
+import pytest
+
+from simulator import interpreted_start
+from simulator.compile_job import compile_run
+from simulator.dataset import load_run
+from simulator.first_compile import compiled_what, needs_compile
+from simulator.jit import cache_folder
+from simulator.plan import plan_run
+from simulator.runner import run
+
+GAME = "caza-tesoros"  # quick interpreted: about 40 games a second
+
+
+@pytest.fixture
+def cold(tmp_path, monkeypatch):
+    """A cache root without the compiled markers (the engines' code stays warm in this
+    process: numba's folder was fixed at import) and the switch on."""
+    monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv(interpreted_start.SWITCH, "1")
+    return tmp_path
+
+
+def _config(games: int = 24, chunk_size: int = 3):
+    return plan_run(GAME, games, players=2, seed=5, chunk_size=chunk_size)
+
+
+def _compiled_rows(tmp_path, config):
+    os.environ[interpreted_start.SWITCH] = "0"
+    try:
+        return load_run(run(config, tmp_path / "compiled", jobs=2).path).collect().sort("game")
+    finally:
+        os.environ[interpreted_start.SWITCH] = "1"
+
+
+def _stand_in(monkeypatch, code: str) -> None:
+    monkeypatch.setattr(
+        interpreted_start, "compile_command", lambda job: [sys.executable, "-c", code]
+    )
+
+
+def _marks_compiled(marker, after: float) -> str:
+    """A stand-in compile: marks the engine compiled after ``after`` seconds."""
+    return f"import time, pathlib; time.sleep({after}); pathlib.Path({str(marker)!r}).touch()"
+
+
+def test_every_game_plays_interpreted_when_the_compile_outlasts_the_run(cold, monkeypatch, capfd):
+    _stand_in(monkeypatch, "import time; time.sleep(300)")
+    config = _config()
+    assert interpreted_start.wanted(config, config.chunks(), jobs=2)
+    rows = load_run(run(config, cold / "run", jobs=2, progress=True).path).collect()
+    err = capfd.readouterr().err
+    assert "the first games play meanwhile, interpreted" in err
+    assert "keeps compiling in the background" in err
+    pid_file = cache_folder() / "compiling" / f"{compiled_what(config)[0]}.pid"
+    pid = interpreted_start.running_pid(pid_file)
+    assert pid is not None  # the compile goes on after the command
+    os.kill(pid, signal.SIGTERM)
+    assert rows.sort("game").equals(_compiled_rows(cold, config))
+
+
+def test_the_rest_plays_compiled_once_the_compile_is_done(cold, monkeypatch):
+    config = _config(games=600)
+    marker = cache_folder() / "compiled" / compiled_what(config)[0]
+    _stand_in(monkeypatch, _marks_compiled(marker, after=4))
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    parts = interpreted_start.play_while_compiling(config, config.chunks(), 2, "run", notice=False)
+    interpreted = []
+    try:
+        while True:
+            interpreted.append(next(parts)[0])
+    except StopIteration as stop:
+        left = stop.value
+    assert interpreted and left  # some chunks each way, none twice, none lost
+    assert sorted(interpreted + [c[0] for c in left]) == [c[0] for c in config.chunks()]
+    assert not needs_compile(config)
+
+
+def test_a_run_split_between_both_engines_has_the_compiled_rows(cold, monkeypatch):
+    config = _config(games=600)
+    marker = cache_folder() / "compiled" / compiled_what(config)[0]
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    _stand_in(monkeypatch, _marks_compiled(marker, after=4))
+    rows = load_run(run(config, cold / "run", jobs=2).path).collect().sort("game")
+    assert rows.equals(_compiled_rows(cold, config))
+
+
+def test_a_failed_compile_leaves_the_run_to_compile_as_before(cold, monkeypatch, capfd):
+    _stand_in(monkeypatch, "import sys; sys.exit(1)")
+    config = _config()
+    rows = load_run(run(config, cold / "run", jobs=2, progress=True).path).collect()
+    assert rows.sort("game").equals(_compiled_rows(cold, config))
+    assert "compiled in" in capfd.readouterr().err  # the run's own compile, said as before
+
+
+def test_when_it_is_not_used(cold, monkeypatch):
+    config = _config()
+    chunks = config.chunks()
+    assert not interpreted_start.wanted(config, chunks, jobs=1)  # no core to spare
+    assert not interpreted_start.wanted(config, chunks[:1], jobs=2)  # one chunk
+    big = _config(games=4000, chunk_size=2000)
+    assert not interpreted_start.wanted(big, big.chunks(), jobs=2)  # minutes a chunk
+    searching = plan_run(GAME, 24, players=2, policies=["mcts:playouts=4", "greedy"], fit=False)
+    assert not interpreted_start.wanted(searching, searching.chunks(), jobs=2)
+    monkeypatch.setenv(interpreted_start.SWITCH, "0")
+    assert not interpreted_start.wanted(config, chunks, jobs=2)
+    monkeypatch.setenv(interpreted_start.SWITCH, "1")
+    marker = cache_folder() / "compiled" / compiled_what(config)[0]
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    assert not interpreted_start.wanted(config, chunks, jobs=2)  # compiled already
+
+
+def test_the_compile_job_marks_the_engine_compiled_and_cleans_up(cold):
+    config = _config()
+    folder = cache_folder() / "compiling"
+    folder.mkdir(parents=True)
+    job = folder / "job.pickle"
+    job.write_bytes(cloudpickle.dumps(config))
+    pid_file = folder / f"{compiled_what(config)[0]}.pid"
+    pid_file.write_text(str(os.getpid()))
+    assert needs_compile(config)
+    compile_run(job)  # the engine is in numba's cache already: this loads it
+    assert not needs_compile(config)
+    assert not job.exists() and not pid_file.exists()
+    assert pickle.loads(cloudpickle.dumps(config)).chunks() == config.chunks()
