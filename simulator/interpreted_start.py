@@ -112,7 +112,10 @@ def play_while_compiling(
 
     from .plan import encoded_chunk
 
-    compiler = BackgroundCompile(config)
+    try:
+        compiler = BackgroundCompile(config)
+    except OSError:  # no writable cache folder: the run compiles first, as before
+        return todo
     if notice:
         tell(
             f"compiling {compiler.words} for this version of balance, once (then cached): "

@@ -9,6 +9,9 @@ from simulator.crew_deep_sea import state as S
 from simulator.crew_deep_sea import turn
 from simulator.crew_deep_sea.board import card, task_table
 
+# The engine's ``searching`` switch, on: the decisions' expert and sampler branches compiled in.
+SEARCH = np.ones(1, np.int64)
+
 
 def make_state(hands: list[list[str]], captain: int | None = None) -> np.ndarray:
     """State with the given hands (card codes such as "P3", "S4"); captain = holder of S4."""

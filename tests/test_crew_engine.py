@@ -207,3 +207,33 @@ def test_bad_rule_values_are_one_line_errors():
         Rules().with_values({"mission": "40"})
     with pytest.raises(BalanceError, match="three values"):
         Rules().with_values({"trick_sum_above": "1,2"})
+
+
+def test_the_searching_switch_is_on_only_for_searching_seats():
+    """``searches``: None (the searches pruned from the compiled engine) unless a seat plays the
+    expert, the sampler or the omniscient crew."""
+
+    def ids(*names):
+        return engine_arrays(seat_policies(list(names), SPEC.policies, SPEC.id, 4))[0]
+
+    assert E.searches(ids("heuristic")) is None
+    assert E.searches(ids("random", "heuristic", "random", "heuristic")) is None
+    for name in ("expert", "sampler"):
+        assert E.searches(ids("heuristic", name, "heuristic", "heuristic")) is not None, name
+    assert E.searches(ids("omniscient")) is not None  # a crew-level search: every seat
+
+
+def test_a_run_without_a_searching_seat_never_compiles_the_searches():
+    """Played from a fresh process, every compiled Crew function with the ``searching`` switch
+    has it typed None (numba pruned the expert, the sampler and the solver away)."""
+    from tests.test_game_contract import _searching_signatures, _switched_off
+
+    found = _searching_signatures([("crew-deep-sea", ["heuristic", "random"])])
+    crew = {
+        k: v
+        for k, v in found.items()
+        if k.startswith(("simulator.crew_deep_sea.", "policies.crew_deep_sea")) and v
+    }
+    assert "simulator.crew_deep_sea.engine.play_attempts" in crew
+    for name, types_seen in crew.items():
+        assert all(_switched_off(t) for t in types_seen), (name, types_seen)

@@ -28,6 +28,7 @@ from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import (
+    SEARCH,
     add_task,
     dealt_with_tasks,
     make_state,
@@ -55,12 +56,13 @@ def _position(seed, tricks, extra):
                 return None, rng
             q = S.current_player(s)
             if turn.may_communicate(s, q):
-                c, claim = decide_comm(s, q, ids[q], prm[q], T.ctype, T.params)
+                c, claim = decide_comm(s, q, ids[q], prm[q], T.ctype, T.params, SEARCH)
                 if c >= 0:
                     turn.communicate(s, q, c, claim)
         q = S.current_player(s)
         n = turn.legal_cards(s, q, legal)
-        turn.play_and_close(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
+        card_played = decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params, SEARCH)
+        turn.play_and_close(s, q, card_played)
     return s, rng
 
 
@@ -85,12 +87,16 @@ def test_card_play_and_sonar_ignore_hidden_hands(seed, tricks, extra):
     legal = np.empty(40, np.int64)
     n = turn.legal_cards(s, p, legal)
     card_played = _same_after_permuting(
-        lambda v: decide_play(v, p, legal, n, ids[p], prm[p], T.ctype, T.params), s, p, rng, seed
+        lambda v: decide_play(v, p, legal, n, ids[p], prm[p], T.ctype, T.params, SEARCH),
+        s,
+        p,
+        rng,
+        seed,
     )
     assert card_played in legal[:n]
     if s[S.S_NIN] == 0 and turn.may_communicate(s, p):  # a sonar decision before the trick
         c, claim = _same_after_permuting(
-            lambda v: decide_comm(v, p, ids[p], prm[p], T.ctype, T.params), s, p, rng, seed
+            lambda v: decide_comm(v, p, ids[p], prm[p], T.ctype, T.params, SEARCH), s, p, rng, seed
         )
         assert c < 0 or (turn.comm_claims(s, p, c) >> claim) & 1
 
@@ -108,7 +114,7 @@ def test_sonar_ignores_hidden_hands(seed):
             q = (S.current_player(s) + i) % 4
             if turn.may_communicate(s, q):
                 _same_after_permuting(
-                    lambda v, q=q: decide_comm(v, q, ids[q], prm[q], T.ctype, T.params),
+                    lambda v, q=q: decide_comm(v, q, ids[q], prm[q], T.ctype, T.params, SEARCH),
                     s,
                     q,
                     rng,
@@ -126,7 +132,7 @@ def test_task_choice_bids_volunteering_and_the_rest_ignore_hidden_hands(seed, ch
     ids, prm = EXPERT
     i, x = ids[chooser], prm[chooser]
     pick = _same_after_permuting(
-        lambda v: decide_pick(v, chooser, avail, 2, may_pass, i, x, T.ctype, T.params),
+        lambda v: decide_pick(v, chooser, avail, 2, may_pass, i, x, T.ctype, T.params, SEARCH),
         s,
         chooser,
         rng,
@@ -134,7 +140,7 @@ def test_task_choice_bids_volunteering_and_the_rest_ignore_hidden_hands(seed, ch
     )
     assert pick in ((-1, 0, 1) if may_pass else (0, 1))
     bid = _same_after_permuting(
-        lambda v: decide_task_bid(v, chooser, rows[1], i, x, T.ctype, T.params),
+        lambda v: decide_task_bid(v, chooser, rows[1], i, x, T.ctype, T.params, SEARCH),
         s,
         chooser,
         rng,
@@ -142,7 +148,7 @@ def test_task_choice_bids_volunteering_and_the_rest_ignore_hidden_hands(seed, ch
     )
     assert 0.0 <= bid <= 1.0
     for decision in (
-        lambda v: decide_volunteer(v, chooser, i, x, T.ctype, T.params),
+        lambda v: decide_volunteer(v, chooser, i, x, T.ctype, T.params, SEARCH),
         lambda v: decide_distress(v, chooser, i, x, T.ctype, T.params),
         lambda v: decide_direction(v, chooser, i, x, T.ctype, T.params),
         lambda v: decide_pass(v, chooser, (chooser + 1) % 4, i, x, T.ctype, T.params),
@@ -160,10 +166,10 @@ def test_sonar_is_truthful_and_heuristic_without_its_budget():
         s, _ = _position(seed, 0, 0)
         p = S.current_player(s)
         seed_rng(seed)
-        c, claim = decide_comm(s, p, ids[p], prm[p], T.ctype, T.params)
+        c, claim = decide_comm(s, p, ids[p], prm[p], T.ctype, T.params, SEARCH)
         assert c < 0 or (turn.comm_claims(s, p, c) >> claim) & 1
-        heuristic = decide_comm(s, p, hids[p], hprm[p], T.ctype, T.params)
-        assert decide_comm(s, p, ids[p], quiet, T.ctype, T.params) == heuristic
+        heuristic = decide_comm(s, p, hids[p], hprm[p], T.ctype, T.params, SEARCH)
+        assert decide_comm(s, p, ids[p], quiet, T.ctype, T.params, SEARCH) == heuristic
 
 
 @pytest.mark.parametrize("crew", [TINY, SAMPLER])
@@ -177,7 +183,7 @@ def test_searching_crews_win_their_card_when_last_to_play(crew):
     n = turn.legal_cards(s, 3, legal)
     ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))
     seed_rng(1)
-    assert decide_play(s, 3, legal, n, ids[3], prm[3], T.ctype, T.params) == card("P9")
+    assert decide_play(s, 3, legal, n, ids[3], prm[3], T.ctype, T.params, SEARCH) == card("P9")
 
 
 @pytest.mark.parametrize("crew", [TINY, SAMPLER])
@@ -200,7 +206,7 @@ def test_searching_crews_take_no_forbidden_lead_for_a_finished_task(crew):
     ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))
     for seed in range(3):
         seed_rng(seed)
-        assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params) != card("P6")
+        assert decide_play(s, 1, legal, n, ids[1], prm[1], T.ctype, T.params, SEARCH) != card("P6")
     line = np.empty(40, np.int64)
     turn.play_card(s, 1, card("P6"))
     assert search_line(s, T.ctype, T.params, 10_000, line)[0] == -1
@@ -253,7 +259,7 @@ def test_a_task_card_alone_in_its_suit_is_shown_to_the_tasks_owner():
     ids, prm = EXPERT
     for seed in range(2):
         seed_rng(seed)
-        assert decide_comm(s, 0, ids[0], prm[0], T.ctype, T.params) == (card("G6"), S.ONLY)
+        assert decide_comm(s, 0, ids[0], prm[0], T.ctype, T.params, SEARCH) == (card("G6"), S.ONLY)
 
 
 def test_the_holder_of_a_trick_task_shows_the_winner_the_captain_can_lead_to():
@@ -273,7 +279,7 @@ def test_the_holder_of_a_trick_task_shows_the_winner_the_captain_can_lead_to():
     shown = []
     for seed in range(12):
         seed_rng(seed)
-        shown.append(decide_comm(s, 0, ids[0], prm[0], T.ctype, T.params))
+        shown.append(decide_comm(s, 0, ids[0], prm[0], T.ctype, T.params, SEARCH))
     assert shown.count((card("P9"), S.ONLY)) >= 9 and (-1, -1) not in shown
 
 
@@ -290,7 +296,7 @@ def test_partners_cards_are_read_against_the_heuristic():
             before = s.copy()
             q = S.current_player(s)
             n = turn.legal_cards(s, q, legal)
-            cards.append(decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
+            cards.append(decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params, SEARCH))
             turn.play_card(s, q, cards[-1])
         p = S.current_player(s)
         assert partner_misses(s, p, prm[0], T.ctype, T.params) == 0
@@ -327,13 +333,13 @@ def test_seeing_the_hands_plays_the_card_the_true_deal_rewards():
             simulate(s.copy(), p, PLAY, c, c, hprms[p], progress, T.ctype, T.params)
             for c in legal[:n]
         ]
-        heuristic = decide_play(s, p, legal, n, hids[p], hprms[p], T.ctype, T.params)
+        heuristic = decide_play(s, p, legal, n, hids[p], hprms[p], T.ctype, T.params, SEARCH)
         best = max(values)
         want = (
             heuristic
             if values[list(legal[:n]).index(heuristic)] == best
             else next(int(c) for c, v in zip(legal[:n], values, strict=True) if v == best)
         )
-        assert decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params) == want
+        assert decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params, SEARCH) == want
         told_apart += len(set(values)) > 1
     assert told_apart >= 3  # positions where the true deal tells the cards apart

@@ -25,6 +25,7 @@ from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
 from tests.crew_helpers import (
+    SEARCH,
     add_task,
     deal_hands,
     dealt_with_tasks,
@@ -50,7 +51,7 @@ def test_sampler_choices_ignore_hidden_hands(seed, tricks):
     for _ in range(tricks * 4 + int(rng.integers(0, 3))):  # reach a position by heuristic play
         q = S.current_player(s)
         n = turn.legal_cards(s, q, legal)
-        turn.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params))
+        turn.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params, SEARCH))
         if s[S.S_NIN] == 4:
             turn.finish_trick(s)
             turn.evaluate(s, T.ctype, T.params, False)
@@ -58,11 +59,11 @@ def test_sampler_choices_ignore_hidden_hands(seed, tricks):
     p = S.current_player(s)
     n = turn.legal_cards(s, p, legal)
     seed_rng(seed)
-    choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params)
+    choice = decide_play(s, p, legal, n, eids[p], eprm[p], T.ctype, T.params, SEARCH)
     for _ in range(2):
         s2 = permute_hidden(s, p, rng)
         seed_rng(seed)
-        assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params) == choice
+        assert decide_play(s2, p, legal, n, eids[p], eprm[p], T.ctype, T.params, SEARCH) == choice
 
 
 @settings(max_examples=5, deadline=None)
@@ -73,24 +74,25 @@ def test_sampler_task_choice_ignores_hidden_hands(seed, chooser, may_pass):
     avail = np.array([1, 2] + [0] * 30, np.int64)
     eids, eprm = SAMPLER
     seed_rng(seed)
-    pick = decide_pick(s, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
+    pick = decide_pick(s, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params, SEARCH)
     assert pick in ((-1, 0, 1) if may_pass else (0, 1))
     seed_rng(seed)
-    agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params)
+    agree = decide_volunteer(s, chooser, eids[0], eprm[0], T.ctype, T.params, SEARCH)
     seed_rng(seed)
-    bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params)
+    bid = decide_task_bid(s, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params, SEARCH)
     assert 0.0 <= bid <= 1.0
     for _ in range(2):
         s2 = permute_hidden(s, chooser, rng)
         seed_rng(seed)
-        assert (
-            decide_pick(s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params)
-            == pick
+        again = decide_pick(
+            s2, chooser, avail, 2, may_pass, eids[0], eprm[0], T.ctype, T.params, SEARCH
         )
+        assert again == pick
         seed_rng(seed)
-        assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params) == agree
+        assert decide_volunteer(s2, chooser, eids[0], eprm[0], T.ctype, T.params, SEARCH) == agree
         seed_rng(seed)
-        assert decide_task_bid(s2, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params) == bid
+        rebid = decide_task_bid(s2, chooser, rows[1], eids[0], eprm[0], T.ctype, T.params, SEARCH)
+        assert rebid == bid
 
 
 def test_sampled_deals_keep_what_the_player_knows():
@@ -140,7 +142,7 @@ def test_a_secret_prediction_is_not_read_by_others():
     choices = set()
     for x in range(0, 11):
         s[S.O_TX + k] = x
-        choices.add(int(decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params)))
+        choices.add(int(decide_play(s, p, legal, n, ids[p], prm[p], T.ctype, T.params, SEARCH)))
     assert len(choices) == 1
 
 

@@ -103,12 +103,13 @@ __all__ = [
 
 # -- decisions -------------------------------------------------------------------------------
 @njit(cache=True)
-def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
+def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams, searching=None):
     """Index into ``avail`` (task slots) of the task ``p`` takes, or -1 to pass (only when
-    ``may_pass``: fewer tasks than players)."""
-    if pid == EXPERT:
+    ``may_pass``: fewer tasks than players). ``searching``: None unless a seat searches (expert,
+    sampler, omniscient): numba then prunes the searches away, and their seats play heuristic."""
+    if searching is not None and pid == EXPERT:
         return expert_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams)
-    if pid == SAMPLER:
+    if searching is not None and pid == SAMPLER:
         return sampler_pick(s, p, avail, n_avail, may_pass, prm, ttype, tparams)
     if pid == RANDOM:
         if may_pass and np.random.random() < 0.5:
@@ -118,11 +119,11 @@ def decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
 
 
 @njit(cache=True)
-def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
+def decide_task_bid(s, p, row, pid, prm, ttype, tparams, searching=None):
     """How much ``p`` wants one task (free selection, volunteering)."""
-    if pid == EXPERT:
+    if searching is not None and pid == EXPERT:
         return expert_task_bid(s, p, row, prm, ttype, tparams)
-    if pid == SAMPLER:
+    if searching is not None and pid == SAMPLER:
         return sampler_task_bid(s, p, row, prm, ttype, tparams)
     if pid == RANDOM:
         return np.random.random()
@@ -130,11 +131,11 @@ def decide_task_bid(s, p, row, pid, prm, ttype, tparams):
 
 
 @njit(cache=True)
-def decide_volunteer(s, p, pid, prm, ttype, tparams):
+def decide_volunteer(s, p, pid, prm, ttype, tparams, searching=None):
     """Will ``p`` take every task of the mission?"""
-    if pid == EXPERT:
+    if searching is not None and pid == EXPERT:
         return expert_volunteer(s, p, prm, ttype, tparams)
-    if pid == SAMPLER:
+    if searching is not None and pid == SAMPLER:
         return sampler_volunteer(s, p, prm, ttype, tparams)
     if pid == RANDOM:
         return np.random.random() < 0.5
@@ -206,10 +207,10 @@ def _random_comm(s, p, prm):
 
 
 @njit(cache=True)
-def decide_comm(s, p, pid, prm, ttype, tparams):
+def decide_comm(s, p, pid, prm, ttype, tparams, searching=None):
     """(card, claim) ``p`` shows now, or (-1, -1) to keep the sonar token."""
     s = own_view(s, p, ttype, tparams)
-    if pid == EXPERT:
+    if searching is not None and pid == EXPERT:
         return expert_comm(s, p, prm, ttype, tparams)
     pid, prm = as_heuristic(pid, prm)
     if pid == RANDOM:
@@ -220,12 +221,12 @@ def decide_comm(s, p, pid, prm, ttype, tparams):
 
 
 @njit(cache=True)
-def decide_play(s, p, legal, n_legal, pid, prm, ttype, tparams):
+def decide_play(s, p, legal, n_legal, pid, prm, ttype, tparams, searching=None):
     """The card ``p`` plays (one of ``legal[:n_legal]``)."""
     if pid == RANDOM:
         return legal[np.random.randint(n_legal)]
-    if pid == EXPERT:
+    if searching is not None and pid == EXPERT:
         return expert_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
-    if pid == SAMPLER:
+    if searching is not None and pid == SAMPLER:
         return sampler_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)
     return heuristic_play(own_view(s, p, ttype, tparams), p, legal, n_legal, prm, ttype, tparams)

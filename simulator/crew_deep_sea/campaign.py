@@ -30,6 +30,7 @@ from .engine import (
     engine_inputs,
     play_attempt_chunk,
     play_attempts,
+    searches,
 )
 from .turn import END_ATTEMPT_CAP, END_SUCCESS
 
@@ -72,6 +73,7 @@ def play_campaign_chunk(
 ) -> dict[str, np.ndarray]:
     ids = np.asarray(policy_ids, np.int64)
     prm = np.asarray(policy_params, np.float64)
+    searching = searches(ids)
     table = task_table(rules)
     inputs = _inputs(rules, n_players)
     n = len(seeds)
@@ -95,7 +97,7 @@ def play_campaign_chunk(
                 attempt_seed = np.array([rng.integers(2**32)], np.uint32)
                 out = play_attempts(
                     n_players, inp, ids, prm, attempt_seed, *no_recording(R.EVENT_WIDTH), used,
-                    outside,
+                    outside, searching,
                 )  # fmt: skip
                 attempts += 1
                 if out[7][0] and not active:  # the signal is turned over: one more attempt

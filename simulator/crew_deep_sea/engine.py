@@ -16,10 +16,12 @@ import numpy as np
 from numba import njit
 
 from policies.crew_deep_sea import (
+    EXPERT,
     HEURISTIC,
     OMNISCIENT,
     OMNISCIENT_P,
     RANDOM,
+    SAMPLER,
     heuristic_params,
     search_line,
 )
@@ -264,7 +266,8 @@ def view_for(s, q):
 
 
 @njit(cache=True)
-def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred, ext=None):
+def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred, ext=None,
+                   searching=None):  # fmt: skip
     """Eligible players take one open task per turn, clockwise from ``start``; the captain never
     takes a captain-comparison task."""
     n_players = eligible.shape[0]
@@ -298,8 +301,9 @@ def select_in_turn(s, start, eligible, pids, prms, ttype, tparams, barred, ext=N
         if na > 0:
             w = chooser(s, q)
             i = X.pick(
-                ext, view_for(s, q), q, avail, na, may_pass, pids[w], prms[w], ttype, tparams
-            )
+                ext, view_for(s, q), q, avail, na, may_pass, pids[w], prms[w], ttype, tparams,
+                searching,
+            )  # fmt: skip
             if i >= 0:
                 s[O_HOLDER + avail[i]] = q
 
@@ -319,9 +323,10 @@ def _give_all(s, q):
 
 
 @njit(cache=True)
-def allocate(st, m, pids, prms, ext=None):
+def allocate(st, m, pids, prms, ext=None, searching=None):
     """Give every task a holder following the mission's allocation rule (``m``: the
-    :class:`Mission`; the captain decides for the 2-player dummy)."""
+    :class:`Mission`; the captain decides for the 2-player dummy). ``searching``: None unless a
+    seat searches (``play_attempts``)."""
     s, ttype, tparams = st
     alloc = m.mcfg[M.allocation]
     values = m.values
@@ -337,10 +342,11 @@ def allocate(st, m, pids, prms, ext=None):
     cap_ok = not _any_barred(s, barred)
     eligible = np.ones(n_players, np.bool_)  # the dummy is a crew member: the captain picks for it
     if alloc == A_NORMAL:
-        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred, ext)
+        select_in_turn(s, cap, eligible, pids, prms, ttype, tparams, barred, ext, searching)
     elif alloc == A_CAPTAIN_NONE:
         eligible[cap] = False
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
+        left = (cap + 1) % n_players
+        select_in_turn(s, left, eligible, pids, prms, ttype, tparams, barred, ext, searching)
     elif alloc == A_HARDEST_TO_CAPTAIN:
         top = -1
         for k in range(n):
@@ -355,9 +361,12 @@ def allocate(st, m, pids, prms, ext=None):
                     nt += 1
             i = 0
             if hardest_tie == 1 and nt > 1:
-                i = X.pick(ext, s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams)
+                i = X.pick(
+                    ext, s, cap, tied, nt, False, pids[cap], prms[cap], ttype, tparams, searching
+                )
             s[O_HOLDER + tied[i]] = cap
-        select_in_turn(s, (cap + 1) % n_players, eligible, pids, prms, ttype, tparams, barred, ext)
+        left = (cap + 1) % n_players
+        select_in_turn(s, left, eligible, pids, prms, ttype, tparams, barred, ext, searching)
     elif alloc == A_ONE_TAKES_ALL:
         best = -1
         best_bid = -1e9
@@ -369,13 +378,15 @@ def allocate(st, m, pids, prms, ext=None):
             w = chooser(s, q)
             v = view_for(s, q)
             for k in range(n):
-                bid += X.task_bid(ext, v, q, s[O_TASK + k], pids[w], prms[w], ttype, tparams)
+                bid += X.task_bid(
+                    ext, v, q, s[O_TASK + k], pids[w], prms[w], ttype, tparams, searching
+                )
             if bid > best_bid:
                 best_bid = bid
                 best = q
         _give_all(s, best)
     elif alloc == A_CAPTAIN_ALL_OR_ONE:
-        if cap_ok and X.volunteer(ext, s, cap, pids[cap], prms[cap], ttype, tparams):
+        if cap_ok and X.volunteer(ext, s, cap, pids[cap], prms[cap], ttype, tparams, searching):
             _give_all(s, cap)
         else:
             q = (cap + 1 + np.random.randint(n_players - 1)) % n_players
@@ -383,7 +394,9 @@ def allocate(st, m, pids, prms, ext=None):
                 for i in range(1, n_players):  # agrees; nobody agrees: the left neighbour
                     r = (cap + i) % n_players
                     w = chooser(s, r)
-                    if X.volunteer(ext, view_for(s, r), r, pids[w], prms[w], ttype, tparams):
+                    if X.volunteer(
+                        ext, view_for(s, r), r, pids[w], prms[w], ttype, tparams, searching
+                    ):
                         q = r
                         break
                     if i == n_players - 1:
@@ -399,7 +412,7 @@ def allocate(st, m, pids, prms, ext=None):
             q = (first + i) % n_players
             if nc < want and (q != cap or cap_ok or want == 2):
                 w = chooser(s, q)
-                if X.volunteer(ext, view_for(s, q), q, pids[w], prms[w], ttype, tparams):
+                if X.volunteer(ext, view_for(s, q), q, pids[w], prms[w], ttype, tparams, searching):
                     chosen[nc] = q
                     nc += 1
         for i in range(n_players):  # nobody (or one) said yes: the next in turn takes it
@@ -414,7 +427,9 @@ def allocate(st, m, pids, prms, ext=None):
             eligible[:] = False
             eligible[chosen[0]] = True
             eligible[chosen[1]] = True
-            select_in_turn(s, chosen[0], eligible, pids, prms, ttype, tparams, barred, ext)
+            select_in_turn(
+                s, chosen[0], eligible, pids, prms, ttype, tparams, barred, ext, searching
+            )
     elif alloc == A_FREE:
         order = np.argsort(-values[s[O_TASK : O_TASK + n]], kind="mergesort")
         load = np.zeros(n_players)
@@ -428,7 +443,9 @@ def allocate(st, m, pids, prms, ext=None):
                 if q == cap and barred[row] == 1:
                     continue
                 w = chooser(s, q)
-                bid = X.task_bid(ext, view_for(s, q), q, row, pids[w], prms[w], ttype, tparams)
+                bid = X.task_bid(
+                    ext, view_for(s, q), q, row, pids[w], prms[w], ttype, tparams, searching
+                )
                 bid -= FREE_LOAD_PENALTY * load[q]
                 if bid > best_bid:
                     best_bid = bid
@@ -530,7 +547,7 @@ def setup_attempt(n_players, m, rows, used=None):
 
 
 @njit(cache=True)
-def communication_phase(s, pids, prms, ttype, tparams, ext=None):
+def communication_phase(s, pids, prms, ttype, tparams, ext=None, searching=None):
     """Before a trick, from the leader clockwise, each player may show a card; under rapture
     of the deep (``S_RAPTURE_SEVERAL``), a member may take another token at once while any is
     left."""
@@ -543,7 +560,7 @@ def communication_phase(s, pids, prms, ttype, tparams, ext=None):
         for _ in range(NC):
             if not may_communicate(s, q):
                 break
-            c, claim = X.comm(ext, s, q, pids[q], prms[q], ttype, tparams)
+            c, claim = X.comm(ext, s, q, pids[q], prms[q], ttype, tparams, searching)
             if c < 0 or s[O_COMMBY + c] >= 0:
                 break
             if ((comm_claims(s, q, c) >> claim) & 1) == 0:
@@ -554,22 +571,24 @@ def communication_phase(s, pids, prms, ttype, tparams, ext=None):
 
 
 @njit(cache=True)
-def seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext=None):
+def seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext=None, searching=None):
     """The card seat ``q`` plays. The dummy's is chosen by the captain's policy from the seat of
     the dummy, seeing its face-up cards as everyone does and not its face-down ones."""
     if q == s[S_DUMMY]:
         cap = s[S_CAPTAIN]
         v = dummy_view(s)
-        return X.play(ext, v, cap, q, legal, n, pids[cap], prms[cap], ttype, tparams)
-    return X.play(ext, s, q, q, legal, n, pids[q], prms[q], ttype, tparams)
+        return X.play(ext, v, cap, q, legal, n, pids[cap], prms[cap], ttype, tparams, searching)
+    return X.play(ext, s, q, q, legal, n, pids[q], prms[q], ttype, tparams, searching)
 
 
 @njit(cache=True)
-def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None):
+def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None,
+             searching=None):  # fmt: skip
     """Play tricks until the mission is decided. ``line`` (if line_len >= 0) dictates the cards.
     With ``budget`` > 0 (omniscient crew) and no line, every trick starts with a new search from
     the position reached, its budget scaled by the tricks left. Returns (end reason, tricks
-    played, search nodes used). ``rec``/``rec_n``/``seen``: the recording (``record.py``)."""
+    played, search nodes used). ``rec``/``rec_n``/``seen``: the recording (``record.py``).
+    ``searching`` None (no seat searches) compiles it without the searches."""
     s, ttype, tparams = st
     n_players = pids.shape[0]
     legal = np.empty(NC, np.int64)
@@ -581,7 +600,7 @@ def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None)
         end = verdict(tf, rf, done, s)
         if end != ONGOING:
             return end, s[S_DONE], nodes
-        if line_len < 0 and budget > 0 and s[S_DONE] > 0:
+        if searching is not None and line_len < 0 and budget > 0 and s[S_DONE] > 0:
             rem = s[S_NTRICKS] - s[S_DONE]
             found, used = search_line(s, ttype, tparams, budget * rem // s[S_NTRICKS], line)
             nodes += used
@@ -589,14 +608,14 @@ def play_out(st, pids, prms, line, line_len, budget, rec, rec_n, seen, ext=None)
                 line_len = found
                 step = 0
         if line_len < 0:
-            communication_phase(s, pids, prms, ttype, tparams, ext)
+            communication_phase(s, pids, prms, ttype, tparams, ext, searching)
         for _ in range(n_players):
             q = current_player(s)
             n = legal_cards(s, q, legal)
             if 0 <= step < line_len:
                 c = line[step]
             else:
-                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext)
+                c = seat_card(s, q, legal, n, pids, prms, ttype, tparams, ext, searching)
             ok = False
             for i in range(n):
                 ok = ok or legal[i] == c
@@ -632,9 +651,10 @@ def _fix_predictions(st, line, line_len, pids, prms):
 
 @njit(cache=True)
 def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, used_tasks=None,
-                  ext=None):  # fmt: skip
+                  ext=None, searching=None):  # fmt: skip
     """One attempt of mission ``m`` (a :class:`Mission`) per seed; the returned columns are
-    those of :func:`play_attempt_chunk`."""
+    those of :func:`play_attempt_chunk`. ``searching``: None unless a seat searches (expert,
+    sampler, omniscient: :func:`searches`), so that a run without one never compiles them."""
     _, _, rcfg, _, ttype, tparams, _, _, _, width = m
     n_games = seeds.shape[0]
     success = np.zeros(n_games, np.bool_)
@@ -660,7 +680,7 @@ def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, us
             seat_params[p] = policy_params[p % 2]
         policy_ids = seat_ids
         policy_params = seat_params
-    omniscient = True
+    omniscient = searching is not None
     for p in range(n_players):
         omniscient = omniscient and policy_ids[p] == OMNISCIENT
     play_ids = policy_ids.copy()
@@ -680,7 +700,7 @@ def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, us
         dealt = R.record_deal(rec, rec_n, s, redraws[g])
         line_len = -1
         search_budget = 0
-        if omniscient:
+        if searching is not None and omniscient:
             budget = int(policy_params[0, OMNISCIENT_P.nodes])
             tries = int(policy_params[0, OMNISCIENT_P.allocations])
             search_budget = budget // tries
@@ -703,7 +723,7 @@ def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, us
             if line_len < 0:
                 predict(s, play_ids, play_params, ttype, tparams)
         else:
-            allocate(State(s, ttype, tparams), m, play_ids, play_params, ext)
+            allocate(State(s, ttype, tparams), m, play_ids, play_params, ext, searching)
             if not rcfg[RC.predict_after]:
                 predict(s, play_ids, play_params, ttype, tparams, ext)
             call = rcfg[RC.distress] == DISTRESS_ALWAYS
@@ -735,7 +755,7 @@ def play_attempts(n_players, m, policy_ids, policy_params, seeds, rec, rec_n, us
         seen = R.record_preparation(rec, rec_n, s, dealt)
         reason[g], length[g], used = play_out(
             State(s, ttype, tparams), play_ids, play_params, line, line_len, search_budget, rec,
-            rec_n, seen, ext,
+            rec_n, seen, ext, searching,
         )  # fmt: skip
         nodes_out[g] += used
         success[g] = reason[g] == END_SUCCESS
@@ -831,6 +851,16 @@ def engine_inputs(rules, n_players: int) -> Mission:
     )  # fmt: skip
 
 
+SEARCHING_POLICIES = (EXPERT, SAMPLER, OMNISCIENT)
+
+
+def searches(policy_ids) -> np.ndarray | None:
+    """The engine's ``searching`` switch: None when no seat plays a searching policy, so the
+    searches are compiled only for runs that play them (about half of the engine's compile)."""
+    ids = np.asarray(policy_ids, np.int64)
+    return np.ones(1, np.int64) if np.isin(ids, SEARCHING_POLICIES).any() else None
+
+
 def play_attempt_chunk(
     rules, n_players, policy_ids, policy_params, seeds, rec=None, rec_n=None, outside=None
 ) -> dict[str, np.ndarray]:
@@ -850,6 +880,7 @@ def play_attempt_chunk(
         rec_n,
         None,
         outside,
+        searches(policy_ids),
     )
     success, length, reason, scores, tasks, holders, done, distress, redraws = out[:9]
     captain, comm_mode, nodes = out[9:]

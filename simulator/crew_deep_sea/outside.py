@@ -7,7 +7,7 @@ shown voids, communicated cards and the dummy's face-up cards), so it cannot che
 
 The engine calls the routers below (``pick``, ``play``...) where it called the built-in
 ``decide_*``: with no outside tuple (``ext`` None) numba prunes the outside branch and the router
-is the built-in call.
+is the built-in call; with ``searching`` None it prunes the built-in searches too.
 """
 
 from __future__ import annotations
@@ -75,27 +75,27 @@ X_PICK, X_TASK_BID, X_VOLUNTEER, X_PREDICT, X_DISTRESS, X_DIRECTION, X_PASS, X_C
 
 
 @njit(cache=True)
-def pick(ext, s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams):
+def pick(ext, s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams, searching=None):
     if ext is not None and pid >= OUTSIDE:
         v = seat_view(s, p, ttype, tparams)
         return ext[X_PICK][pid - OUTSIDE](v, p, avail, n_avail, may_pass, prm, ttype, tparams)
-    return decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams)
+    return decide_pick(s, p, avail, n_avail, may_pass, pid, prm, ttype, tparams, searching)
 
 
 @njit(cache=True)
-def task_bid(ext, s, p, row, pid, prm, ttype, tparams):
+def task_bid(ext, s, p, row, pid, prm, ttype, tparams, searching=None):
     if ext is not None and pid >= OUTSIDE:
         v = seat_view(s, p, ttype, tparams)
         return ext[X_TASK_BID][pid - OUTSIDE](v, p, row, prm, ttype, tparams)
-    return decide_task_bid(s, p, row, pid, prm, ttype, tparams)
+    return decide_task_bid(s, p, row, pid, prm, ttype, tparams, searching)
 
 
 @njit(cache=True)
-def volunteer(ext, s, p, pid, prm, ttype, tparams):
+def volunteer(ext, s, p, pid, prm, ttype, tparams, searching=None):
     if ext is not None and pid >= OUTSIDE:
         v = seat_view(s, p, ttype, tparams)
         return ext[X_VOLUNTEER][pid - OUTSIDE](v, p, prm, ttype, tparams)
-    return decide_volunteer(s, p, pid, prm, ttype, tparams)
+    return decide_volunteer(s, p, pid, prm, ttype, tparams, searching)
 
 
 @njit(cache=True)
@@ -131,20 +131,20 @@ def pass_card(ext, s, p, to, pid, prm, ttype, tparams):
 
 
 @njit(cache=True)
-def comm(ext, s, p, pid, prm, ttype, tparams):
+def comm(ext, s, p, pid, prm, ttype, tparams, searching=None):
     if ext is not None and pid >= OUTSIDE:
         v = seat_view(s, p, ttype, tparams)
         return ext[X_COMM][pid - OUTSIDE](v, p, prm, ttype, tparams)
-    return decide_comm(s, p, pid, prm, ttype, tparams)
+    return decide_comm(s, p, pid, prm, ttype, tparams, searching)
 
 
 @njit(cache=True)
-def play(ext, s, viewer, p, legal, n, pid, prm, ttype, tparams):
+def play(ext, s, viewer, p, legal, n, pid, prm, ttype, tparams, searching=None):
     """The card ``p`` plays; ``viewer`` decides (the captain for the 2-player dummy)."""
     if ext is not None and pid >= OUTSIDE:
         v = seat_view(s, viewer, ttype, tparams)
         return ext[X_PLAY][pid - OUTSIDE](v, p, legal, n, prm, ttype, tparams)
-    return decide_play(s, p, legal, n, pid, prm, ttype, tparams)
+    return decide_play(s, p, legal, n, pid, prm, ttype, tparams, searching)
 
 
 # -- the declaration ------------------------------------------------------------------------------
