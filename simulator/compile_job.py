@@ -13,9 +13,7 @@ import pickle
 import sys
 from pathlib import Path
 
-from .first_compile import compile_notice, compiled_what
-from .interpreted_start import running_pid
-from .jit import cache_folder
+from .first_compile import compile_notice, compiled_what, pid_file, running_pid
 from .plan import play_chunk
 
 
@@ -23,13 +21,13 @@ def compile_run(job: Path) -> None:
     """Compile what the pickled run configuration ``job`` needs, marking it compiled."""
     config = pickle.loads(job.read_bytes())
     job.unlink(missing_ok=True)
-    pid_file = cache_folder() / "compiling" / f"{compiled_what(config)[0]}.pid"
+    own = pid_file(compiled_what(config)[0])
     try:
-        with compile_notice(config, say=False):
+        with compile_notice(config, say=False, background=True):
             play_chunk(config, 0, 0, 1)
     finally:
-        if running_pid(pid_file) == os.getpid():
-            pid_file.unlink(missing_ok=True)
+        if running_pid(own) == os.getpid():
+            own.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -173,6 +173,19 @@ def attach_evaluations(
     return with_evaluation(seats, found), found
 
 
+def stand_in_evaluation(config: Any) -> Evaluation:
+    """An evaluation of zeros for ``config``'s game (a :class:`simulator.plan.RunConfig` whose
+    search wants one): what compiling its engine needs (the types of the seats' rows) before
+    the real fit exists. Never played as a run's."""
+    hooks = config.spec.search_hooks
+    features = tuple(hooks.features)
+    return Evaluation(
+        game=config.spec.id, players=config.n_players, policy="stand-in", features=features,
+        intercept=0.0, weights=(0.0,) * len(features), games=0, positions=0, log_loss=0.0,
+        constant_log_loss=0.0, calibration=(), key="stand-in",
+    )  # fmt: skip
+
+
 def wants_evaluation(spec: GameSpec, seats: Sequence[SeatPolicy]) -> bool:
     return spec.search_hooks is not None and any(needs_evaluation(s) for s in seats)
 

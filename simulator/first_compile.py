@@ -11,18 +11,20 @@ can say about how long it will take.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .jit import cache_folder, cache_root
 from .search import SEARCH_POLICY
 
 if TYPE_CHECKING:
-    from .plan import RunConfig
+    from .run_config import RunConfig
 
 TIMES_FILE = "compile-seconds.json"
 USUAL_S = (30, 150)  # one engine's first compile, when no earlier version's time is known
@@ -41,6 +43,32 @@ def compiled_what(config: RunConfig) -> tuple[str, str]:
         key.append(f"policy-file-{config.policy_file.sha256[:16]}")
         words += f" and the policies of {config.policy_file.path}"
     return "-".join(key), words
+
+
+def pid_file(key: str) -> Path:
+    """Where a background compile of ``key`` (:mod:`simulator.background_compile`) keeps its
+    process id while it runs."""
+    return cache_folder() / "compiling" / f"{key}.pid"
+
+
+def running_pid(path: Path) -> int | None:
+    """The process id in ``path`` if that process still runs."""
+    try:
+        pid = int(path.read_text())
+    except (OSError, ValueError):
+        return None
+    try:  # a child of this process that has ended lingers until reaped: reap it, it ran
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return None
+    except ChildProcessError:
+        pass  # another process's (or reaped already)
+    except OSError:
+        return None
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return None
+    return pid
 
 
 def tell(message: str) -> None:
@@ -128,16 +156,21 @@ def ticking(start: float, what: Callable[[], str] = lambda: "compiling") -> Iter
 
 
 @contextmanager
-def compile_notice(config: RunConfig, say: bool = True) -> Iterator[None]:
+def compile_notice(config: RunConfig, say: bool = True, background: bool = False) -> Iterator[None]:
     """Around a run's first engine call: when this version has not compiled what the run needs,
     say so first (once, about how long), show the elapsed time, then mark it compiled. With
-    ``say`` off (a quiet command) it only times and marks the compile."""
+    ``say`` off (a quiet command) it only times and marks the compile. A compile of the same
+    code under way in another process is waited for instead (unless this is that process:
+    ``background``)."""
     from numba.core import config as numba_config
 
     key, words = compiled_what(config)
     marker = cache_folder() / "compiled" / key
     if numba_config.DISABLE_JIT or marker.is_file() or not config.spec.compiled:
         yield
+        return
+    if not background and _waited_for_background(key, words, marker, say):
+        yield  # compiled there: this loads it
         return
     if say:
         tell(
@@ -156,3 +189,20 @@ def compile_notice(config: RunConfig, say: bool = True) -> Iterator[None]:
         marker.touch()
     except OSError:
         pass  # the next run says it again
+
+
+def _waited_for_background(key: str, words: str, marker: Path, say: bool) -> bool:
+    """If another process is compiling ``key`` (a background compile), wait for it rather than
+    compile the same code twice; True when it finished compiling."""
+    pid = running_pid(pid_file(key))
+    if pid is None:
+        return False
+    if say:
+        tell(f"waiting for {words}, compiling in the background (process {pid})")
+    start = time.perf_counter()
+    with ticking(start, lambda: f"compiling {words}") if say else nullcontext():
+        while not marker.is_file() and running_pid(pid_file(key)) == pid:
+            time.sleep(0.2)
+    if say and marker.is_file():
+        tell(f"compiled ({time.perf_counter() - start:.0f} s of waiting)")
+    return marker.is_file()

@@ -15,24 +15,19 @@ Compiled and interpreted engines give the same rows for the same seeds
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .first_compile import compiled_what, estimate, needs_compile, tell
-from .jit import cache_folder
+from .background_compile import BackgroundCompile, enabled
+from .first_compile import estimate, tell
 from .search import SEARCH_POLICY
 
 if TYPE_CHECKING:
     from .dataset import EncodedPart
-    from .plan import RunConfig
+    from .run_config import RunConfig
 
-SWITCH = "BALANCE_PLAY_WHILE_COMPILING"  # "0" turns this off: every game waits for the compile
 # Chunks above this many games take minutes interpreted: a compile finishes first, so a run of
 # such chunks only waits for it, as before.
 MAX_CHUNK_GAMES = 1000
@@ -45,62 +40,14 @@ def wanted(config: RunConfig, todo: list[Chunk], jobs: int) -> bool:
     """Whether this run plays its first chunks interpreted while its engine compiles: a local run
     on two or more cores of a compiled engine this version has not compiled yet, without a
     search seat (interpreted, a searching game takes minutes) or a policy file."""
-    from numba.core import config as numba_config
-
     return (
-        os.environ.get(SWITCH, "1") != "0"
-        and jobs >= 2
+        jobs >= 2
         and len(todo) >= 2
         and config.chunk_size <= MAX_CHUNK_GAMES
         and config.policy_file is None
         and not any(seat.policy.name == SEARCH_POLICY for seat in config.seats)
-        and not numba_config.DISABLE_JIT
-        and needs_compile(config)
+        and enabled(config)
     )
-
-
-class BackgroundCompile:
-    """The compile of what ``config`` needs, in a process of its own session (Ctrl-C at the
-    terminal does not stop it, and it outlives the command). A compile already running for the
-    same sources (another command's) is joined instead of started twice."""
-
-    def __init__(self, config: RunConfig):
-        self.key, self.words = compiled_what(config)
-        folder = cache_folder() / "compiling"
-        self.pid_file = folder / f"{self.key}.pid"
-        self.marker = cache_folder() / "compiled" / self.key
-        self.process: subprocess.Popen | None = None
-        self.pid = running_pid(self.pid_file)
-        if self.pid is None:
-            folder.mkdir(parents=True, exist_ok=True)
-            job = folder / f"{self.key}-{os.getpid()}.pickle"
-            import cloudpickle  # the run's rules class may be made at run time
-
-            job.write_bytes(cloudpickle.dumps(config))
-            with (folder / f"{self.key}.log").open("wb") as log:  # why a compile failed
-                self.process = subprocess.Popen(
-                    compile_command(job),
-                    env=_job_environment(),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log,
-                    start_new_session=True,
-                )
-            self.pid = self.process.pid
-            self.pid_file.write_text(str(self.pid))
-
-    def state(self) -> str:
-        """``compiled``, ``compiling`` or ``failed`` (the process ended without compiling)."""
-        if self.marker.is_file():
-            return "compiled"
-        if self.process is not None:
-            return "compiling" if self.process.poll() is None else "failed"
-        return "compiling" if running_pid(self.pid_file) is not None else "failed"
-
-
-def compile_command(job: Path) -> list[str]:
-    """The command that compiles the pickled run configuration ``job`` (replaced in tests)."""
-    return [sys.executable, "-m", "simulator.compile_job", str(job)]
 
 
 def play_while_compiling(
@@ -153,20 +100,3 @@ def play_while_compiling(
             f"(process {compiler.pid}) for the next command"
         )
     return []
-
-
-def running_pid(pid_file: Path) -> int | None:
-    """The pid in ``pid_file`` if that process still runs."""
-    try:
-        pid = int(pid_file.read_text())
-        os.kill(pid, 0)
-    except (OSError, ValueError):
-        return None
-    return pid
-
-
-def _job_environment() -> dict[str, str]:
-    """This process's environment, with its import path (a checkout run without installing)."""
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    return env

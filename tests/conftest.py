@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-# A run's first games play interpreted while its engine compiles in a background process
-# (simulator/interpreted_start.py); in the suite, which compiles every engine anyway, that
-# process would only compile beside the tests. tests/test_interpreted_start.py turns it on.
-os.environ.setdefault("BALANCE_PLAY_WHILE_COMPILING", "0")
+# A background compile (simulator/background_compile.py: a run's first games interpreted beside
+# it, a search's fit beside it) would only compile beside the suite's own compiles here;
+# tests/test_background_compile.py turns it on.
+os.environ.setdefault("BALANCE_BACKGROUND_COMPILE", "0")
 
 from simulator.games import get_game, register
 from tests.fake_game import SPEC as FAKE

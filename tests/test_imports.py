@@ -151,7 +151,8 @@ RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
     "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
     "simulator.requests", "simulator.evaluation", "simulator.interrupt",
-    "simulator.interpreted_start", "simulator.compile_job",
+    "simulator.interpreted_start", "simulator.compile_job", "simulator.background_compile",
+    "simulator.run_config",
 }  # fmt: skip
 STUDIES = {
     "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
@@ -161,7 +162,7 @@ CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.
 PLAYS_GAMES = {
     "simulator.runner", "simulator.cluster", "simulator.warmup", "simulator.evaluation",
-    "simulator.interpreted_start", "simulator.compile_job",
+    "simulator.interpreted_start", "simulator.compile_job", "simulator.background_compile",
 }  # fmt: skip
 
 

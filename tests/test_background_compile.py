@@ -1,5 +1,6 @@
-"""A run's first games played interpreted while its engine compiles
-(``simulator/interpreted_start.py``).
+"""Compiles in a background process (``simulator/background_compile.py``): a run's first games
+played interpreted beside it (``interpreted_start.py``), a search's fit beside it, and a second
+command waiting for it instead of compiling twice.
 
 The compile is replaced by stand-ins (a process that sleeps, one that marks the engine compiled,
 one that fails), so these tests never compile; the games are real, interpreted and compiled.
@@ -15,10 +16,10 @@ import sys
 import cloudpickle
 import pytest
 
-from simulator import interpreted_start
+from simulator import background_compile, interpreted_start
 from simulator.compile_job import compile_run
 from simulator.dataset import load_run
-from simulator.first_compile import compiled_what, needs_compile
+from simulator.first_compile import compiled_what, needs_compile, running_pid
 from simulator.jit import cache_folder
 from simulator.plan import plan_run
 from simulator.runner import run
@@ -31,7 +32,7 @@ def cold(tmp_path, monkeypatch):
     """A cache root without the compiled markers (the engines' code stays warm in this
     process: numba's folder was fixed at import) and the switch on."""
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv(interpreted_start.SWITCH, "1")
+    monkeypatch.setenv(background_compile.SWITCH, "1")
     return tmp_path
 
 
@@ -40,16 +41,16 @@ def _config(games: int = 24, chunk_size: int = 3):
 
 
 def _compiled_rows(tmp_path, config):
-    os.environ[interpreted_start.SWITCH] = "0"
+    os.environ[background_compile.SWITCH] = "0"
     try:
         return load_run(run(config, tmp_path / "compiled", jobs=2).path).collect().sort("game")
     finally:
-        os.environ[interpreted_start.SWITCH] = "1"
+        os.environ[background_compile.SWITCH] = "1"
 
 
 def _stand_in(monkeypatch, code: str) -> None:
     monkeypatch.setattr(
-        interpreted_start, "compile_command", lambda job: [sys.executable, "-c", code]
+        background_compile, "compile_command", lambda job: [sys.executable, "-c", code]
     )
 
 
@@ -67,7 +68,7 @@ def test_every_game_plays_interpreted_when_the_compile_outlasts_the_run(cold, mo
     assert "the first games play meanwhile, interpreted" in err
     assert "keeps compiling in the background" in err
     pid_file = cache_folder() / "compiling" / f"{compiled_what(config)[0]}.pid"
-    pid = interpreted_start.running_pid(pid_file)
+    pid = running_pid(pid_file)
     assert pid is not None  # the compile goes on after the command
     os.kill(pid, signal.SIGTERM)
     assert rows.sort("game").equals(_compiled_rows(cold, config))
@@ -116,9 +117,9 @@ def test_when_it_is_not_used(cold, monkeypatch):
     assert not interpreted_start.wanted(big, big.chunks(), jobs=2)  # minutes a chunk
     searching = plan_run(GAME, 24, players=2, policies=["mcts:playouts=4", "greedy"], fit=False)
     assert not interpreted_start.wanted(searching, searching.chunks(), jobs=2)
-    monkeypatch.setenv(interpreted_start.SWITCH, "0")
+    monkeypatch.setenv(background_compile.SWITCH, "0")
     assert not interpreted_start.wanted(config, chunks, jobs=2)
-    monkeypatch.setenv(interpreted_start.SWITCH, "1")
+    monkeypatch.setenv(background_compile.SWITCH, "1")
     marker = cache_folder() / "compiled" / compiled_what(config)[0]
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()
@@ -138,3 +139,48 @@ def test_the_compile_job_marks_the_engine_compiled_and_cleans_up(cold):
     assert not needs_compile(config)
     assert not job.exists() and not pid_file.exists()
     assert pickle.loads(cloudpickle.dumps(config)).chunks() == config.chunks()
+
+
+def test_a_command_waits_for_a_compile_under_way_instead_of_compiling_twice(cold, capfd):
+    """A process compiling the same key (its pid file) is waited for; when it marks the engine
+    compiled, ``compile_notice`` loads instead of compiling (said once, no compile time kept)."""
+    import subprocess
+
+    from simulator.first_compile import compile_notice, pid_file
+
+    config = _config()
+    key = compiled_what(config)[0]
+    marker = cache_folder() / "compiled" / key
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    other = subprocess.Popen([sys.executable, "-c", _marks_compiled(marker, after=1.5)])
+    pid_file(key).parent.mkdir(parents=True, exist_ok=True)
+    pid_file(key).write_text(str(other.pid))
+    ran = []
+    with compile_notice(config):
+        ran.append(marker.is_file())  # the body runs only once the other process is done
+    other.wait()
+    err = capfd.readouterr().err
+    assert ran == [True]
+    assert f"compiling in the background (process {other.pid})" in err
+    assert "for this version of balance" not in err  # no compile of its own announced
+
+
+def test_a_searching_run_starts_its_compile_before_its_fit(cold, monkeypatch):
+    """``compile_while_fitting``: one background compile per compiled combination, of a
+    configuration with a stand-in evaluation (what compiling needs), before any fit."""
+    jobs = []
+    monkeypatch.setattr(
+        background_compile,
+        "compile_command",
+        lambda job: jobs.append(job.read_bytes()) or [sys.executable, "-c", "pass"],
+    )
+    search = ["mcts:playouts=4", "runner"]
+    configs = [
+        plan_run("pirateer", 8, players=2, policies=search, seed=s, fit=False) for s in (1, 2)
+    ]
+    assert all(c.unfitted for c in configs)
+    background_compile.compile_while_fitting([*configs, _config()])  # a fitted run: none
+    assert len(jobs) == 1
+    compiled = pickle.loads(jobs[0])
+    assert compiled_what(compiled) == compiled_what(configs[0])
+    assert not compiled.unfitted and compiled.evaluation.key == "stand-in"
