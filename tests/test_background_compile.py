@@ -33,7 +33,18 @@ def cold(tmp_path, monkeypatch):
     process: numba's folder was fixed at import) and the switch on."""
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv(background_compile.SWITCH, "1")
-    return tmp_path
+    yield tmp_path
+    _retire_loky_workers()
+
+
+def _retire_loky_workers() -> None:
+    """joblib keeps its loky workers for the next run; workers started under this test's cache
+    root read numba's cache from there, so a later test's run would compile again in them."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = reusable_executor._executor
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
 
 
 def _config(games: int = 24, chunk_size: int = 3):
