@@ -824,13 +824,10 @@ def demo(
     from simulator.games import available
     from simulator.plan import plan_run
     from simulator.runner import resolve_jobs, run
-    from simulator.warmup import compile_engines
+    from simulator.warmup import engines_as_ready
 
-    games = available()
     start = time.perf_counter()
-    compile_engines(games, resolve_jobs(jobs))
-    typer.echo(f"engines ready in {time.perf_counter() - start:.0f} s (compiled once, then cached)")
-    for game in games:
+    for game in engines_as_ready(available(), resolve_jobs(jobs)):
         config = plan_run(game, n, seed=seed)
         typer.echo(f"{game}: {n:,} games, {config.n_players} players, {config.policy_labels[0]}")
         folder = run(config, out / game, jobs=jobs, progress=True)
@@ -838,6 +835,7 @@ def demo(
         for line in data["headline"]:
             typer.echo(f"  - {line}")
         typer.echo(f"  report: {data['report']}")
+    typer.echo(f"every game played in {time.perf_counter() - start:.0f} s")
 
 
 # -- replay ----------------------------------------------------------------------------------

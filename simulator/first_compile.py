@@ -89,7 +89,7 @@ def needs_compile(config: RunConfig) -> bool:
 
 def estimate(config: RunConfig) -> str:
     """About how long compiling what the run needs takes (the last version's time if known)."""
-    before = _seconds_before(compiled_what(config)[0])
+    before = seconds_before(compiled_what(config)[0])
     return f"about {before:.0f} s last time" if before is not None else USUAL
 
 
@@ -100,7 +100,7 @@ def together(configs: list[RunConfig], cores: int) -> tuple[float, float]:
     the spread work (a list schedule never runs longer)."""
     spans = []
     for config in configs:
-        before = _seconds_before(compiled_what(config)[0])
+        before = seconds_before(compiled_what(config)[0])
         spans.append((before, before) if before is not None else USUAL_S)
     cores = max(1, min(cores, len(spans)))
     low = max(sum(lo for lo, _ in spans) / cores, max(lo for lo, _ in spans))
@@ -113,7 +113,7 @@ def duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
-def _seconds_before(key: str) -> float | None:
+def seconds_before(key: str) -> float | None:
     try:
         return float(json.loads((cache_root() / TIMES_FILE).read_text())[key])
     except (OSError, ValueError, KeyError, TypeError):

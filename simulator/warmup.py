@@ -1,72 +1,104 @@
-"""Compile several games' engines at once, one worker process per game.
+"""Several games' engines compiled side by side, each game handed on as soon as its engine is.
 
 numba compiles an engine on its first call and writes it to the JIT cache (``simulator/jit.py``);
 compiling is single-threaded, so a command that plays several games (``balance demo``) compiles
-them side by side on every core first, and each run then loads its engine from the cache. The
-parent process says which engines compile, ticks the elapsed time and says each one ready as it
-is, so the wait is never silent.
+them in background processes (:mod:`simulator.background_compile`), as many at once as it has
+cores, longest first, and plays each game while the others still compile: the cores never wait
+for the slowest engine before the first game. The caller's process says which engines compile,
+ticks the elapsed time while it waits and says each one ready as it is, so the wait is never
+silent.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
 from contextlib import nullcontext
 
-from joblib import Parallel, delayed
+from .background_compile import BackgroundCompile, enabled
+from .first_compile import compiled_what, duration, seconds_before, tell, ticking, together
+from .plan import plan_run
 
-from .first_compile import (
-    compile_notice,
-    compiled_what,
-    duration,
-    estimate,
-    needs_compile,
-    tell,
-    ticking,
-    together,
-)
-from .plan import plan_run, play_chunk
+POLL_S = 0.2
 
 
-def _first_game(game: str, say: bool = True) -> tuple[str, float]:
-    config = plan_run(game, 1)
-    start = time.perf_counter()
-    with compile_notice(config, say=say):
-        play_chunk(config, 0, 0, 1)
-    return game, time.perf_counter() - start
-
-
-def compile_engines(games: list[str], jobs: int, say: bool = True) -> dict[str, float]:
-    """Seconds each game's first call took (compiling, or loading the cache), played in
-    ``jobs`` worker processes at once; with ``say``, every engine to compile is announced with
-    its usual time, the elapsed time ticks, and each engine is said ready as it finishes."""
-    if jobs <= 1 or len(games) <= 1:
-        return dict(_first_game(g, say) for g in games)
-    pending = [g for g in games if needs_compile(plan_run(g, 1))]
+def engines_as_ready(games: list[str], jobs: int, say: bool = True) -> Iterator[str]:
+    """``games``, each yielded once its engine is compiled: those compiled already first, then
+    the others as their background compiles finish (``jobs`` at a time, the longest last time
+    first). A compile that fails hands its game on anyway: the run compiles for itself and says
+    so. With background compiles off, every game is yielded at once, in order."""
+    configs = {game: plan_run(game, 1) for game in games}
+    pending = [g for g in games if enabled(configs[g])]
+    yield from (g for g in games if g not in pending)
+    if not pending:
+        return
+    # Longest first: the last engine to start should be a short one (unknown times go first).
+    pending.sort(key=lambda g: -(seconds_before(compiled_what(configs[g])[0]) or float("inf")))
+    cores = max(1, min(jobs, len(pending)))
     if say:
-        for game in pending:
-            config = plan_run(game, 1)
-            tell(f"compiling {compiled_what(config)[1]} ({estimate(config)})")
-        if pending:
-            cores = min(jobs, len(pending))
-            low, high = together([plan_run(g, 1) for g in pending], cores)
-            tell(
-                f"{len(pending)} engines compile side by side on {cores} cores: about "
-                f"{duration(low)} to {duration(high)} in all"
-            )
+        low, high = together([configs[g] for g in pending], cores)
+        tell(
+            f"compiling {len(pending)} engines for this version of balance, once (then "
+            f"cached), {cores} at a time: about {duration(low)} to {duration(high)} in all; "
+            "each game plays as soon as its engine is ready"
+        )
     start = time.perf_counter()
-    waiting = set(pending)
-    out: dict[str, float] = {}
-    parallel = Parallel(
-        n_jobs=min(jobs, len(games)), backend="loky", return_as="generator_unordered"
-    )
-    # The workers stay quiet: interleaved lines from several processes would garble the screen.
-    work = (delayed(_first_game)(g, False) for g in games)
-    clock = ticking(start, lambda: f"compiling {', '.join(sorted(waiting.copy()))}")
-    with clock if say and pending else nullcontext():
-        for game, seconds in parallel(work):
-            out[game] = seconds
-            if game in waiting:
-                waiting.discard(game)
-                if say:  # the time on the ticker, which counts from the start
-                    tell(f"{game} engine ready at {time.perf_counter() - start:.0f} s")
-    return {g: out[g] for g in games}
+    compiles: dict[str, BackgroundCompile] = {}
+    waiting = list(pending)
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def running() -> int:
+        return sum(c.state() == "compiling" for c in compiles.values())
+
+    def start_compiles() -> None:
+        # A thread of its own, so a core freed while the caller plays a game starts the next
+        # compile at once.
+        while not stop.is_set():
+            with lock:
+                while waiting and running() < cores:
+                    game = waiting.pop(0)
+                    try:
+                        compiles[game] = BackgroundCompile(configs[game])
+                    except OSError:
+                        pass  # no writable cache folder: the run compiles for itself
+                if not waiting:
+                    return
+            stop.wait(POLL_S)
+
+    starter = threading.Thread(target=start_compiles, daemon=True)
+    starter.start()
+    left = list(pending)
+
+    def compiling() -> str:
+        with lock:
+            return "compiling " + ", ".join(g for g in left if compiles.get(g) is not None)
+
+    try:
+        while left:
+            with ticking(start, compiling) if say else nullcontext():
+                game = _next_ready(left, compiles, waiting, lock)
+            left.remove(game)
+            if say:
+                state = compiles[game].state() if game in compiles else "failed"
+                words = "engine ready" if state == "compiled" else "engine did not compile"
+                tell(f"{game} {words} at {time.perf_counter() - start:.0f} s")
+            yield game
+    finally:
+        stop.set()
+        starter.join()
+
+
+def _next_ready(
+    left: list[str], compiles: dict[str, BackgroundCompile], waiting: list[str], lock
+) -> str:
+    """The first game of ``left`` whose compile has ended (compiled or failed)."""
+    while True:
+        with lock:
+            for game in left:
+                if game in compiles and compiles[game].state() != "compiling":
+                    return game
+                if game not in compiles and game not in waiting:
+                    return game  # its compile could not start
+        time.sleep(POLL_S)

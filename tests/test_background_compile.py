@@ -195,3 +195,61 @@ def test_a_searching_run_starts_its_compile_before_its_fit(cold, monkeypatch):
     compiled = pickle.loads(jobs[0])
     assert compiled_what(compiled) == compiled_what(configs[0])
     assert not compiled.unfitted and compiled.evaluation.key == "stand-in"
+
+
+def test_the_demo_plays_each_game_as_soon_as_its_engine_is_ready(cold, monkeypatch, capfd):
+    """``engines_as_ready``: a compiled engine's game first, then each game as its compile ends
+    (a failed compile hands its game on too), never more compiles at once than jobs, and the
+    engine that took longest last time started first."""
+    import time
+
+    from simulator import warmup
+
+    games = ["caza-tesoros", "pirateer", "pedruscos", "cape-horn"]
+    keys = {g: compiled_what(plan_run(g, 1))[0] for g in games}
+    compiled = cache_folder() / "compiled"
+    compiled.mkdir(parents=True)
+    (compiled / keys["caza-tesoros"]).touch()
+    sleep = {"pirateer": 0.3, "pedruscos": 1.5, "cape-horn": 0.3}
+    log = cold / "compiles.log"
+
+    def stand_in(job):
+        key = job.name.rsplit("-", 1)[0]
+        game = next(g for g in games if keys[g] == key)
+        marks = "" if game == "cape-horn" else f"pathlib.Path({str(compiled / key)!r}).touch(); "
+        return [sys.executable, "-c",
+                f"import pathlib, time; log = open({str(log)!r}, 'a'); "
+                f"log.write(f'start {game} {{time.time()}}\\n'); log.flush(); "
+                f"time.sleep({sleep[game]}); {marks}"
+                f"log.write(f'end {game} {{time.time()}}\\n')"]  # fmt: skip
+
+    monkeypatch.setattr(background_compile, "compile_command", stand_in)
+    last_time = {keys["pedruscos"]: 60.0, keys["pirateer"]: 20.0, keys["cape-horn"]: 30.0}
+    monkeypatch.setattr(warmup, "seconds_before", last_time.get)
+    order = []
+    for game in warmup.engines_as_ready(games, jobs=2):
+        order.append(game)
+        time.sleep(0.1)  # the caller playing the game meanwhile
+    assert order == ["caza-tesoros", "cape-horn", "pirateer", "pedruscos"]
+    events = sorted(
+        (line.split() for line in log.read_text().splitlines()), key=lambda e: float(e[2])
+    )
+    starts = [game for what, game, _ in events if what == "start"]
+    assert starts == ["pedruscos", "cape-horn", "pirateer"]  # longest first
+    running = peak = 0
+    for what, _game, _t in events:
+        running += 1 if what == "start" else -1
+        peak = max(peak, running)
+    assert peak == 2
+    err = capfd.readouterr().err
+    assert "compiling 3 engines for this version of balance" in err
+    assert "cape-horn engine did not compile" in err
+    assert "pedruscos engine ready" in err and "caza-tesoros engine" not in err
+
+
+def test_without_background_compiles_the_demo_hands_every_game_on_at_once(cold, monkeypatch):
+    from simulator import warmup
+
+    monkeypatch.setenv(background_compile.SWITCH, "0")
+    games = ["caza-tesoros", "pirateer"]
+    assert list(warmup.engines_as_ready(games, jobs=2)) == games

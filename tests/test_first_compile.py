@@ -61,18 +61,6 @@ def test_the_wait_ticks_on_a_log_too(monkeypatch, capsys):
     )
 
 
-def test_engines_compiled_side_by_side_are_each_announced_and_said_ready(
-    tmp_path, monkeypatch, capsys
-):
-    from simulator.warmup import compile_engines
-
-    monkeypatch.setattr(first_compile, "cache_folder", lambda: tmp_path / "numba-v1")
-    monkeypatch.setattr(first_compile, "cache_root", lambda: tmp_path)
-    seconds = compile_engines(["fake"], jobs=1)
-    err = capsys.readouterr().err
-    assert set(seconds) == {"fake"} and "compiling the fake engine" in err
-
-
 def test_a_finished_run_says_it_is_reused(tmp_path, capsys):
     out = tmp_path / "a"
     simulate("fake", 50, out, jobs=1, progress=True, chunk_size=10)
