@@ -210,7 +210,7 @@ def test_the_demo_plays_each_game_as_soon_as_its_engine_is_ready(cold, monkeypat
     compiled = cache_folder() / "compiled"
     compiled.mkdir(parents=True)
     (compiled / keys["caza-tesoros"]).touch()
-    sleep = {"pirateer": 0.3, "pedruscos": 1.5, "cape-horn": 0.3}
+    sleep = {"pirateer": 0.5, "pedruscos": 3.0, "cape-horn": 0.5}
     log = cold / "compiles.log"
 
     def stand_in(job):
