@@ -172,6 +172,8 @@ def main() -> None:
     parser.add_argument("--split-games", type=int, default=20_000)
     args = parser.parse_args()
     games, figures = args.game or list(GAMES), args.figure or list(FIGURES)
+    # A benchmark stopped with kill still removes its worktree (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, load average {load:.2f}; before = {args.before}", flush=True)
     with tempfile.TemporaryDirectory(prefix="balance-before-after-") as scratch:
