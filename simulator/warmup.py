@@ -30,8 +30,8 @@ def engines_as_ready(games: list[str], jobs: int, say: bool = True) -> Iterator[
     so. With background compiles off, every game is yielded at once, in order."""
     configs = {game: plan_run(game, 1) for game in games}
     pending = [g for g in games if enabled(configs[g])]
-    yield from (g for g in games if g not in pending)
     if not pending:
+        yield from games
         return
     # Longest first: the last engine to start should be a short one (unknown times go first).
     pending.sort(key=lambda g: -(seconds_before(compiled_what(configs[g])[0]) or float("inf")))
@@ -52,22 +52,25 @@ def engines_as_ready(games: list[str], jobs: int, say: bool = True) -> Iterator[
     def running() -> int:
         return sum(c.state() == "compiling" for c in compiles.values())
 
-    def start_compiles() -> None:
+    def start_compiles() -> bool:
+        """Start compiles while a core is free; whether any is still to start."""
+        with lock:
+            while waiting and running() < cores:
+                game = waiting.pop(0)
+                try:
+                    compiles[game] = BackgroundCompile(configs[game])
+                except OSError:
+                    pass  # no writable cache folder: the run compiles for itself
+            return bool(waiting)
+
+    def keep_cores_busy() -> None:
         # A thread of its own, so a core freed while the caller plays a game starts the next
         # compile at once.
-        while not stop.is_set():
-            with lock:
-                while waiting and running() < cores:
-                    game = waiting.pop(0)
-                    try:
-                        compiles[game] = BackgroundCompile(configs[game])
-                    except OSError:
-                        pass  # no writable cache folder: the run compiles for itself
-                if not waiting:
-                    return
-            stop.wait(POLL_S)
+        while start_compiles() and not stop.wait(POLL_S):
+            pass
 
-    starter = threading.Thread(target=start_compiles, daemon=True)
+    start_compiles()  # before the games compiled already play, so that no core waits for them
+    starter = threading.Thread(target=keep_cores_busy, daemon=True)
     starter.start()
     left = list(pending)
 
@@ -76,6 +79,7 @@ def engines_as_ready(games: list[str], jobs: int, say: bool = True) -> Iterator[
             return "compiling " + ", ".join(g for g in left if compiles.get(g) is not None)
 
     try:
+        yield from (g for g in games if g not in pending)
         while left:
             with ticking(start, compiling) if say else nullcontext():
                 game = _next_ready(left, compiles, waiting, lock)
@@ -91,7 +95,10 @@ def engines_as_ready(games: list[str], jobs: int, say: bool = True) -> Iterator[
 
 
 def _next_ready(
-    left: list[str], compiles: dict[str, BackgroundCompile], waiting: list[str], lock
+    left: list[str],
+    compiles: dict[str, BackgroundCompile],
+    waiting: list[str],
+    lock: threading.Lock,
 ) -> str:
     """The first game of ``left`` whose compile has ended (compiled or failed)."""
     while True:
