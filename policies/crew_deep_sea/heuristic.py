@@ -71,6 +71,8 @@ from simulator.crew_deep_sea.turn import (
     FORBIDDEN_LEADS,
     balance_rank,
     comm_claims,
+    copy_closing_fields,
+    copy_play_fields,
     evaluate,
     finish_trick_as,
     forbidden_lead,
@@ -83,7 +85,14 @@ from simulator.crew_deep_sea.turn import (
 )
 
 from .declarations import HEURISTIC_P
-from .knowledge import later_discard, later_hold, likely_beater, take_probs
+from .knowledge import (
+    claims_exclude,
+    later_discard,
+    later_hold,
+    likely_beater,
+    take_probs_of,
+    unknown_cards,
+)
 from .tasks import needs_whole_trick, progress, task_fit, task_targets
 
 W_FAIL = 20.0
@@ -448,12 +457,16 @@ def _copy_into_compiled(dst, src):
 
 @njit(cache=True, _nrt=False)
 def _trick_values(s2, ttype, tparams, base, aim, w_done, partial, vals, s3):
-    """``vals[w]``: score of closing the trick as it stands in ``s2`` with ``w`` winning it
-    (``s3``: scratch of the state's length)."""
+    """``vals[w]``: score of closing the trick as it stands in ``s2`` with ``w`` winning it.
+    Each close is played on ``s2`` and undone from ``s3`` (scratch of the state's length), which
+    keeps only the fields a close writes: ``s2`` is left as it was."""
+    t = s2[S_DONE]
+    n = s2[S_NIN]
     for w in range(s2[S_NP]):
-        _copy_into(s3, s2)
-        finish_trick_as(s3, w)
-        vals[w] = _outcome(s3, ttype, tparams, base, w_done, partial) + W_AIM * aim[w]
+        copy_closing_fields(s3, s2, s2, t, n, w)
+        finish_trick_as(s2, w)
+        vals[w] = _outcome(s2, ttype, tparams, base, w_done, partial) + W_AIM * aim[w]
+        copy_closing_fields(s2, s3, s2, t, n, w)
 
 
 @njit(cache=True, _nrt=False)
@@ -461,13 +474,13 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
     """Expected score of ``p`` playing ``c`` now (``why``: the decision's :class:`Reasons`): the
     trick is closed by a cooperative crew, each later player overtaking when the crew gains by
     it and it can, or when it must (all its cards of the led suit are higher). Leaves the winner
-    distribution in ``scratch.prob`` (``scratch``: see :class:`Scratch`)."""
+    distribution in ``scratch.prob`` (``scratch``: see :class:`Scratch`; its ``s2`` must hold
+    ``s``: the what-if plays are made there and undone before returning)."""
     base, aim, w_done, caution = why.base, why.aim, why.w_done, why.caution
     vals, prob, s2, s3, later, top = scratch
     n_players = s[S_NP]
     pos = s[S_NIN]
     leader = s[S_LEADER]
-    _copy_into(s2, s)
     play_card(s2, p, c)
     led = led_suit(s2)
     nl = 0
@@ -484,6 +497,7 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
             later[nl] = q
             nl += 1
     w0, best = winning_now(s2)
+    unknown = unknown_cards(s2, p)  # s2 stays as it is from here on
     _trick_values(s2, ttype, tparams, base, aim, w_done, nl > 0, vals, s3)
     if nl > 0 and led != SUB:
         # a later holder of a task card in the led suit plays it when its owner is winning
@@ -498,7 +512,7 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
                 if rank_of(best) == tparams[row, 0]:
                     x = led * 9 + tparams[row, 1] - 1
                     if x < best and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
-                        vals[h] += 0.8 * w_done * later_hold(s2, p, x, later, nl)
+                        vals[h] += 0.8 * w_done * later_hold(s2, p, x, later, nl, unknown)
                     miss = 1.0
                     for su in range(4):
                         y = su * 9 + tparams[row, 1] - 1
@@ -511,7 +525,7 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
             m = tparams[row, 0]
             for x in range(led * 9, led * 9 + 9):
                 if (m >> x) & 1 and s2[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
-                    vals[h] += 0.8 * w_done * later_hold(s2, p, x, later, nl)
+                    vals[h] += 0.8 * w_done * later_hold(s2, p, x, later, nl, unknown)
     for q in range(n_players):
         prob[q] = 0.0
         top[q] = best
@@ -519,21 +533,23 @@ def card_value(s, p, c, ttype, tparams, why, scratch):
     scale = min(1.0, 2.0 * caution)
     for j in range(nl):
         q = later[j]
+        excluded = claims_exclude(s2, q)
         moved = 0.0
         for w in range(n_players):
             if w != q and prob[w] > 0.0:
-                can, must = take_probs(s2, p, q, top[w], led)
+                can, must = take_probs_of(s2, p, q, top[w], led, unknown, excluded)
                 take = can if vals[q] > vals[w] + 0.5 else must
                 d = prob[w] * take * scale
                 prob[w] -= d
                 moved += d
         if moved > 0.0:
             # the card q would win with: its highest if it wants the trick, else its lowest
-            top[q] = likely_beater(s2, p, q, best, led, vals[q] > vals[w0] + 0.5)
+            top[q] = likely_beater(s2, p, q, best, led, vals[q] > vals[w0] + 0.5, unknown, excluded)
         prob[q] += moved
     score = 0.0
     for w in range(n_players):
         score += prob[w] * vals[w]
+    copy_play_fields(s2, s, s2, pos, s2[S_NIN])
     return score
 
 
@@ -607,6 +623,7 @@ def _best_play(s, p, legal, n_legal, ttype, tparams, why, scratch):
     )  # fmt: skip
     prob = scratch.prob
     pos = s[S_NIN]
+    _copy_into(scratch.s2, s)  # card_value plays each card there and undoes it
     best_card = legal[0]
     best_score = -1e18
     for i in range(n_legal):

@@ -39,6 +39,34 @@ from simulator.crew_deep_sea.turn import beats, claim_excludes, prediction_hidde
 @njit(cache=True, _nrt=False)
 def could_hold(s, q, c):
     """From public information: might player ``q`` hold the unplayed card ``c``?"""
+    su = suit_of(c)
+    excluded = _claims_in(s, q, su * 9, su * 9 + 9) if su != SUB else np.int64(0)
+    return _could_hold_given(s, q, c, excluded)
+
+
+@njit(cache=True, _nrt=False)
+def claims_exclude(s, q):
+    """Bit mask of the colour cards that ``q``'s declarations (highest, lowest, only) say it
+    does not hold: :func:`could_hold`'s last test for every card at once."""
+    return _claims_in(s, q, 0, 36)
+
+
+@njit(cache=True, _nrt=False)
+def _claims_in(s, q, first, stop):
+    """:func:`claims_exclude` from the declarations about cards ``first``..``stop - 1``."""
+    m = np.int64(0)
+    for x in range(first, stop):
+        if s[O_COMMBY + x] == q:
+            su = suit_of(x)
+            for c in range(su * 9, su * 9 + 9):
+                if c != x and claim_excludes(s[O_COMMK + x], x, c):
+                    m |= np.int64(1) << c
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _could_hold_given(s, q, c, excluded):
+    """:func:`could_hold` with ``claims_exclude(s, q)`` (or its part for ``c``'s suit) given."""
     if s[O_COMMBY + c] >= 0 and s[O_CTRICK + c] < 0:
         return s[O_COMMBY + c] == q
     su = suit_of(c)
@@ -46,10 +74,17 @@ def could_hold(s, q, c):
         return False
     if su == SUB:
         return True
-    for x in range(su * 9, su * 9 + 9):
-        if s[O_COMMBY + x] == q and x != c and claim_excludes(s[O_COMMK + x], x, c):
-            return False
-    return True
+    return (excluded >> c) & 1 == 0
+
+
+@njit(cache=True, _nrt=False)
+def _hold_prob_given(s, q, x, share, excluded):
+    """:func:`_hold_prob` with ``claims_exclude(s, q)`` given."""
+    if s[O_COMMBY + x] >= 0:
+        return 1.0 if s[O_COMMBY + x] == q else 0.0
+    if not _could_hold_given(s, q, x, excluded):
+        return 0.0
+    return share
 
 
 @njit(cache=True, _nrt=False)
@@ -71,14 +106,26 @@ def _hold_prob(s, p, q, x, share):
 
 
 @njit(cache=True, _nrt=False)
-def take_probs(s, p, q, best, led):
-    """From ``p``'s view: the chance that ``q`` (still to play) can beat ``best``, and the chance
-    that it must (it holds led-suit cards and all of them beat ``best``). Cards ``p`` cannot see
-    are treated as spread at random over the hands that may hold them."""
+def unknown_cards(s, p):
+    """Unplayed cards not in ``p``'s hand (those ``p`` cannot see, or knows only by a claim)."""
     unknown = 0
     for x in range(NC):
         if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
             unknown += 1
+    return unknown
+
+
+@njit(cache=True, _nrt=False)
+def take_probs(s, p, q, best, led):
+    """From ``p``'s view: the chance that ``q`` (still to play) can beat ``best``, and the chance
+    that it must (it holds led-suit cards and all of them beat ``best``). Cards ``p`` cannot see
+    are treated as spread at random over the hands that may hold them."""
+    return take_probs_of(s, p, q, best, led, unknown_cards(s, p), claims_exclude(s, q))
+
+
+@njit(cache=True, _nrt=False)
+def take_probs_of(s, p, q, best, led, unknown, excluded):
+    """:func:`take_probs` with ``unknown_cards(s, p)`` and ``claims_exclude(s, q)`` given."""
     if unknown == 0:
         return 0.0, 0.0
     share = min(1.0, s[O_HANDN + q] / unknown)
@@ -95,7 +142,7 @@ def take_probs(s, p, q, best, led):
             if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
                 continue
             sx = suit_of(x)
-            h = _hold_prob(s, p, q, x, share)
+            h = _hold_prob_given(s, q, x, share, excluded)
             if h == 0.0:
                 continue
             if sx == led:
@@ -111,7 +158,11 @@ def take_probs(s, p, q, best, led):
         # a hand of nothing but submarines must trump
         n_sub = 0
         for x in range(36, NC):
-            if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p and _hold_prob(s, p, q, x, 1.0) > 0:
+            if (
+                s[O_CTRICK + x] < 0
+                and s[O_OWNER + x] != p
+                and _hold_prob_given(s, q, x, 1.0, excluded) > 0
+            ):
                 n_sub += 1
         all_sub = 1.0
         for i in range(s[O_HANDN + q]):
@@ -140,13 +191,11 @@ def own_view(s, p, ttype, tparams):
 
 
 @njit(cache=True, _nrt=False)
-def likely_beater(s, p, q, best, led, highest):
+def likely_beater(s, p, q, best, led, highest, unknown, excluded):
     """The card ``q`` would overtake ``best`` with: a cautious estimate of its highest (or,
-    when it is forced and plays low, its lowest) card among those that beat ``best``."""
-    unknown = 0
-    for x in range(NC):
-        if s[O_CTRICK + x] < 0 and s[O_OWNER + x] != p:
-            unknown += 1
+    when it is forced and plays low, its lowest) card among those that beat ``best``
+    (``unknown``: :func:`unknown_cards` of ``s`` and ``p``; ``excluded``: :func:`claims_exclude`
+    of ``s`` and ``q``)."""
     share = min(1.0, s[O_HANDN + q] / max(unknown, 1))
     miss = 1.0
     pick = -1
@@ -154,7 +203,7 @@ def likely_beater(s, p, q, best, led, highest):
         x = NC - 1 - i if highest else i
         if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p or not beats(x, best, led):
             continue
-        h = _hold_prob(s, p, q, x, share)
+        h = _hold_prob_given(s, q, x, share, excluded)
         if h == 0.0:
             continue
         if pick < 0:
@@ -191,10 +240,7 @@ def _void_prob(s, p, q, su):
 def later_discard(s, p, x, led, later, nl):
     """Chance that a later player holds the off-suit card ``x`` and has no card of the led suit,
     so may discard it (a rank-with-rank task: a 6 under a 6, an 8 under a 4)."""
-    unknown = 0
-    for y in range(NC):
-        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
-            unknown += 1
+    unknown = unknown_cards(s, p)
     miss = 1.0
     for j in range(nl):
         q = later[j]
@@ -205,12 +251,9 @@ def later_discard(s, p, x, led, later, nl):
 
 
 @njit(cache=True, _nrt=False)
-def later_hold(s, p, x, later, nl):
-    """Chance that card ``x`` (unplayed, not ``p``'s) is with one of the players in ``later``."""
-    unknown = 0
-    for y in range(NC):
-        if s[O_CTRICK + y] < 0 and s[O_OWNER + y] != p:
-            unknown += 1
+def later_hold(s, p, x, later, nl, unknown):
+    """Chance that card ``x`` (unplayed, not ``p``'s) is with one of the players in ``later``
+    (``unknown``: :func:`unknown_cards` of ``s`` and ``p``)."""
     total = 0.0
     mass = 0.0
     for q in range(s[S_NP]):

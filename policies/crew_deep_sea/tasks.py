@@ -68,7 +68,7 @@ def task_targets(row, ttype, tparams):
     return np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_avoid_task(row, ttype, tparams):
     """Tasks that want few tricks or certain cards kept away."""
     ct = ttype[row]
@@ -85,7 +85,7 @@ def is_avoid_task(row, ttype, tparams):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_profile(s, p):
     n = 0
     nsub = 0
@@ -106,7 +106,7 @@ def _hand_profile(s, p):
     return nsub, power, weak
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _target_fit(s, p, x, nsub):
     su = suit_of(x)
     mine_higher = 0
@@ -131,7 +131,7 @@ def _target_fit(s, p, x, nsub):
     return min(0.9, f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _avoid_fit(s, p, m):
     """Fit of 'win none of these cards': each one I hold must be shed on someone else's trick,
     which the top card of a suit (or a high submarine) can hardly be."""
@@ -149,7 +149,7 @@ def _avoid_fit(s, p, m):
     return max(0.0, f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def task_fit(s, p, row, ttype, tparams):
     """How well ``p``'s own hand suits a task (0-1), from that hand only."""
     nsub, power, weak = _hand_profile(s, p)
@@ -252,7 +252,7 @@ H_AVOID_OUT = 0.9  # a card the holder must not win, in another hand; a forbidde
 H_UNKNOWN = 0.5  # a pending task (or mission rule) with no estimate of its own
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _can_beat(s, h, c):
     """Does ``h`` hold a card that beats ``c`` (higher of its suit, or a submarine over a
     colour card)?"""
@@ -262,7 +262,7 @@ def _can_beat(s, h, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _to_win(s, h, c):
     """Chance factor that ``h`` still wins the unplayed card ``c``."""
     if s[O_OWNER + c] == h:
@@ -270,7 +270,7 @@ def _to_win(s, h, c):
     return H_REACH if _can_beat(s, h, c) else H_LONG
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _held(s, h, su, r):
     """Cards of suit ``su`` (or colour rank ``r`` when ``su`` < 0) in ``h``'s hand."""
     n = 0
@@ -280,7 +280,7 @@ def _held(s, h, su, r):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def task_keep(s, k, ttype, tparams):
     """Estimated chance that pending task ``k`` is kept from this state (every hand visible):
     cards still to win count ``H_HOLD``/``H_REACH``/``H_LONG`` each by where they are, cards
@@ -356,7 +356,7 @@ def task_keep(s, k, ttype, tparams):
     return H_UNKNOWN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def horizon_value(s, ttype, tparams):
     """Estimated chance that the mission succeeds from a trick end with nothing failed yet:
     the product of ``task_keep`` over the pending tasks (done tasks count 1), times

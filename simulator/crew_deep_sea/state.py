@@ -128,12 +128,12 @@ def copy_state(dst, src):
     dst.v[:] = src.v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def suit_of(c):
     return c // 9 if c < 36 else SUB
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rank_of(c):
     return c % 9 + 1 if c < 36 else c - 35
 
@@ -213,26 +213,26 @@ def dummy_view(s):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def current_player(s):
     return (s[S_LEADER] + s[S_NIN]) % s[S_NP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def led_suit(s):
     if s[S_NIN] == 0:
         return -1
     return suit_of(s[O_TCARDS + s[S_DONE] * MAXP])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neighbour(s, p, d):
     """The neighbour of ``p`` in direction ``d`` (+1 left, -1 right); the 2-player dummy is a
     crew member with a seat of its own."""
     return (p + d) % s[S_NP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_mask(s, p):
     m = 0
     for c in range(NC):

@@ -115,7 +115,7 @@ from .state import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beats(challenger, best, led_suit):
     """Does ``challenger`` beat the card currently winning a trick led in ``led_suit``?"""
     cs = suit_of(challenger)
@@ -125,7 +125,7 @@ def beats(challenger, best, led_suit):
     return bs != SUB and cs == led_suit and challenger > best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_winner_card(cards, n):
     """Index (0..n-1) of the card winning a trick of ``n`` cards in play order."""
     led = suit_of(cards[0])
@@ -139,13 +139,13 @@ def trick_winner_card(cards, n):
 FORBIDDEN_LEADS = (1 << 9) - 1 | (15 << 36)  # mission 12: pink (cards 0-8), submarines (36-39)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forbidden_lead(c):
     """Mission 12: pink and submarines may not open a trick."""
     return (FORBIDDEN_LEADS >> c) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_cards(s, p, out):
     """Write the cards ``p`` may play now into ``out``; return how many."""
     led = led_suit(s)
@@ -171,7 +171,7 @@ def legal_cards(s, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_card(s, p, c):
     """``p`` plays ``c`` into the current trick (legality is the caller's business)."""
     t = s[S_DONE]
@@ -195,7 +195,31 @@ def play_card(s, p, c):
     # (finish_trick_as turns it up)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def copy_play_fields(dst, src, s, start, stop):
+    """Copy from ``src`` to ``dst`` every field that playing the cards at positions
+    ``start``..``stop - 1`` of the current trick in ``s`` (:func:`play_card`) wrote, so what-if
+    plays are undone without copying the whole state. ``src`` holds the state before them."""
+    t = s[S_DONE]
+    dst[S_NIN] = src[S_NIN]
+    dst[O_TLEADER + t] = src[O_TLEADER + t]
+    for i in range(s[S_NP] * 5):
+        dst[O_VOID + i] = src[O_VOID + i]
+    for q in range(s[S_NP]):
+        dst[O_HANDN + q] = src[O_HANDN + q]
+    for i in range(5):
+        dst[O_USUIT + i] = src[O_USUIT + i]
+    for i in range(10):
+        dst[O_URANK + i] = src[O_URANK + i]
+    for pos in range(start, stop):
+        c = s[O_TCARDS + t * MAXP + pos]
+        dst[O_TCARDS + t * MAXP + pos] = src[O_TCARDS + t * MAXP + pos]
+        dst[O_OWNER + c] = src[O_OWNER + c]
+        dst[O_CTRICK + c] = src[O_CTRICK + c]
+        dst[O_CPOS + c] = src[O_CPOS + c]
+
+
+@njit(cache=True, _nrt=False)
 def finish_trick_as(s, winner):
     """Close the current trick with ``winner`` taking its cards (also for what-if tricks)."""
     t = s[S_DONE]
@@ -224,7 +248,33 @@ def finish_trick_as(s, winner):
     s[S_LEADER] = winner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def copy_closing_fields(dst, src, s, t, n, winner):
+    """Copy from ``src`` to ``dst`` every field that closing trick ``t`` of ``n`` cards in ``s``
+    with ``winner`` taking it (:func:`finish_trick_as`) and then :func:`evaluate` may write, so
+    a what-if close is undone without copying the whole state. ``s`` (either of the two when it
+    is a whole state) gives the trick's cards, the dummy's and the tasks, which a close leaves
+    alone."""
+    for f in (S_DONE, S_NIN, S_LEADER, O_TWINNER + t, O_TWCARD + t, O_TRICKS + winner):
+        dst[f] = src[f]
+    for i in range(n):
+        c = s[O_TCARDS + t * MAXP + i]
+        dst[O_WINNER + c] = src[O_WINNER + c]
+        f = O_WSUIT + winner * 5 + suit_of(c)
+        dst[f] = src[f]
+        if c < 36:
+            f = O_WRANK + winner * 10 + rank_of(c)
+            dst[f] = src[f]
+        below = s[O_BELOW + c]
+        if below >= 0:
+            dst[O_DOWN + below] = src[O_DOWN + below]
+            dst[O_COMMBY + below] = src[O_COMMBY + below]
+            dst[O_COMMK + below] = src[O_COMMK + below]
+    for k in range(s[S_NTASKS]):
+        dst[O_TSTATE + k] = src[O_TSTATE + k]
+
+
+@njit(cache=True, _nrt=False)
 def _winning_position(s):
     """Position in play order of the card winning the current (started) trick."""
     t = s[S_DONE]
@@ -232,27 +282,27 @@ def _winning_position(s):
     return trick_winner_card(s[O_TCARDS + t * MAXP : O_TCARDS + t * MAXP + n], n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def winning_now(s):
     """(seat, card) winning the current trick as it stands."""
     i = _winning_position(s)
     return (s[S_LEADER] + i) % s[S_NP], s[O_TCARDS + s[S_DONE] * MAXP + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_winner_player(s):
     """The seat winning the current trick as it stands."""
     return winning_now(s)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_trick(s):
     w = trick_winner_player(s)
     finish_trick_as(s, w)
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_and_close(s, p, c):
     """``p`` plays ``c``; the trick is closed once every seat has played. Returns True when it
     closed (the moment tasks are judged: see :func:`mission_end`)."""
@@ -264,14 +314,14 @@ def play_and_close(s, p, c):
 
 
 # -- communication ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def claim_excludes(claim, c, x):
     """Does declaring ``claim`` about ``c`` say its holder has no ``x`` (another card of the
     suit)? Only: no other card of the suit; highest: none higher; lowest: none lower."""
     return claim == ONLY or (claim == HIGHEST and x > c) or (claim == LOWEST and x < c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def comm_claims(s, p, c):
     """Declarations ``p`` may truthfully make about ``c``: bit HIGHEST, ONLY, LOWEST (0: none).
     A card alone in its suit is 'only', and also highest and lowest under ``single_card_claim``
@@ -299,7 +349,7 @@ def comm_claims(s, p, c):
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_communicate(s, p):
     """May ``p`` use a sonar token now (between tricks, mode and tokens permitting)?"""
     if s[S_NIN] != 0 or s[S_DONE] >= s[S_NTRICKS]:
@@ -313,7 +363,7 @@ def may_communicate(s, p):
     return s[O_SONAR + p] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def communicate(s, p, c, claim):
     """Record ``p`` showing ``c`` with ``claim``; currents hide the claim."""
     if s[S_COMM_MODE] == COMM_RAPTURE:
@@ -325,13 +375,13 @@ def communicate(s, p, c, claim):
 
 
 # -- the distress signal ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_pass_card(s, p, c):
     """Distress signal: only a colour card of one's own hand (not a dummy's face-down card)."""
     return c < 36 and s[O_OWNER + c] == p and s[O_DOWN + c] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def passable_cards(s, p, out):
     """Write the cards ``p`` may pass under the distress signal into ``out``; return how many."""
     n = 0
@@ -342,14 +392,14 @@ def passable_cards(s, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pass_target(s, p, d):
     """Distress signal: the neighbour in direction ``d`` (+1 left, -1 right); the 2-player dummy
     passes and receives like any member."""
     return neighbour(s, p, d)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def distress_pass(s, cards, d):
     """Everyone passes ``cards[p]`` (-1: nothing) to the neighbour in direction ``d`` (+1 left,
     -1 right) at the same time."""
@@ -389,21 +439,21 @@ def distress_pass(s, cards, d):
 
 
 # -- task evaluation -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def single_trick_task(ct):
     """Tasks about one trick's cards (equal suits, rank with rank, using a rank, all ranks,
     sum, parity): done by the first such trick the holder wins."""
     return C_WIN_TRICK_EQUAL_SUITS <= ct <= C_WIN_TRICK_PARITY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wanted_trick(mask, last, t, ntr):
     """Is trick ``t`` (of ``ntr``) one a 'win the tricks at' task names: in ``mask``, or the
     last trick when ``last`` is 1?"""
     return ((mask >> t) & 1) == 1 or (last == 1 and t == ntr - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prediction_hidden(s, k, p, ttype, tparams):
     """Is task slot ``k`` another member's secret prediction (task 85) that ``p`` may not know
     while it is pending?"""
@@ -416,7 +466,7 @@ def prediction_hidden(s, k, p, ttype, tparams):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def balance_rank(objective):
     """The rank missions 8 and 21 balance between the members (9 or 1), or 0."""
     if objective == OBJ_BALANCE9:
@@ -426,12 +476,12 @@ def balance_rank(objective):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mask_has(m, c):
     return (m >> c) & 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hand_blocks_trick(s, kind, v, op):
     """Referee check for single-trick tasks: does some player hold no card that could be part
     of a qualifying trick? kind 0: ranks op v (colour only); kind 1: parity v."""
@@ -454,7 +504,7 @@ def _hand_blocks_trick(s, kind, v, op):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sum_bounds_block(s, op, lo, hi):
     """Referee check for trick-sum tasks from each player's lowest and highest colour card."""
     smin = 0
@@ -478,7 +528,7 @@ def _sum_bounds_block(s, op, lo, hi):
     return smax < lo or smin > hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trick_property(s, t, ct, prm, n_players, above, below):
     """Does completed trick ``t`` have the property a single-trick task asks for?"""
     wc = s[O_TWCARD + t]
@@ -526,7 +576,7 @@ def _trick_property(s, t, ct, prm, n_players, above, below):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def streaks(s, h, upto):
     """(longest run of consecutive tricks won by h, current run ending at trick upto-1)."""
     best = 0
@@ -540,7 +590,7 @@ def streaks(s, h, upto):
     return best, cur
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eval_task(s, k, ttype, tparams, public):
     """State of task slot ``k`` now (PENDING, DONE or FAILED), deciding as early as it can."""
     row = s[O_TASK + k]
@@ -827,7 +877,7 @@ def eval_task(s, k, ttype, tparams, public):
     return PENDING  # pragma: no cover
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eval_objective(s, objective):
     """State of a logbook mission rule (task-less missions, mission 20's option)."""
     done_t = s[S_DONE]
@@ -873,7 +923,7 @@ def eval_objective(s, objective):
     return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(s, ttype, tparams, public):
     """Update every pending task and the mission rules. Returns (task failed, rule failed,
     everything done). A decided task never changes again."""
@@ -904,7 +954,7 @@ ONGOING = -1
 END_SUCCESS, END_TASK_FAILED, END_RULE_FAILED, END_ALL_PLAYED, END_ATTEMPT_CAP = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def verdict(task_failed, rule_failed, all_done, s):
     """The end of a mission from :func:`evaluate`'s answer at a trick end: failed (a task first,
     then a mission rule), succeeded, every trick played, or ONGOING."""
@@ -919,7 +969,7 @@ def verdict(task_failed, rule_failed, all_done, s):
     return ONGOING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mission_end(s, ttype, tparams):
     """The referee's verdict at a trick end (every pending task updated): an END_* code, or
     ONGOING."""
@@ -928,7 +978,7 @@ def mission_end(s, ttype, tparams):
 
 
 # -- task draw -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_tasks(order, values, target, out):
     """Reveal task rows in ``order``, skipping any that would overshoot, until the values sum to
     exactly ``target``. Writes rows into ``out``; returns how many (-1 if the deck runs out)."""
@@ -945,7 +995,7 @@ def draw_tasks(order, values, target, out):
     return n if total == target else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_impossible(s, rows, n, redeal):
     """Does the deal make one of the drawn tasks impossible (one hand holds a listed set)?"""
     for i in range(n):
