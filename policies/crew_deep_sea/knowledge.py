@@ -39,9 +39,14 @@ from simulator.crew_deep_sea.turn import beats, claim_excludes, prediction_hidde
 @njit(cache=True, _nrt=False)
 def could_hold(s, q, c):
     """From public information: might player ``q`` hold the unplayed card ``c``?"""
+    return _could_hold_given(s, q, c, _suit_claims(s, q, c))
+
+
+@njit(cache=True, _nrt=False)
+def _suit_claims(s, q, c):
+    """The part of :func:`claims_exclude` that can concern ``c``: its own suit's."""
     su = suit_of(c)
-    excluded = _claims_in(s, q, su * 9, su * 9 + 9) if su != SUB else np.int64(0)
-    return _could_hold_given(s, q, c, excluded)
+    return _claims_in(s, q, su * 9, su * 9 + 9) if su != SUB else np.int64(0)
 
 
 @njit(cache=True, _nrt=False)
@@ -78,8 +83,10 @@ def _could_hold_given(s, q, c, excluded):
 
 
 @njit(cache=True, _nrt=False)
-def _hold_prob_given(s, q, x, share, excluded):
-    """:func:`_hold_prob` with ``claims_exclude(s, q)`` given."""
+def _hold_prob(s, q, x, share, excluded):
+    """Chance that ``q`` holds the unplayed card ``x`` (not the viewer's), ``share`` where public
+    information allows it (``excluded``: :func:`claims_exclude` of ``s`` and ``q``, or at least
+    its part for ``x``'s suit)."""
     if s[O_COMMBY + x] >= 0:
         return 1.0 if s[O_COMMBY + x] == q else 0.0
     if not _could_hold_given(s, q, x, excluded):
@@ -93,16 +100,6 @@ def _known_to_hold_suit(s, q, su):
         if s[O_COMMBY + x] == q and s[O_CTRICK + x] < 0:
             return True
     return False
-
-
-@njit(cache=True, _nrt=False)
-def _hold_prob(s, p, q, x, share):
-    """Chance, from ``p``'s view, that ``q`` holds the unplayed card ``x`` (not ``p``'s)."""
-    if s[O_COMMBY + x] >= 0:
-        return 1.0 if s[O_COMMBY + x] == q else 0.0
-    if not could_hold(s, q, x):
-        return 0.0
-    return share
 
 
 @njit(cache=True, _nrt=False)
@@ -142,7 +139,7 @@ def take_probs_of(s, p, q, best, led, unknown, excluded):
             if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p:
                 continue
             sx = suit_of(x)
-            h = _hold_prob_given(s, q, x, share, excluded)
+            h = _hold_prob(s, q, x, share, excluded)
             if h == 0.0:
                 continue
             if sx == led:
@@ -161,7 +158,7 @@ def take_probs_of(s, p, q, best, led, unknown, excluded):
             if (
                 s[O_CTRICK + x] < 0
                 and s[O_OWNER + x] != p
-                and _hold_prob_given(s, q, x, 1.0, excluded) > 0
+                and _hold_prob(s, q, x, 1.0, excluded) > 0
             ):
                 n_sub += 1
         all_sub = 1.0
@@ -203,7 +200,7 @@ def likely_beater(s, p, q, best, led, highest, unknown, excluded):
         x = NC - 1 - i if highest else i
         if s[O_CTRICK + x] >= 0 or s[O_OWNER + x] == p or not beats(x, best, led):
             continue
-        h = _hold_prob_given(s, q, x, share, excluded)
+        h = _hold_prob(s, q, x, share, excluded)
         if h == 0.0:
             continue
         if pick < 0:
@@ -244,7 +241,8 @@ def later_discard(s, p, x, led, later, nl):
     miss = 1.0
     for j in range(nl):
         q = later[j]
-        h = _hold_prob(s, p, q, x, min(1.0, s[O_HANDN + q] / max(unknown, 1)))
+        share = min(1.0, s[O_HANDN + q] / max(unknown, 1))
+        h = _hold_prob(s, q, x, share, _suit_claims(s, q, x))
         if h > 0.0:
             miss *= 1.0 - h * _void_prob(s, p, q, led)
     return 1.0 - miss
@@ -259,7 +257,8 @@ def later_hold(s, p, x, later, nl, unknown):
     for q in range(s[S_NP]):
         if q == p:
             continue
-        h = _hold_prob(s, p, q, x, min(1.0, s[O_HANDN + q] / max(unknown, 1)))
+        share = min(1.0, s[O_HANDN + q] / max(unknown, 1))
+        h = _hold_prob(s, q, x, share, _suit_claims(s, q, x))
         total += h
         for j in range(nl):
             if later[j] == q:
