@@ -338,11 +338,14 @@ def move_scores(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int, o
 
 
 @njit(cache=True)
-def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int:
-    """Index of the move seat ``p`` plays among the ``n`` legal ``moves`` of its roll."""
+def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int,
+                looking=True) -> int:  # fmt: skip
+    """Index of the move seat ``p`` plays among the ``n`` legal ``moves`` of its roll.
+    ``looking``: None in an engine compiled without `lookahead` (no seat plays it:
+    ``GameSpec.compiled_when_played``), so numba leaves its capture odds out."""
     if pid == RANDOM or n == 1:
         return np.random.randint(0, n)
-    if pid == LOOKAHEAD:
+    if pid == LOOKAHEAD and looking is not None:
         return decide_lookahead(prm, r, ships, owner, occ, g, p, moves, n)
     undo = np.zeros((2, 3), dtype=np.int64)
     best = 0

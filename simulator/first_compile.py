@@ -36,9 +36,15 @@ QUIET_LINE_S = 20.0  # off a terminal (a log, CI), a progress line this often in
 def compiled_what(config: RunConfig) -> tuple[str, str]:
     """The compiled combination a run needs: a file-safe key and its description in words."""
     key, words = [config.spec.id], f"the {config.spec.id} engine"
-    if any(seat.policy.name == SEARCH_POLICY for seat in config.seats):
+    played = {seat.policy.name for seat in config.seats}
+    if SEARCH_POLICY in played:
         key.append("search")
         words += " with the search player"
+    else:  # the search compiles every policy in
+        for name in config.spec.compiled_when_played:
+            if name in played:
+                key.append(name)
+                words += f" with {name}"
     if config.policy_file is not None:
         key.append(f"policy-file-{config.policy_file.sha256[:16]}")
         words += f" and the policies of {config.policy_file.path}"

@@ -169,6 +169,10 @@ class GameSpec:
     score_note: str = ""
     # Is the engine compiled (numba)? A game file is played by plain Python: nothing compiles.
     compiled: bool = True
+    # Policies compiled into the engine only for a run a seat of which plays them, or plays the
+    # search player (which may call any policy): the engine gets a switch that is None otherwise
+    # (``simulator.policy.compiled_switch``), so a run without them compiles less.
+    compiled_when_played: tuple[str, ...] = ()
     # Policy name -> why the game cannot play it (one line), or None: a declared policy this
     # game refuses (greedy where a game file has no scores). Default ladders leave it out.
     refuses: Callable[[str], str | None] | None = None

@@ -209,3 +209,12 @@ def engine_arrays(seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.array([s.policy.id for s in seats], dtype=np.int64)
     params = np.stack([s.row() for s in seats]) if seats else np.zeros((0, ROW))
     return ids, params
+
+
+def compiled_switch(policy_ids, switched: tuple[int, ...], search_id: int) -> bool | None:
+    """An engine's switch for policies compiled only into the runs that play them
+    (``GameSpec.compiled_when_played``): True when a seat plays one of ``switched`` or the
+    search ``search_id`` (whose simulations may play any policy), else None, so that numba
+    prunes those policies out of the engine."""
+    played = set(np.asarray(policy_ids).tolist())
+    return True if played & {*switched, search_id} else None

@@ -388,10 +388,10 @@ def test_search_player_compiled_equals_interpreted(tmp_path):
             assert _rows(values) == interpreted[name], (game, name)
 
 
-def _searching_signatures(runs: list[tuple[str, list[str]]]) -> dict:
+def _searching_signatures(runs: list[tuple[str, list[str]]], switch: str = "searching") -> dict:
     """In a fresh process: play one game of each (game, seats), then list, per compiled function
-    with a ``searching`` argument (the engines' switch for the search), the type it was compiled
-    (or loaded from the JIT cache) with."""
+    with a ``switch`` argument (``searching``: the engines' switch for the search), the types it
+    was compiled (or loaded from the JIT cache) with."""
     code = (
         "import inspect, json, sys\n"
         "from numba.core.dispatcher import Dispatcher\n"
@@ -409,8 +409,8 @@ def _searching_signatures(runs: list[tuple[str, list[str]]]) -> dict:
         "        if not isinstance(f, Dispatcher) or f.__module__ != name:\n"
         "            continue\n"
         "        args = list(inspect.signature(f.py_func).parameters)\n"
-        "        if 'searching' in args:\n"
-        "            at = args.index('searching')\n"
+        f"        if {switch!r} in args:\n"
+        f"            at = args.index({switch!r})\n"
         "            found[name + '.' + fname] = sorted(\n"
         "                {str(s[at]) if len(s) > at else 'omitted' for s in f.signatures})\n"
         "print(json.dumps(found))\n"

@@ -135,3 +135,36 @@ def test_runner_never_takes_the_treasure_into_the_harbour_behind_its_own_ship():
                 continue
             after, _ = choose(pos, "runner", 0, d1, d2)
             assert after[0] not in strip or after[1] not in strip, (d1, d2, after)
+
+
+def test_lookahead_is_compiled_only_into_runs_that_play_it():
+    """The engine's ``looking`` switch: None (numba leaves `lookahead` and its capture odds out)
+    unless a seat plays `lookahead` or searches; a run's compiled combination says which."""
+    from simulator.first_compile import compiled_what
+    from simulator.pirateer.engine import looking_for
+    from simulator.plan import plan_run
+    from tests.test_game_contract import _searching_signatures
+
+    def ids(*names):
+        return engine_arrays(seat_policies(list(names), SPEC.policies, SPEC.id, 4))[0]
+
+    assert looking_for(ids("runner")) is None
+    assert looking_for(ids("runner", "hunter", "random", "runner")) is None
+    assert looking_for(ids("runner", "lookahead", "runner", "runner")) is True
+    assert looking_for(ids("runner", "mcts", "runner", "runner")) is True
+    keys = {
+        names: compiled_what(plan_run("pirateer", 1, players=2, policies=list(names)))[0]
+        for names in (("runner",), ("lookahead", "hunter"), ("mcts", "lookahead"))
+    }
+    assert keys == {
+        ("runner",): "pirateer",
+        ("lookahead", "hunter"): "pirateer-lookahead",
+        ("mcts", "lookahead"): "pirateer-search",
+    }
+    without = _searching_signatures([("pirateer", ["runner", "hunter"])], switch="looking")
+    with_it = _searching_signatures([("pirateer", ["runner", "lookahead"])], switch="looking")
+    for found, wanted in ((without, {"none"}), (with_it, {"bool"})):
+        engine = {k: set(v) for k, v in found.items() if "pirateer" in k and v}
+        assert "simulator.pirateer.engine.play_games" in engine  # callees: only when compiled
+        for name, types_seen in engine.items():
+            assert types_seen == wanted, (name, types_seen)

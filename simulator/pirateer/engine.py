@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.pirateer import MCTS, decide_move
-from simulator.policy import OUTSIDE
+from policies.pirateer import LOOKAHEAD, MCTS, decide_move
+from simulator.policy import OUTSIDE, compiled_switch
 from simulator.recording import no_recording, play_recorded, record
 from simulator.search import tally_for
 
@@ -77,12 +77,13 @@ def leader_of(sc) -> int:
 
 @njit(cache=True)
 def play_game(r, seats, seed, st: State, work, heat, rec, rec_n, checking, ext=None,
-              searching=None):  # fmt: skip
+              searching=None, looking=True):  # fmt: skip
     """Play one game into ``st``; returns (lead changes, leader at half length, passes,
     problems). ``seats``: (policy ids, parameter rows), one per player; ``work``: the move
     buffers and the leader after each turn; ``heat``: the per-space counts of :func:`play_move`.
     ``searching``: None unless a seat plays ``mcts`` (compiled without the search then), else
-    the search's tally (``forward.search_move``)."""
+    the search's tally (``forward.search_move``). ``looking``: None unless a seat plays
+    ``lookahead`` or searches (compiled without `lookahead` then)."""
     pids, prm = seats
     moves, scratch, lead = work
     n_players = pids.shape[0]
@@ -116,7 +117,7 @@ def play_game(r, seats, seed, st: State, work, heat, rec, rec_n, checking, ext=N
                 elif searching is not None and pids[p] == MCTS:
                     k = search_move(r, prm[p], st, p, moves, n, None, searching)
                 else:
-                    k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n)
+                    k = decide_move(pids[p], prm[p], r, ships, owner, occ, g, p, moves, n, looking)
                 k = min(max(k, 0), n - 1)
                 play_move(r, st, p, moves[k], heat, rec, rec_n)
             end_turn(r, g)
@@ -135,7 +136,7 @@ def play_game(r, seats, seed, st: State, work, heat, rec, rec_n, checking, ext=N
 
 
 @njit(cache=True)
-def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None):
+def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None, looking=True):
     """Play every game of ``seeds``; ``rec``/``rec_n`` record their events (a zero-row buffer:
     no recording; a replay passes one seed)."""
     n = seeds.shape[0]
@@ -162,7 +163,7 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
     for i in range(n):
         heat = (cap_cell[i], taken_cell[i], lost_cell[i])
         ch, half, ps, _ = play_game(r, seats, seeds[i], st, work, heat, rec, rec_n, False, ext,
-                                    searching)  # fmt: skip
+                                    searching, looking)  # fmt: skip
         winner[i] = g[S.G_WINNER]
         length[i] = g[S.G_TURN]
         reason[i] = g[S.G_END_REASON]
@@ -179,6 +180,11 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
         winner, length, reason, scores, lead_changes, half_leader, captures, changes, taken_turn,
         passes, ships_left, cap_cell, taken_cell, lost_cell,
     )  # fmt: skip
+
+
+def looking_for(policy_ids) -> bool | None:
+    """The engine's ``looking`` switch for these seats."""
+    return compiled_switch(policy_ids, (LOOKAHEAD,), MCTS)
 
 
 def play_chunk(
@@ -202,7 +208,7 @@ def play_chunk(
     out = play_games(
         rules.to_engine(), np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec, rec_n,
-        outside, tally_for(policy_ids, MCTS, tally),
+        outside, tally_for(policy_ids, MCTS, tally), looking_for(policy_ids),
     )  # fmt: skip
     return dict(zip(COLUMNS, out, strict=True))
 
@@ -231,7 +237,7 @@ def play_one(
         cells[:] = 0  # played again from scratch when the first buffer was too small
         return play_game(
             r, seats, np.int64(seed), st, work, (cells[0], cells[1], cells[2]), rec, rec_n, True,
-            outside, tally_for(policy_ids, MCTS),
+            outside, tally_for(policy_ids, MCTS), looking_for(policy_ids),
         )  # fmt: skip
 
     events, (changes, half, passes, problems) = play_recorded(play, EVENT_WIDTH, trace_rows)

@@ -83,6 +83,7 @@ SPEC = GameSpec(
     policies=POLICIES,
     default_policy="runner",
     strongest="lookahead",
+    compiled_when_played=("lookahead",),
     play_chunk=play_chunk,
     columns=COLUMNS,
     column_kinds=COLUMN_KINDS,
