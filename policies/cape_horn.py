@@ -247,32 +247,40 @@ def _touches_with(B, r, card, c, extra):
 
 
 @njit(cache=True)
-def chain_field(B, r, card, dist, parent):
+def chain_field(B, r, card, dist, parent, depth: int):
     """``dist[c]``: cards needed to get a card onto the empty space ``c`` this turn (1 when it
-    touches a card now), laying bridge cards along ``parent``; FAR where none can go."""
-    n = card.shape[0]
+    touches a card now), laying bridge cards along ``parent``; FAR where none can go within
+    ``depth`` cards (no plan lays more than its hand or ``MAX_CHAIN``, so the search stops there).
+
+    A breadth-first search from the spaces next to a laid card, in the order of their index; it
+    finds them from the laid cards (a few) rather than from every space, since a space's
+    neighbours are mutual (``board.board_arrays``)."""
     kind = B.kind
     neigh = B.neigh
     orth = B.orth
     ortho_only = r.adjacency == ADJ_ORTHOGONAL
-    queue = np.empty(n, np.int64)
-    head = 0
+    dist[:] = FAR
+    parent[:] = -1
+    queue = np.empty(card.shape[0], np.int64)
     tail = 0
-    for c in range(n):
-        dist[c] = FAR
-        parent[c] = -1
-        if card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
+    for m in range(card.shape[0]):
+        if card[m] < 0:
             continue
         for i in range(8):
-            m = neigh[c, i]
-            if m >= 0 and card[m] >= 0 and (not ortho_only or orth[c, i] == 1):
+            c = neigh[m, i]
+            if c < 0 or dist[c] != FAR or card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
+                continue
+            if not ortho_only or orth[m, i] == 1:
                 dist[c] = 1
                 queue[tail] = c
                 tail += 1
-                break
+    queue[:tail] = np.sort(queue[:tail])
+    head = 0
     while head < tail:
         u = queue[head]
         head += 1
+        if dist[u] >= depth:
+            break  # the queue holds spaces in order of distance: the rest are as far
         for i in range(8):
             v = neigh[u, i]
             if v < 0 or dist[v] != FAR or card[v] >= 0 or kind[v] == K_NONE or kind[v] == K_LAND:
@@ -343,7 +351,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     dist = np.empty(nc, np.int64)
     parent = np.empty(nc, np.int64)
     if allow_place:
-        chain_field(B, r, card, dist, parent)
+        chain_field(B, r, card, dist, parent, max(1, min(hn, MAX_CHAIN)))
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
     v = landing_value(rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, weights)
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator.cape_horn import board as BD
 from simulator.cape_horn.rules import Rules
@@ -106,3 +108,72 @@ def test_the_legend_has_a_swatch_for_each_entry_and_one_entry_per_station_colour
         f"{c} station (I, II, III: its zone)" for c in ("yellow", "red", "green")
     ]
     assert sorted(c.tag for c in cells.cells if c.tag) == ["I"] * 3 + ["II"] * 3 + ["III"] * 3
+
+
+def test_neighbours_are_mutual() -> None:
+    """The planner's chain field finds its first spaces from the laid cards' neighbours, which
+    holds only if every sea space lists the spaces that list it (with the same orthogonality).
+    A land space lists the sea around it; no space lists land."""
+    for c in range(ARR.neigh.shape[0]):
+        if ARR.kind[c] in (BD.K_NONE, BD.K_LAND):
+            continue
+        for i in range(8):
+            m = ARR.neigh[c, i]
+            if m >= 0:
+                back = [j for j in range(8) if ARR.neigh[m, j] == c]
+                assert len(back) == 1 and ARR.orth[m, back[0]] == ARR.orth[c, i], (c, m)
+
+
+FAR_TEST = 1 << 20  # the planner's FAR, checked below
+
+
+def _chain_field_reference(kind, neigh, orth, ortho_only, card):
+    """Breadth-first from every empty sea space touching a card, in index order, to the end."""
+    n = card.shape[0]
+    dist = np.full(n, FAR_TEST, np.int64)
+    parent = np.full(n, -1, np.int64)
+    open_ = [card[c] < 0 and kind[c] not in (BD.K_NONE, BD.K_LAND) for c in range(n)]
+    queue = []
+    for c in range(n):
+        if open_[c] and any(
+            neigh[c, i] >= 0 and card[neigh[c, i]] >= 0 and (not ortho_only or orth[c, i])
+            for i in range(8)
+        ):
+            dist[c] = 1
+            queue.append(c)
+    for u in queue:  # grows while it is read
+        for i in range(8):
+            v = neigh[u, i]
+            if v >= 0 and open_[v] and dist[v] == FAR_TEST and (not ortho_only or orth[u, i]):
+                dist[v] = dist[u] + 1
+                parent[v] = u
+                queue.append(v)
+    return dist, parent
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    laid=st.integers(1, 40),
+    depth=st.integers(1, 6),
+    ortho=st.booleans(),
+)
+def test_the_chain_field_is_a_breadth_first_search_cut_at_its_depth(seed, laid, depth, ortho):
+    """Every space within ``depth`` cards gets the distance and bridge parent of a full search
+    from every space; every other space is out of reach (FAR)."""
+    from policies import cape_horn as PC
+
+    assert PC.FAR == FAR_TEST
+    rules = Rules().with_values({"adjacency": "orthogonal" if ortho else "diagonal"})
+    rng = np.random.default_rng(seed)
+    sea = np.flatnonzero((ARR.kind != BD.K_NONE) & (ARR.kind != BD.K_LAND))
+    card = np.full(ARR.kind.shape[0], -1, np.int64)
+    laid = min(laid, len(sea))
+    card[rng.choice(sea, size=laid, replace=False)] = rng.integers(0, 8, laid)
+    dist = np.empty_like(card)
+    parent = np.empty_like(card)
+    PC.chain_field(ARR, rules.to_engine(), card, dist, parent, depth)
+    want_dist, want_parent = _chain_field_reference(ARR.kind, ARR.neigh, ARR.orth, ortho, card)
+    near = want_dist <= depth
+    assert (dist[near] == want_dist[near]).all() and (parent[near] == want_parent[near]).all()
+    assert (dist[~near] == FAR_TEST).all()
