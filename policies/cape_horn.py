@@ -261,20 +261,21 @@ def chain_field(B, r, card, dist, parent, depth: int):
     ortho_only = r.adjacency == ADJ_ORTHOGONAL
     dist[:] = FAR
     parent[:] = -1
-    queue = np.empty(card.shape[0], np.int64)
-    tail = 0
     for m in range(card.shape[0]):
         if card[m] < 0:
             continue
         for i in range(8):
             c = neigh[m, i]
-            if c < 0 or dist[c] != FAR or card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
+            if c < 0 or card[c] >= 0 or kind[c] == K_NONE or kind[c] == K_LAND:
                 continue
             if not ortho_only or orth[m, i] == 1:
                 dist[c] = 1
-                queue[tail] = c
-                tail += 1
-    queue[:tail] = np.sort(queue[:tail])
+    queue = np.empty(card.shape[0], np.int64)
+    tail = 0
+    for c in range(card.shape[0]):  # the first spaces in index order
+        if dist[c] == 1:
+            queue[tail] = c
+            tail += 1
     head = 0
     while head < tail:
         u = queue[head]
