@@ -23,6 +23,7 @@ from numba import njit
 from simulator.pirateer import state as S
 from simulator.pirateer import turn
 from simulator.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
+from simulator.pirateer.odds_memo import memo_capture_odds
 from simulator.policy import PolicyDef, PolicyParam
 from simulator.search import mcts_policy
 
@@ -244,15 +245,16 @@ def lookahead_static(r, prm, ships, owner, g, p: int) -> float:
 
 
 @njit(cache=True)
-def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
+def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk, memo=None) -> float:
     """What the static evaluation loses to the opponents' next turns: each own ship (and the
     treasure it carries) times the chance, exact over the 36 rolls, that some opponent can
-    capture it (opponents taken as independent)."""
+    capture it (opponents taken as independent). ``memo``: a search's remembered capture odds
+    (``simulator.pirateer.odds_memo``), or None."""
     risk[:] = 0.0
     for q in range(g[S.G_PLAYERS]):
         if q == p or count_ships(ships, owner, q, True) == 0:
             continue
-        turn.capture_odds(r, ships, owner, occ, g, q, p, odds)
+        memo_capture_odds(memo, r, ships, owner, occ, g, q, p, odds)
         for s in range(S.N_SHIPS):
             risk[s] = 1.0 - (1.0 - risk[s]) * (1.0 - odds[s])
     w_risk = prm[LOOK_P.risk]
@@ -261,7 +263,7 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
     if t >= 0 and owner[t // S.FLEET] != p and prm[LOOK_P.threat] > 0.0:
         # offence: the chance of NOT being able to capture the treasure ship on its own next turn
         # (kept a loss, never a gain, so the static score stays an upper bound)
-        turn.capture_odds(r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
+        memo_capture_odds(memo, r, ships, owner, occ, g, p, owner[t // S.FLEET], odds)
         loss += prm[LOOK_P.threat] * prm[LOOK_P.treasure] * (1.0 - odds[t])
     for s in range(S.N_SHIPS):
         if ships[s] >= 0 and owner[s // S.FLEET] == p:
@@ -273,7 +275,7 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk) -> float:
 
 
 @njit(cache=True)
-def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int:
+def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int, memo=None) -> int:
     """Best move by static evaluation minus risk. The risk only lowers a score, so moves are
     taken in order of their static score and the search stops once no static score can beat the
     best full score found: the answer is the full evaluation's, at a fraction of the cost."""
@@ -300,7 +302,7 @@ def decide_lookahead(prm, r, ships, owner, occ, g, p: int, moves, n: int) -> int
         v = static[i]
         if v < WIN:
             k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
-            v -= risk_penalty(r, prm, ships, owner, occ, g, p, odds, risk)
+            v -= risk_penalty(r, prm, ships, owner, occ, g, p, odds, risk, memo)
             turn.unmake_move(ships, occ, g, moves[i], undo, k)
         if v > best_score + 1e-9:
             best_score = v
@@ -339,14 +341,15 @@ def move_scores(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int, o
 
 @njit(cache=True)
 def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int,
-                looking=True) -> int:  # fmt: skip
+                looking=True, memo=None) -> int:  # fmt: skip
     """Index of the move seat ``p`` plays among the ``n`` legal ``moves`` of its roll.
     ``looking``: None in an engine compiled without `lookahead` (no seat plays it:
-    ``GameSpec.compiled_when_played``), so numba leaves its capture odds out."""
+    ``GameSpec.compiled_when_played``), so numba leaves its capture odds out. ``memo``: a
+    search's remembered capture odds, or None."""
     if pid == RANDOM or n == 1:
         return np.random.randint(0, n)
     if pid == LOOKAHEAD and looking is not None:
-        return decide_lookahead(prm, r, ships, owner, occ, g, p, moves, n)
+        return decide_lookahead(prm, r, ships, owner, occ, g, p, moves, n, memo)
     undo = np.zeros((2, 3), dtype=np.int64)
     best = 0
     best_score = -np.inf

@@ -12,8 +12,9 @@ from simulator.pirateer import forward as F
 from simulator.pirateer import state as S
 from simulator.pirateer import turn
 from simulator.pirateer.board import N_PICTURE
+from simulator.pirateer.odds_memo import memo_capture_odds, new_odds_memo
 from simulator.pirateer.rules import Rules
-from simulator.policy import parse_policy
+from simulator.policy import EVAL_AT, parse_policy
 
 R = Rules().to_engine()
 
@@ -159,3 +160,74 @@ def test_a_horizon_stops_the_simulation_after_that_many_turns():
         F.score(R, _prm("mcts"), pos, nxt, np.zeros((3, 10)), rewards)
         assert rewards.sum() == pytest.approx(1.0)  # unfitted weights: an even share each
         assert rewards == pytest.approx(np.full(3, 1 / 3))
+
+
+# -- the search's memo of capture odds ------------------------------------------------------------
+def _positions_from_play(n_players: int, seed: int, every: int = 3) -> list:
+    """Positions of a `lookahead` self-play game, one every ``every`` turns."""
+    lookahead = POLICIES["lookahead"]
+    pols = (lookahead.id, lookahead.defaults(), lookahead.id, lookahead.defaults())
+    seed_numba(seed)
+    pos = S.new_state()
+    turn.new_game(R, n_players, pos)
+    out = []
+    p = n_players - 1
+    while pos.g[S.G_ENDED] == 0:
+        p = F.simulate(R, pols, pos, 0, p, 0, _bufs(), pos.g[S.G_TURN] + every)
+        if p < 0:
+            break
+        out.append(S.State(*(a.copy() for a in pos)))
+        p = (p - 1) % n_players  # simulate's `p` has just played: the seat before the next
+    return out
+
+
+@pytest.mark.parametrize("slots", [4, 1 << 14])
+def test_the_memo_answers_what_capture_odds_computes(slots):
+    """Asked again and again about positions of real play, in a shuffled order (a 4-slot memo
+    keeps taking slots over), the memo gives exactly the capture odds computed afresh."""
+    rng = np.random.default_rng(slots)
+    asked = [
+        (pos, q, p)
+        for players in (2, 3, 4)
+        for pos in _positions_from_play(players, players)[:25]
+        for q in range(players)
+        for p in range(players)
+        if q != p
+    ]
+    memo = new_odds_memo(slots)
+    got, want = np.zeros(S.N_SHIPS), np.zeros(S.N_SHIPS)
+    distinct = set()
+    for i in rng.integers(0, len(asked), 3 * len(asked)):
+        pos, q, p = asked[i]
+        memo_capture_odds(memo, R, pos.ships, pos.owner, pos.occ, pos.g, q, p, got)
+        turn.capture_odds(R, pos.ships, pos.owner, pos.occ, pos.g, q, p, want)
+        assert (got == want).all()
+        distinct.add((pos.ships.tobytes(), int(pos.g[S.G_TREASURE]), q, p))
+    assert memo.used.sum() == min(slots, len(distinct)) and len(distinct) > 100
+
+
+def test_simulations_with_the_memo_play_and_score_as_without():
+    """From the same seed a simulation plays the same moves and scores the same rewards with a
+    memo shared by many simulations as with none (the fitted evaluation's weights drawn at
+    random, so every feature counts)."""
+    lookahead = POLICIES["lookahead"]
+    pols = (lookahead.id, lookahead.defaults(), lookahead.id, lookahead.defaults())
+    prm = _prm("mcts")
+    prm[EVAL_AT : EVAL_AT + 11] = np.random.default_rng(1).normal(size=11)
+    for players in (2, 4):
+        memo = new_odds_memo()
+        for pos in _positions_from_play(players, 10 + players, 7)[:6]:
+            for seed in range(8):
+                runs = []
+                for m in (memo, None):
+                    sim = S.State(*(a.copy() for a in pos))
+                    seed_numba(seed)
+                    nxt = F.simulate(R, pols, sim, 0, players - 1, 0, _bufs(),
+                                     sim.g[S.G_TURN] + players, m)  # fmt: skip
+                    rewards = np.zeros(players)
+                    F.score(R, prm, sim, nxt, np.zeros((players, 10)), rewards, m)
+                    runs.append((nxt, *(a.copy() for a in sim), rewards))
+                assert runs[0][0] == runs[1][0]
+                for a, b in zip(runs[0][1:], runs[1][1:], strict=True):
+                    assert (a == b).all()
+        assert memo.used.any()

@@ -16,7 +16,7 @@ from numba import njit
 from policies.pirateer import clear_home_steps, nearest_to, nearest_to_anchorage
 
 from . import state as S
-from .turn import capture_odds
+from .odds_memo import memo_capture_odds
 
 FEATURES = (
     "ships",  # own ships on the board
@@ -35,8 +35,9 @@ FAR = 30  # distances are capped here: a ship further away is simply far
 
 
 @njit(cache=True)
-def features(r, st: S.State, next_seat: int, out) -> None:
-    """Every seat's features into ``out[seat, :len(FEATURES)]``, seat ``next_seat`` to move."""
+def features(r, st: S.State, next_seat: int, out, memo=None) -> None:
+    """Every seat's features into ``out[seat, :len(FEATURES)]``, seat ``next_seat`` to move
+    (``memo``: a search's remembered capture odds, or None)."""
     ships, owner, occ, g = st.ships, st.owner, st.occ, st.g
     n_players = g[S.G_PLAYERS]
     t = g[S.G_TREASURE]
@@ -50,7 +51,7 @@ def features(r, st: S.State, next_seat: int, out) -> None:
         for p in range(n_players):
             if p == q or S.count_alive(ships, owner, p) == 0:
                 continue
-            capture_odds(r, ships, owner, occ, g, q, p, odds)
+            memo_capture_odds(memo, r, ships, owner, occ, g, q, p, odds)
             for s in range(S.N_SHIPS):
                 if odds[s] > 0.0:
                     risk[s] = 1.0 - (1.0 - risk[s]) * (1.0 - odds[s])

@@ -26,6 +26,7 @@ from simulator import search as T
 from . import state as S
 from .board import N_PICTURE
 from .features import FEATURES, features
+from .odds_memo import new_odds_memo
 from .state import State, copy_state, new_state
 from .turn import end_turn, legal_moves, make_move, new_game, play_move, unmake_move
 
@@ -60,20 +61,22 @@ def next_decision(
 
 
 @njit(cache=True)
-def simulate(r, pols, st: State, seat: int, p: int, n: int, bufs, until: int) -> int:
+def simulate(r, pols, st: State, seat: int, p: int, n: int, bufs, until: int, memo=None) -> int:
     """Play on from seat ``p`` choosing among its ``n`` legal moves (n = 0: ``p`` has just
     played) until the game ends or ``until`` turns are played: ``seat`` plays policy
     ``pols[0]`` (parameters ``pols[1]``), every other seat ``pols[2]`` (``pols[3]``). Returns
-    the seat about to roll when it stopped at ``until`` (-1 at the end of the game)."""
+    the seat about to roll when it stopped at ``until`` (-1 at the end of the game). ``memo``:
+    the search's remembered capture odds (:mod:`.odds_memo`), or None."""
     own, own_prm, other, other_prm = pols
     moves, scratch, heat, rec, rec_n = bufs
     ships, owner, occ, g = st
     while True:
         if n > 0:
             if p == seat:
-                k = decide_move(own, own_prm, r, ships, owner, occ, g, p, moves, n)
+                k = decide_move(own, own_prm, r, ships, owner, occ, g, p, moves, n, True, memo)
             else:
-                k = decide_move(other, other_prm, r, ships, owner, occ, g, p, moves, n)
+                k = decide_move(other, other_prm, r, ships, owner, occ, g, p, moves, n, True,
+                                memo)  # fmt: skip
             play_move(r, st, p, moves[k], heat, rec, rec_n)
             end_turn(r, g)
         p, n = next_decision(r, st, p, moves, scratch, until)
@@ -97,14 +100,14 @@ def winning_move(r, st: State, p: int, moves, n: int) -> int:
 
 
 @njit(cache=True)
-def score(r, prm, st: State, next_seat: int, feats, rewards) -> None:
+def score(r, prm, st: State, next_seat: int, feats, rewards, memo=None) -> None:
     """Every seat's reward of a simulation: the win (1, else 0) once the game has ended, else the
     fitted evaluation of the position (seat ``next_seat`` to roll)."""
     n_players = st.g[S.G_PLAYERS]
     if st.g[S.G_ENDED] == 1 or next_seat < 0:
         T.win_rewards(st.g[S.G_WINNER], n_players, rewards)
     else:
-        features(r, st, next_seat, feats)
+        features(r, st, next_seat, feats, memo)
         T.evaluate(prm, feats, n_players, rewards)
 
 
@@ -157,6 +160,7 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     rewards = np.zeros(n_players, dtype=np.float64)
     feats = np.zeros((n_players, len(FEATURES)), dtype=np.float64)
     dice = np.random.randint(0, 2**30)
+    memo = new_odds_memo()
     while True:
         k = T.next_arm(h)
         if k < 0:
@@ -181,14 +185,14 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
                 best = -1
                 if T.widening(tree, widen):  # replies below the root: the rollout policy's
                     best = decide_move(rollout, rprm, r, sim.ships, sim.owner, sim.occ, sim.g,
-                                       q, moves, n)  # fmt: skip
+                                       q, moves, n, True, memo)  # fmt: skip
                 c = T.choose(tree, keys, n, q, explore, best, widen, bias)
                 play_move(r, sim, q, moves[c], heat, rec, rec_n)
                 end_turn(r, sim.g)
                 n = 0
         if not stopped:
-            q = simulate(r, pols, sim, p, q, n, bufs, until)
-        score(r, prm, sim, q, feats, rewards)
+            q = simulate(r, pols, sim, p, q, n, bufs, until, memo)
+        score(r, prm, sim, q, feats, rewards, memo)
         if in_tree:
             T.backup(tree, rewards)
         T.record_arm(h, k, rewards[p])
