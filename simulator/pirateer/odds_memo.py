@@ -1,12 +1,12 @@
 """Capture odds remembered within one search.
 
 A search plays each root move many times from the same position, so the positions its
-simulations score repeat: the opponent's reply to a given roll, the seat's own next move, the
-position its horizon evaluation reads. Their capture odds (:func:`.turn.capture_odds`, most of a
-simulation's time) depend only on where the ships stand, who carries the treasure and the two
-seats; the rules and the fleets' owners are the search's own. The memo keeps them by that key,
-in full (a slot's key is compared whole, never trusted to its hash), so every answer is the
-function's own: the same decisions, the same rows.
+simulations score repeat: the opponent weighing its replies to a roll it has drawn before, the
+horizon's evaluation reading a position another simulation reached. Their capture odds
+(:func:`.turn.capture_odds`, most of a simulation's time) depend only on where the ships stand,
+who carries the treasure and the two seats; the rules and the fleets' owners are the search's
+own. The memo keeps them by that key, in full (a slot's key is compared whole, never trusted to
+its hash), so every answer is the function's own: the same decisions, the same rows.
 """
 
 from __future__ import annotations
