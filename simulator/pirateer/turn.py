@@ -506,7 +506,8 @@ def _has_single(r, ships, owner, occ, g, q: int, pips: int) -> bool:
 
 
 @njit(cache=True, _nrt=False)
-def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relevant) -> int:
+def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relevant,
+                  within=-1) -> int:  # fmt: skip
     """Bit mask of ``p``'s ships that some legal move of ``q`` captures with the roll ``(a, b)``.
 
     Exact under the rules of :func:`legal_moves`: a capture by the second die-step, or by a first
@@ -514,7 +515,9 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
     nothing can follow is legal only when no move uses both dice (and, with ``must_use_larger``,
     only with the larger die). Only ``q``'s ships in ``relevant`` (a bit per ship) can be on a
     capture's path at all; the others matter only for whether a second step exists. Taking the
-    treasure only restricts a ship, so the treasure is never taken here.
+    treasure only restricts a ship, so the treasure is never taken here. ``within``: bits of
+    ``p``'s ships some leg fitting the roll reaches (no other can be captured), so the answer is
+    whole once they are all in.
     """
     theirs = fleet_mask(ships, owner, q)
     got = 0
@@ -528,6 +531,8 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
             if (theirs >> s) & 1 == 0 or (relevant >> s) & 1 == 0:
                 continue
             for d in range(N_DIRS):
+                if got & within == within:
+                    return got
                 t = walk(r, ships, owner, occ, g, s, d, x)
                 if t < 0:
                     continue
@@ -621,7 +626,18 @@ def capture_odds(r, ships, owner, occ, g, q: int, p: int, out):
         for b in range(a, 7):
             if not roll_can_capture(legs, a, b):
                 continue
-            mask = roll_captures(r, ships, owner, occ, g, q, p, a, b, relevant)
+            within = 0
+            for m in range(N_SHIPS):
+                if ships[m] >= 0 and owner[m // FLEET] == p:
+                    for s in range(N_SHIPS):
+                        if (
+                            ships[s] >= 0
+                            and owner[s // FLEET] == q
+                            and roll_can_capture(LEGS[ships[s], ships[m]], a, b)
+                        ):
+                            within |= 1 << m
+                            break
+            mask = roll_captures(r, ships, owner, occ, g, q, p, a, b, relevant, within)
             if mask == 0:
                 continue
             w = (1.0 if a == b else 2.0) / 36.0
