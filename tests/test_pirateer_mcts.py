@@ -11,7 +11,7 @@ from policies.pirateer import POLICIES, RUNNER, decide_move, seed_numba
 from simulator.pirateer import forward as F
 from simulator.pirateer import state as S
 from simulator.pirateer import turn
-from simulator.pirateer.board import N_PICTURE
+from simulator.pirateer.board import N_CELLS, N_PICTURE
 from simulator.pirateer.odds_memo import memo_capture_odds, new_odds_memo
 from simulator.pirateer.rules import Rules
 from simulator.policy import EVAL_AT, parse_policy
@@ -194,6 +194,7 @@ def test_the_memo_answers_what_capture_odds_computes(slots):
         for p in range(players)
         if q != p
     ]
+    assert N_CELLS < 255  # the key packs a space + 1 (0 for a captured ship) in a byte
     memo = new_odds_memo(slots)
     got, want = np.zeros(S.N_SHIPS), np.zeros(S.N_SHIPS)
     distinct = set()
