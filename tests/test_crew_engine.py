@@ -226,9 +226,9 @@ def test_the_searching_switch_is_on_only_for_searching_seats():
 def test_a_run_without_a_searching_seat_never_compiles_the_searches():
     """Played from a fresh process, every compiled Crew function with the ``searching`` switch
     has it typed None (numba pruned the expert, the sampler and the solver away)."""
-    from tests.test_game_contract import _searching_signatures, _switched_off
+    from tests.test_game_contract import _switch_signatures, _switched_off
 
-    found = _searching_signatures([("crew-deep-sea", ["heuristic", "random"])])
+    found = _switch_signatures([("crew-deep-sea", ["heuristic", "random"])])
     crew = {
         k: v
         for k, v in found.items()

@@ -388,7 +388,7 @@ def test_search_player_compiled_equals_interpreted(tmp_path):
             assert _rows(values) == interpreted[name], (game, name)
 
 
-def _searching_signatures(runs: list[tuple[str, list[str]]], switch: str = "searching") -> dict:
+def _switch_signatures(runs: list[tuple[str, list[str]]], switch: str = "searching") -> dict:
     """In a fresh process: play one game of each (game, seats), then list, per compiled function
     with a ``switch`` argument (``searching``: the engines' switch for the search), the types it
     was compiled (or loaded from the JIT cache) with."""
@@ -431,7 +431,7 @@ def _switched_off(numba_type: str) -> bool:
 def test_runs_without_the_search_never_compile_it():
     """A run with no `mcts` seat compiles its engine with the search switched off (``searching``
     typed None, so numba prunes the search away), and a run with one switches it on."""
-    without = _searching_signatures([(g, [get_game(g).best_heuristic]) for g in COMPILED_SEARCHING])
+    without = _switch_signatures([(g, [get_game(g).best_heuristic]) for g in COMPILED_SEARCHING])
     for game in COMPILED_SEARCHING:
         package = "simulator." + game.replace("-", "_") + "."
         engine = {k: v for k, v in without.items() if k.startswith(package) and v}
@@ -439,7 +439,7 @@ def test_runs_without_the_search_never_compile_it():
         for name, types_seen in engine.items():
             assert all(_switched_off(t) for t in types_seen), (name, types_seen)
     first = COMPILED_SEARCHING[0]
-    with_search = _searching_signatures([(first, _search_seats(first))])
+    with_search = _switch_signatures([(first, _search_seats(first))])
     switched = [v for v in with_search.values() if any(not _switched_off(t) for t in v)]
     assert switched, "a run with an mcts seat should switch the search on"
 

@@ -143,7 +143,7 @@ def test_lookahead_is_compiled_only_into_runs_that_play_it():
     from simulator.first_compile import compiled_what
     from simulator.pirateer.engine import looking_for
     from simulator.plan import plan_run
-    from tests.test_game_contract import _searching_signatures
+    from tests.test_game_contract import _switch_signatures
 
     def ids(*names):
         return engine_arrays(seat_policies(list(names), SPEC.policies, SPEC.id, 4))[0]
@@ -161,8 +161,8 @@ def test_lookahead_is_compiled_only_into_runs_that_play_it():
         ("lookahead", "hunter"): "pirateer-lookahead",
         ("mcts", "lookahead"): "pirateer-search",
     }
-    without = _searching_signatures([("pirateer", ["runner", "hunter"])], switch="looking")
-    with_it = _searching_signatures([("pirateer", ["runner", "lookahead"])], switch="looking")
+    without = _switch_signatures([("pirateer", ["runner", "hunter"])], switch="looking")
+    with_it = _switch_signatures([("pirateer", ["runner", "lookahead"])], switch="looking")
     for found, wanted in ((without, {"none"}), (with_it, {"bool"})):
         engine = {k: set(v) for k, v in found.items() if "pirateer" in k and v}
         assert "simulator.pirateer.engine.play_games" in engine  # callees: only when compiled
