@@ -163,11 +163,20 @@ def card_gain(r, pl, g, p, c, w) -> float:
 
 
 @njit(cache=True)
+def new_work(b):
+    """Scratch for the value helpers below, which allocate nothing (so they run without the
+    runtime): a row of route prefixes for every route of the board, then two rows of a value per
+    station (:func:`branch_value`'s)."""
+    width = max(b.route_colour.shape[1] + 1, N_STATIONS + 1)
+    return np.empty((b.route_colour.shape[0] + 2, width))
+
+
+@njit(cache=True)
 def route_gain(r, b, pl, g, p, i, roll, w) -> float:
     """Cards a harvest of ``roll`` takes along route ``i``, valued (room first, then swaps)."""
-    pre = np.zeros(b.route_colour.shape[1] + 1)
-    route_prefix(r, b, pl, g, p, i, w, pre)
-    return pre[min(roll, b.route_len[i])]
+    pre = np.zeros((1, b.route_colour.shape[1] + 1))
+    route_prefix(r, b, pl, g, p, i, w, pre, 0)
+    return pre[0, min(roll, b.route_len[i])]
 
 
 def _dice_table(max_dice: int = 4) -> np.ndarray:
@@ -186,12 +195,13 @@ DICE = _dice_table()
 
 
 @njit(cache=True, _nrt=False)
-def route_prefix(r, b, pl, g, p, i, w, out):
-    """``out[k]``: what the first ``k`` squares of route ``i`` give (k up to the route's length)."""
+def route_prefix(r, b, pl, g, p, i, w, out, row):
+    """``out[row, k]``: what the first ``k`` squares of route ``i`` give (k up to the route's
+    length)."""
     room = r.hold_limit - S.cargo(pl, p)
     c0 = S.cheapest_held(pl, g, p)
     cheap = g[S.G_VALUE + c0] if c0 >= 0 else 0
-    out[0] = 0.0
+    out[row, 0] = 0.0
     for j in range(b.route_len[i]):
         col = b.route_colour[i, j]
         v = 0.0
@@ -201,26 +211,33 @@ def route_prefix(r, b, pl, g, p, i, w, out):
                 room -= 1
             else:
                 v = max(0, g[S.G_VALUE + col] - cheap)
-        out[j + 1] = out[j] + w * v
+        out[row, j + 1] = out[row, j] + w * v
 
 
 @njit(cache=True)
 def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
     """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll)."""
+    return best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> float:
+    """:func:`expected_best_route` in ``work`` (:func:`new_work`): route ``i``'s prefixes in
+    row ``i``, a route the dice may not take marked by -1 in its first column (an allowed
+    route's is 0)."""
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
-    pre = np.zeros((hi - lo, b.route_colour.shape[1] + 1))
-    ok = np.zeros(hi - lo, dtype=np.bool_)
     for i in range(lo, hi):
-        ok[i - lo] = not coord_only or S.coordinates(br, g, p, b.route_end[i])
-        if ok[i - lo]:
-            route_prefix(r, b, pl, g, p, i, w, pre[i - lo])
+        if not coord_only or S.coordinates(br, g, p, b.route_end[i]):
+            route_prefix(r, b, pl, g, p, i, w, work, i)
+        else:
+            work[i, 0] = -1.0
     total = 0.0
     for t in range(ndice, 6 * ndice + 1):
         best = 0.0
         for i in range(lo, hi):
-            if ok[i - lo]:
-                best = max(best, pre[i - lo, min(t, b.route_len[i])])
+            if work[i, 0] == 0.0:
+                best = max(best, work[i, min(t, b.route_len[i])])
         total += DICE[ndice, t] * best
     return total
 
@@ -228,12 +245,16 @@ def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
 @njit(cache=True)
 def route_expectation(r, b, pl, br, g, p, i, w) -> float:
     """E of route ``i``'s gain when chosen before the roll (its own number of dice)."""
+    return route_expectation_within(r, b, pl, br, g, p, i, w, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def route_expectation_within(r, b, pl, br, g, p, i, w, work) -> float:
     nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
-    pre = np.zeros(b.route_colour.shape[1] + 1)
-    route_prefix(r, b, pl, g, p, i, w, pre)
+    route_prefix(r, b, pl, g, p, i, w, work, i)
     total = 0.0
     for t in range(nd, 6 * nd + 1):
-        total += DICE[nd, t] * pre[min(t, b.route_len[i])]
+        total += DICE[nd, t] * work[i, min(t, b.route_len[i])]
     return total
 
 
@@ -248,14 +269,19 @@ def any_coordination(b, br, g, p, s) -> bool:
 @njit(cache=True)
 def harvest_value(r, b, pl, br, g, p, s, w) -> float:
     """Expected value of a harvest at station ``s``, the better way of rolling."""
+    return harvest_value_within(r, b, pl, br, g, p, s, w, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def harvest_value_within(r, b, pl, br, g, p, s, w, work) -> float:
     if r.route_choice == ROUTE_BEFORE_ROLL:
         best = 0.0
         for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
-            best = max(best, route_expectation(r, b, pl, br, g, p, i, w))
+            best = max(best, route_expectation_within(r, b, pl, br, g, p, i, w, work))
         return best
-    v = expected_best_route(r, b, pl, br, g, p, s, r.harvest_dice, False, w)
+    v = best_route_within(r, b, pl, br, g, p, s, r.harvest_dice, False, w, work)
     if any_coordination(b, br, g, p, s):
-        v = max(v, expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, True, w))
+        v = max(v, best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, True, w, work))
     return v
 
 
@@ -333,6 +359,11 @@ def value_class(b, cell) -> int:
 def landing_values(r, b, pl, br, g, p, prm, out):
     """``out[value_class(b, c)]``: expected points of ending the move on cell ``c`` (the
     lookahead's one-square value)."""
+    landing_values_within(r, b, pl, br, g, p, prm, out, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def landing_values_within(r, b, pl, br, g, p, prm, out, work):
     w = prm[LOOK_P.card_weight]
     repair = pl[p, S.P_REPAIR] == 1
     for c in range(N_COLOURS):
@@ -348,14 +379,21 @@ def landing_values(r, b, pl, br, g, p, prm, out):
             if br[p, s] > 0:
                 v -= holidays  # its own branch may close for a while
                 if not repair:
-                    v += harvest_value(r, b, pl, br, g, p, s, w)
+                    v += harvest_value_within(r, b, pl, br, g, p, s, w, work)
             elif builds:  # (branch_value is 0 for branch_worth 0: the racer's)
-                v += max(0.0, branch_value(r, b, pl, br, g, p, s, prm) - r.branch_cost)
+                worth = branch_value_within(r, b, pl, br, g, p, s, prm, work)
+                v += max(0.0, worth - r.branch_cost)
         out[V_STATION + s] = v
 
 
 @njit(cache=True)
 def branch_value(r, b, pl, br, g, p, s, prm) -> float:
+    """:func:`branch_value_within` with scratch of its own."""
+    return branch_value_within(r, b, pl, br, g, p, s, prm, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def branch_value_within(r, b, pl, br, g, p, s, prm, work) -> float:
     """What a branch at station ``s`` is worth: ``branch_worth`` (the points a branch whose
     harvests are all coordinated brings at the start) times the share of that the station
     gives, worth less as the player nears the target. The share: a harvest here with the
@@ -366,24 +404,29 @@ def branch_value(r, b, pl, br, g, p, s, prm) -> float:
     if left <= 0.0 or prm[LOOK_P.branch_worth] <= 0.0:
         return 0.0
     w = prm[LOOK_P.card_weight]
-    full = expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, False, w)
+    full = best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, False, w, work)
     if full <= 0.0:
         return 0.0
-    here = harvest_value(r, b, pl, br, g, p, s, w)
-    partner = np.zeros(N_STATIONS + 1, dtype=np.bool_)
-    now = np.zeros(N_STATIONS + 1)
+    here = harvest_value_within(r, b, pl, br, g, p, s, w, work)
+    # the last two rows of work: whether station t is a partner (1.0) and its harvest now
+    partner = work.shape[0] - 2
+    now = work.shape[0] - 1
     for t in range(1, N_STATIONS + 1):
+        work[partner, t] = 0.0
+        work[now, t] = 0.0
         if t != s and br[p, t] > 0 and S.station_open(g, t):
             for i in range(b.route_ptr[t], b.route_ptr[t + 1]):
-                partner[t] = partner[t] or b.route_end[i] == s
-            if partner[t]:
-                now[t] = harvest_value(r, b, pl, br, g, p, t, w)
+                if b.route_end[i] == s:
+                    work[partner, t] = 1.0
+            if work[partner, t] == 1.0:
+                work[now, t] = harvest_value_within(r, b, pl, br, g, p, t, w, work)
     before = br[p, s]
     br[p, s] = g[S.G_TURN] + 1  # as if built: the partners' routes toward s coordinate
     added = 0.0
     for t in range(1, N_STATIONS + 1):
-        if partner[t]:
-            added += max(0.0, harvest_value(r, b, pl, br, g, p, t, w) - now[t])
+        if work[partner, t] == 1.0:
+            gain = harvest_value_within(r, b, pl, br, g, p, t, w, work) - work[now, t]
+            added += max(0.0, gain)
     br[p, s] = before
     return prm[LOOK_P.branch_worth] * left * (here + added) / full
 
@@ -411,6 +454,7 @@ def heuristic_scores(pid, prm, p, r, b, pl, br, g, out, lo, hi):
     if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
         moon = 100.0 + S.cargo_value(pl, g, p)
     builds = pid == BUILDER and builder_builds(prm, p, r, pl, br)
+    work = new_work(b)
     for j in range(lo, hi):
         cell = b.reach[j]
         k = b.kind[cell]
@@ -425,7 +469,7 @@ def heuristic_scores(pid, prm, p, r, b, pl, br, g, out, lo, hi):
             out[cell] = -1.0
             if pid == BUILDER and not repair and S.station_open(g, s):
                 if br[p, s] > 0:
-                    out[cell] = 40.0 + harvest_value(r, b, pl, br, g, p, s, 1.0)
+                    out[cell] = 40.0 + harvest_value_within(r, b, pl, br, g, p, s, 1.0, work)
                 elif builds:
                     out[cell] = 30.0
 
@@ -461,7 +505,7 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
     its root options with it)."""
     if pid == LOOKAHEAD or pid == RACER:
         values = np.empty(N_VALUES)
-        landing_values(r, b, pl, br, g, p, prm, values)
+        landing_values_within(r, b, pl, br, g, p, prm, values, new_work(b))
         for j in range(lo, hi):
             e = b.reach[j]
             now = values[value_class(b, e)]
