@@ -198,7 +198,8 @@ def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) 
     # the guide's choice enters the halving first (on a copy: a policy may draw or keep aims)
     S.copy_state(sim, root)
     k = int(prm[MCTS_P.guide])
-    choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k], p, s, r, t.odds, t.tmean,
+    # a mutable row, as the engine's: a constant's row (readonly) compiles the policy again
+    choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k].copy(), p, s, r, t.odds, t.tmean,
                          sim.pl, sim.sh, sim.cr, sim.g)  # fmt: skip
     order = np.zeros(MAX_OPTIONS, dtype=np.int64)
     T.rank_by_score(np.zeros(MAX_OPTIONS), n_root, option_index(root_keys, n_root, choice), order)
@@ -295,8 +296,8 @@ def _simulate(r, t: Tables, prm, sim: State, p: int, first: int, tree, ids, prms
             best = -1
             if n > 1 and T.widening(tree, prm[MCTS_P.widen]):
                 k = int(prm[MCTS_P.guide])
-                choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k], q, at[1], r, t.odds, t.tmean,
-                                     pl, sh, cr, g)  # fmt: skip
+                choice = decide_ship(ROLLOUTS[k], ROLLOUT_PRM[k].copy(), q, at[1], r, t.odds,
+                                     t.tmean, pl, sh, cr, g)  # fmt: skip
                 best = option_index(keys, n, choice)
             c = T.choose(tree, keys, n, q, prm[MCTS_P.explore], best, prm[MCTS_P.widen],
                          prm[MCTS_P.bias])  # fmt: skip

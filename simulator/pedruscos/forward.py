@@ -210,7 +210,7 @@ def walk_tree(r, b, prm, tree, sim: State, q: int, p: int, stop: int, keys, rids
     the other decisions are the rollout policy's. Returns the seat to play next (-1: over)."""
     gu = int(prm[MCTS_P.guide])
     gid = ROLLOUTS[gu]
-    gprm = ROLLOUT_PRM[gu]
+    gprm = ROLLOUT_PRM[gu].copy()  # mutable, as the engine's rows: one compile of the policies
     while q >= 0 and not T.left_tree(tree) and not (q == p and sim.g[S.G_ROUND] >= stop):
         d = start_turn(r, b, rids, rprm, sim, q)
         n = landing_options(r, b, sim, q, d, keys) if d > 0 else 0
@@ -249,7 +249,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     playouts = int(prm[MCTS_P.playouts])
     gu = int(prm[MCTS_P.guide])
     gid = ROLLOUTS[gu]
-    gprm = ROLLOUT_PRM[gu]
+    gprm = ROLLOUT_PRM[gu].copy()  # mutable, as the engine's rows: one compile of the policies
     horizon = int(prm[MCTS_P.horizon])
     in_tree = int(prm[MCTS_P.opponents]) == ROLLOUTS.shape[0]
     scores = np.zeros(n_root)

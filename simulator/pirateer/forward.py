@@ -128,7 +128,8 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     n_players = root.g[S.G_PLAYERS]
     playouts = int(prm[MCTS_P.playouts])
     rollout = ROLLOUTS[int(prm[MCTS_P.rollout])]
-    rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])]
+    # mutable rows, as the engine's: a constant's row (readonly) compiles the policies again
+    rprm = ROLLOUT_PRM[int(prm[MCTS_P.rollout])].copy()
     explore, widen, bias = prm[MCTS_P.explore], prm[MCTS_P.widen], prm[MCTS_P.bias]
     horizon = int(prm[MCTS_P.horizon])  # rounds: every seat in play, the searching seat last
     seats = 1 + S.opponents_left(root.ships, root.owner, p)
@@ -138,12 +139,12 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     if in_tree:
         pols = (rollout, rprm, rollout, rprm)
     else:
-        pols = (rollout, rprm, ROLLOUTS[opp], ROLLOUT_PRM[opp])
+        pols = (rollout, rprm, ROLLOUTS[opp], ROLLOUT_PRM[opp].copy())
     # the root: the guide's ranking, then sequential halving over its best
     gi = int(prm[MCTS_P.guide])
     scores = np.zeros(n_root, dtype=np.float64)
-    move_scores(ROLLOUTS[gi], ROLLOUT_PRM[gi], r, root.ships, root.owner, root.occ, root.g, p,
-                root_moves, n_root, scores)  # fmt: skip
+    move_scores(ROLLOUTS[gi], ROLLOUT_PRM[gi].copy(), r, root.ships, root.owner, root.occ,
+                root.g, p, root_moves, n_root, scores)  # fmt: skip
     order = np.zeros(n_root, dtype=np.int64)
     T.rank_by_score(scores, n_root, -1, order)
     h = T.new_halving(n_root)
