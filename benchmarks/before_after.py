@@ -12,6 +12,10 @@ the other for each game so that both see the same machine:
 - ``first``: ``balance simulate GAME -n 1000 --jobs 2`` on an empty JIT cache (a new
   ``BALANCE_CACHE_DIR``), wall seconds from start to exit; a compile it leaves running in the
   background is stopped before the next measurement.
+- ``search``: ``balance simulate GAME -n 4 --players 2 -p mcts -p BEST --jobs 2`` on an empty
+  JIT cache and an empty evaluation folder (BEST the game's strongest hand-written policy), wall
+  seconds: the first run with a search seat compiles the search engine and, where the search
+  stops at a horizon, fits its evaluation. The cooperative game has no ``mcts`` seat.
 - ``rate``: ``balance simulate GAME -n RATE_GAMES --jobs 2`` on a warm cache, games per second
   of the whole command (Parquet written), and the seconds a million games take at that rate.
 - ``split``: where the time of a game goes, engine or policies: the same run with every seat
@@ -40,9 +44,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "df570be"  # the last commit before the first-answer work (background compiles, demo)
-FIGURES = ("first", "rate", "split", "ladder")
+FIGURES = ("first", "search", "rate", "split", "ladder")
 GAMES = ("caza-tesoros", "pirateer", "pedruscos", "crew-deep-sea", "cape-horn")
 COOPERATIVE = ("crew-deep-sea",)
+BEST = {"caza-tesoros": "planner", "pirateer": "lookahead", "pedruscos": "lookahead",
+        "cape-horn": "planner"}  # fmt: skip
 WARM_GAMES = 10  # a run that only compiles or loads the engine
 BALANCE = "import sys; from cli import app; sys.argv[0] = 'balance'; app()"
 
@@ -93,6 +99,19 @@ def first(version: Version, game: str) -> dict:
     )  # fmt: skip
     stop_background_compiles(cache)
     return {"first_s": seconds}
+
+
+def first_search(version: Version, game: str) -> dict:
+    if game not in BEST:
+        return {}
+    cache = version.scratch / f"cold-search-{game}"
+    seconds, _ = version.balance(
+        "simulate", game, "-n", "4", "--players", "2", "-p", "mcts", "-p", BEST[game],
+        "--jobs", "2", "--out", version.out(), "--json",
+        cache=cache,
+    )  # fmt: skip
+    stop_background_compiles(cache)
+    return {"search_s": seconds}
 
 
 def _warm(version: Version, game: str, *policy: str) -> None:
@@ -151,6 +170,7 @@ def _row(game: str, before: dict, after: dict, key: str, fmt: str) -> str:
 HEADER = "| game | before | after | after / before |\n|---|---|---|---|"
 TABLES = {
     "first": ("first run on an empty cache, s", [("first_s", ".1f")]),
+    "search": ("first run with a search seat on an empty cache, s", [("search_s", ".1f")]),
     "rate": (
         "games/s with 2 jobs (a million games, s)",
         [("games_per_s", ",.0f"), ("million_s", ".0f")],
@@ -193,6 +213,8 @@ def main() -> None:
                     got = results[version.label][game]
                     if "first" in figures:
                         got |= first(version, game)
+                    if "search" in figures:
+                        got |= first_search(version, game)
                     if "rate" in figures:
                         got |= rate(version, game, args.rate_games)
                     if "split" in figures:
