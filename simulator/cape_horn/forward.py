@@ -50,6 +50,7 @@ from policies.cape_horn import (
     ts_token,
 )
 from simulator import search as T
+from simulator.seed_bank import new_seed_bank, seed_paired
 
 from . import outside as X  # the decisions: built-in, or a --policy-file's
 from . import state as S
@@ -532,11 +533,12 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     feats = np.zeros((n_players, N_FEATURES), np.float64)
     buyer = (rid, rprm)
     paired = np.random.randint(0, 2**31 - 1 - playouts)
+    bank = new_seed_bank(playouts + 1)
     arm = T.next_arm(h)
     while arm >= 0:
         # common random numbers: each plan's i-th simulation deals and rolls from the same seed,
         # so the plans are compared on the same deals as far as their games run alike
-        np.random.seed(paired + int(h.counts[arm]))
+        seed_paired(bank, int(h.counts[arm]), paired + int(h.counts[arm]))
         copy_state(sim, root)
         redeal(sim, p, pool, counts)
         q = p

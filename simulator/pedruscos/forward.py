@@ -44,6 +44,7 @@ from policies.pedruscos import (
     end_scores,
 )
 from simulator import search as T
+from simulator.seed_bank import new_seed_bank, seed_paired
 
 from . import state as S
 from .board import MOON
@@ -267,6 +268,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     root_round = root.g[S.G_ROUND]
     stop = root_round + horizon if horizon > 0 and not near_end(r, root) else 1 << 62
     paired = np.random.randint(0, 2**31 - 1 - playouts)
+    bank = new_seed_bank(playouts + 1)
     width = h.cursor[T.H_WIDTH]
     slot = np.full(n_root, -1, dtype=np.int64)
     for i in range(width):
@@ -277,7 +279,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     while k >= 0:
         # common random numbers: each option's i-th simulation rolls from the same seed, so the
         # options are compared on the same dice as far as their games run alike
-        S.seed_rng(paired + int(h.counts[k]))
+        seed_paired(bank, int(h.counts[k]), paired + int(h.counts[k]))
         S.copy_state(sim, root)
         forget_bookkeeping(sim)
         land(r, b, sids, sprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)

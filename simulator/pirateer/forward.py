@@ -22,6 +22,7 @@ from numba import njit
 
 from policies.pirateer import MCTS, MCTS_P, ROLLOUT_PRM, ROLLOUTS, decide_move, move_scores
 from simulator import search as T
+from simulator.seed_bank import new_seed_bank, seed_paired
 
 from . import state as S
 from .board import N_PICTURE
@@ -161,6 +162,7 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     rewards = np.zeros(n_players, dtype=np.float64)
     feats = np.zeros((n_players, len(FEATURES)), dtype=np.float64)
     dice = np.random.randint(0, 2**30)
+    bank = new_seed_bank(playouts + 1)
     memo = new_odds_memo()
     while True:
         k = T.next_arm(h)
@@ -168,7 +170,7 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
             break
         # common random numbers: the j-th simulation of every root move rolls the same dice (as
         # long as their games draw alike), so the halving compares moves more than luck
-        np.random.seed(dice + int(h.counts[k]))
+        seed_paired(bank, int(h.counts[k]), dice + int(h.counts[k]))
         copy_state(sim, root)
         play_move(r, sim, p, root_moves[k], heat, rec, rec_n)
         end_turn(r, sim.g)
