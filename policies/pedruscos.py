@@ -444,17 +444,16 @@ def wants_to_ship(r, pl, g, p, ship_at, cost) -> bool:
     )
 
 
-@njit(cache=True)
-def heuristic_scores(pid, prm, p, r, b, pl, br, g, out, lo, hi):
+@njit(cache=True, _nrt=False)
+def heuristic_scores(pid, prm, p, r, b, pl, br, g, out, lo, hi, work):
     """``out[c]``: the hauler's and builder's score of ending on cell ``c``, for the cells
     ``b.reach[lo:hi]`` the die reaches (a square's score depends only on its kind, colour or
-    station)."""
+    station); ``work``: :func:`new_work`'s scratch."""
     repair = pl[p, S.P_REPAIR] == 1
     moon = -0.5
     if not repair and wants_to_ship(r, pl, g, p, prm[HAULER_P.ship_at], r.shipping_cost):
         moon = 100.0 + S.cargo_value(pl, g, p)
     builds = pid == BUILDER and builder_builds(prm, p, r, pl, br)
-    work = new_work(b)
     for j in range(lo, hi):
         cell = b.reach[j]
         k = b.kind[cell]
@@ -494,7 +493,8 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == HAULER:
         return hauler_end(prm, p, r, b, pl, g, lo, hi)
     score = np.empty(b.kind.shape[0])
-    end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
+    values = np.empty(N_VALUES)
+    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, new_work(b))
     return best_end(b, lo, hi, score)
 
 
@@ -503,9 +503,15 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
     """``score[c]``: how policy ``pid`` (not ``random``) values ending the move on cell ``c``,
     for the cells ``b.reach[lo:hi]`` the die reaches; draws no random number (the search ranks
     its root options with it)."""
+    values = np.empty(N_VALUES)
+    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work):
+    """:func:`end_scores` in scratch: ``values`` (``N_VALUES``) and ``work`` (:func:`new_work`)."""
     if pid == LOOKAHEAD or pid == RACER:
-        values = np.empty(N_VALUES)
-        landing_values_within(r, b, pl, br, g, p, prm, values, new_work(b))
+        landing_values_within(r, b, pl, br, g, p, prm, values, work)
         for j in range(lo, hi):
             e = b.reach[j]
             now = values[value_class(b, e)]
@@ -518,7 +524,7 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
                     nxt += m / 6.0
             score[e] = now + prm[LOOK_P.next_weight] * nxt
     else:
-        heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi)
+        heuristic_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi, work)
 
 
 @njit(cache=True, _nrt=False)
