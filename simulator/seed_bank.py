@@ -3,10 +3,10 @@
 A search compares its root options on common random numbers: the j-th simulation of every
 option seeds numba's generator (a Mersenne Twister) from the same seed. Seeding costs a
 624-step recurrence, and the first draw after it a twist of the 624 words; in a search with k
-options in play the same seed is set up to k times, and in Pedruscos's search seeding was an
-eighth of the time. A bank keeps, for each j, the generator's words as the first seeding of
-that seed left them (twisted, nothing drawn yet) and copies them back for the later ones: the
-same draws from a copy.
+options in play the same seed is set up to k times, and in one game's search seeding was an
+eighth of the time (docs/performance.md). A bank keeps, for each j, the generator's words as
+the first seeding of that seed left them (twisted, nothing drawn yet) and copies them back for
+the later ones: the same draws from a copy.
 
 The words are numba's own thread-local generator state (``rnd_state_t`` in numba's
 ``_random.c``: ``index``, ``mt[624]``, ``has_gauss``, ``gauss``). With numba's compiler off the
