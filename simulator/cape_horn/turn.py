@@ -235,7 +235,7 @@ def token_allowed(B, pl, g, p, c):
     return g[G_TOK_LEFT + colour] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_move(B, r, ship, pl, g, p, t, take_token):
     """Ship ``p`` ends a move on ``t``: it takes a token there and may win. Returns the end
     reason (-1 when the game goes on)."""
@@ -252,12 +252,12 @@ def end_move(B, r, ship, pl, g, p, t, take_token):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_sail_points(r, pl, p, n):
     pl[p, P_SP] = min(pl[p, P_SP] + n, r.max_sail_points)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(st: State, p: int) -> bool:
     """Top card of the piles into p's hand; False when both piles are empty."""
     pl, hand, g, deck = st.pl, st.hand, st.g, st.deck
@@ -270,7 +270,7 @@ def draw(st: State, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sail(r, st: State, p: int, rec, rec_n) -> None:
     """Step 1: the turn's sail point."""
     pl = st.pl
@@ -280,7 +280,7 @@ def sail(r, st: State, p: int, rec, rec_n) -> None:
     record(rec, rec_n, EV_SAIL, st.g[G_ROUND], p, pl[p, P_SP])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_cards(B, r, st: State, p: int, buf, n: int, laid_heat, rec, rec_n) -> None:
     """Lay the policy's cards in order; each must be legal when laid (a cover only if n == 1)."""
     card, ship, pl, hand, g, _ = st
@@ -303,7 +303,7 @@ def lay_cards(B, r, st: State, p: int, buf, n: int, laid_heat, rec, rec_n) -> No
             record(rec, rec_n, EV_REFUSED, rnd, p, d, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_move_at_all(B, r, card, ship, pl, p):
     """Some move other than 'no move' is legal (by the card, 'ignorar' or twice)."""
     if has_normal_move(B, r, card, ship, p):
@@ -316,7 +316,7 @@ def can_move_at_all(B, r, card, ship, pl, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_move(B, r, st: State, p: int, move, take=TAKE_ALL) -> int:
     """Carry out the legal ``move`` (kind, a, b); returns the end reason (-1 while the game goes
     on). ``take``: the stops at which the player takes a station token it may take (TAKE_FIRST:
@@ -353,7 +353,7 @@ def make_move(B, r, st: State, p: int, move, take=TAKE_ALL) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_move(B, st: State, p: int, move, asked: int, before, rec, rec_n) -> None:
     """Record the ``move`` (kind, a, b) just made (``asked``: the kind the policy asked for) from
     ``before`` = (cell, sail points, tokens as ``token_index``) and every station token it took."""
@@ -374,7 +374,7 @@ def record_move(B, st: State, p: int, move, asked: int, before, rec, rec_n) -> N
         m *= 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_step(B, r, st: State, p: int, move, blocked_heat, rec, rec_n, take=TAKE_ALL) -> int:
     """Step 3: the policy's ``move`` (kind, a, b), 'no move' when illegal; returns the end reason
     (-1 while the game goes on)."""
@@ -397,7 +397,7 @@ def move_step(B, r, st: State, p: int, move, blocked_heat, rec, rec_n, take=TAKE
     return reason
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_step(r, st: State, p: int, rec, rec_n) -> int:
     """Step 4, the free draw (skipped with a full hand); returns the end reason (-1: go on)."""
     pl, g, deck = st.pl, st.g, st.deck
@@ -413,7 +413,7 @@ def draw_step(r, st: State, p: int, rec, rec_n) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy_step(r, st: State, p: int, nb: int, rec, rec_n) -> None:
     """Step 4, the purchases: up to ``nb`` cards while the hand, the points and the piles allow."""
     pl, g, deck = st.pl, st.g, st.deck
@@ -429,7 +429,7 @@ def buy_step(r, st: State, p: int, nb: int, rec, rec_n) -> None:
                    pl[p, P_HAND], pl[p, P_SP])  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_and_draw(B, r, st: State, p: int, move, blocked_heat, rec, rec_n, take=TAKE_ALL) -> int:
     """Step 3 and the free draw of step 4, whoever chose the move; returns the end reason (-1
     while the game goes on)."""
@@ -439,7 +439,7 @@ def move_and_draw(B, r, st: State, p: int, move, blocked_heat, rec, rec_n, take=
     return draw_step(r, st, p, rec, rec_n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_seat(r, g, q: int, n_players: int) -> int:
     """The seat after ``q`` starts its turn (a new round after the last); -1 at the round cap."""
     q += 1
