@@ -90,7 +90,7 @@ def copy_state(dst: State, src: State) -> None:
     dst.g[:] = src.g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship_owner(owner, s: int) -> int:
     return owner[s // FLEET]
 
@@ -99,7 +99,7 @@ def ship_owner(owner, s: int) -> int:
 # decrements of its four arrays per call cost more than the walk itself.
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_take(g, to: int) -> bool:
     return g[G_TREASURE] == ON_ISLAND and IS_ANCHORAGE[to]
 
@@ -154,7 +154,7 @@ def ships_of(ships, owner, p: int) -> np.ndarray:
     return out[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def position_key(ships, owner, g, p: int, mine) -> int:
     """Pack what a move of ``p`` can change: where ``p``'s ships are (8 bits each), who holds the
     treasure (3 bits) and which ships are still on the board (12 bits) into one int64."""

@@ -221,7 +221,7 @@ def unmake_step(ships, occ, g, s: int, frm: int, cap: int, old: int):
     g[G_TREASURE] = old
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(out, n: int, first, second, key: int) -> int:
     """Row ``n`` of ``out``: the die-steps ``first`` and ``second`` (each ``(ship, direction,
     pips, take)``; a second ship of -1: a one-step move) leading to the position ``key``."""
@@ -234,7 +234,7 @@ def _record(out, n: int, first, second, key: int) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _moves_from(r, st: State, p, d1, d2, out, singles, mine, still, pre, counts):
     """The moves of :func:`legal_moves` from the position as it is (``pre`` >= 0: the treasure
     was just taken where a ship stood, recorded in the first step's take field). ``counts``:
@@ -363,14 +363,14 @@ def dedupe(out, n: int) -> int:
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_target(r, ships, owner, occ, g, move, k: int) -> int:
     """The landing space of die-step ``k`` (0 or 1) of ``move`` in the current position."""
     base = 1 + 4 * k
     return walk(r, ships, owner, occ, g, move[base], move[base + 1], move[base + 2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_move(r, ships, owner, occ, g, move, undo) -> int:
     """Apply ``move`` (legal in this position), writing undo records into ``undo[2, 3]``;
     returns the number of steps applied (a game-ending first step stops the move)."""
@@ -388,7 +388,7 @@ def make_move(r, ships, owner, occ, g, move, undo) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unmake_move(ships, occ, g, move, undo, n: int):
     for k in range(n - 1, -1, -1):
         unmake_step(ships, occ, g, move[1 + 4 * k], undo[k, 0], undo[k, 1], undo[k, 2])
@@ -396,7 +396,7 @@ def unmake_move(ships, occ, g, move, undo, n: int):
         g[G_TREASURE] = ON_ISLAND
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_move(r, st: State, p: int, move, heat, rec, rec_n) -> None:
     """Play a legal move step by step, counting captures and the treasure's changes of hand
     (``heat``: the per-space counts of captures, treasure taken and treasure lost); ends the game
@@ -447,7 +447,7 @@ def play_move(r, st: State, p: int, move, heat, rec, rec_n) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(r, g) -> None:
     """A seat with ships has played its turn: count it, and stop the game at the turn cap."""
     g[G_TURN] += 1
