@@ -21,7 +21,6 @@ from numba.extending import intrinsic
 
 # index, mt[624], has_gauss and gauss (a double: two words), the state a seeding sets
 STATE_WORDS = 628
-_MT_N = 624  # the index at which the next draw twists the words first
 
 
 @intrinsic
