@@ -214,17 +214,11 @@ def route_prefix(r, b, pl, g, p, i, w, out, row):
         out[row, j + 1] = out[row, j] + w * v
 
 
-@njit(cache=True)
-def expected_best_route(r, b, pl, br, g, p, s, ndice, coord_only, w) -> float:
-    """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll)."""
-    return best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, new_work(b))
-
-
 @njit(cache=True, _nrt=False)
 def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> float:
-    """:func:`expected_best_route` in ``work`` (:func:`new_work`): route ``i``'s prefixes in
-    row ``i``, a route the dice may not take marked by -1 in its first column (an allowed
-    route's is 0)."""
+    """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll), in
+    ``work`` (:func:`new_work`): route ``i``'s prefixes in row ``i``, a route the dice may not
+    take marked by -1 in its first column (an allowed route's is 0)."""
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
     for i in range(lo, hi):
@@ -242,14 +236,10 @@ def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> floa
     return total
 
 
-@njit(cache=True)
-def route_expectation(r, b, pl, br, g, p, i, w) -> float:
-    """E of route ``i``'s gain when chosen before the roll (its own number of dice)."""
-    return route_expectation_within(r, b, pl, br, g, p, i, w, new_work(b))
-
-
 @njit(cache=True, _nrt=False)
 def route_expectation_within(r, b, pl, br, g, p, i, w, work) -> float:
+    """E of route ``i``'s gain when chosen before the roll (its own number of dice), in
+    ``work`` (:func:`new_work`)."""
     nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
     route_prefix(r, b, pl, g, p, i, w, work, i)
     total = 0.0
@@ -616,8 +606,9 @@ def decide_dice(pid, prm, p, r, b, pl, br, g, s) -> bool:
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
     w = _weight(pid, prm)
-    one = expected_best_route(r, b, pl, br, g, p, s, r.harvest_dice, False, w)
-    two = expected_best_route(r, b, pl, br, g, p, s, r.coordinated_dice, True, w)
+    work = new_work(b)
+    one = best_route_within(r, b, pl, br, g, p, s, r.harvest_dice, False, w, work)
+    two = best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, True, w, work)
     return two > one
 
 
@@ -632,13 +623,14 @@ def decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only) -> int:
                 return i
         return lo
     w = _weight(pid, prm)
+    work = new_work(b)
     best = -1
     best_v = -1.0
     for i in range(lo, hi):
         if coord_only and not S.coordinates(br, g, p, b.route_end[i]):
             continue
         if roll == 0:
-            v = route_expectation(r, b, pl, br, g, p, i, w)
+            v = route_expectation_within(r, b, pl, br, g, p, i, w, work)
         else:
             v = route_gain(r, b, pl, g, p, i, roll, w)
         if v > best_v:
