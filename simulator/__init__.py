@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .jit import compile_calls_unliteral, configure_cache, limit_loop_unswitching
+from .jit import (
+    compile_callees_without_python_entry,
+    compile_calls_unliteral,
+    configure_cache,
+    limit_loop_unswitching,
+)
 
 configure_cache()  # before any engine is compiled: numba's cache folder follows the sources
 limit_loop_unswitching()  # compile time: jit.py says why
 compile_calls_unliteral()  # one specialisation per argument type (jit.py says why)
+compile_callees_without_python_entry()  # compile time: jit.py says why
 
 from .dataset import load_run, read_manifest  # noqa: E402
 from .errors import BalanceError  # noqa: E402

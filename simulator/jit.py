@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 _PACKAGES = ("simulator", "policies")
@@ -88,6 +89,92 @@ def compile_calls_unliteral() -> None:
 
     get_call_template._balance_unliteral = True
     Dispatcher.get_call_template = get_call_template
+
+
+# Whether the compile in progress on this thread was asked for by compiled code (a call typed
+# inside another of the project's compiled functions) rather than by a call from Python.
+_FOR_COMPILED = threading.local()
+
+
+def _ours(dispatcher) -> bool:  # noqa: ANN001 (numba's dispatcher)
+    return not dispatcher.py_func.__module__.startswith("numba")
+
+
+def _for_compiled() -> bool:
+    return getattr(_FOR_COMPILED, "active", False)
+
+
+def compile_callees_without_python_entry() -> None:
+    """Compile the project's functions without their Python entry when compiled code calls them.
+
+    numba builds two wrappers around every function it compiles: one that Python can call
+    (unboxing each argument: a board of 12 arrays, the rules record) and one for use as a C
+    function pointer. A function called only from other compiled functions never uses either,
+    yet both were a third of a cold compile (one default engine's 32 against 20 CPU
+    seconds without them; docs/performance.md). So a function compiled for a compiled caller
+    gets neither; if Python later calls it with the same types, it is compiled again with them
+    (the wrapper-less version is never offered to Python, which would call a null address).
+    The two versions are cached under different keys. Idempotent.
+    """
+    from numba.core import caching, sigutils
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.dispatcher import Dispatcher, _FunctionCompiler
+
+    if getattr(Dispatcher.compile, "_balance_for_compiled", False):
+        return
+    original_template = Dispatcher.get_call_template
+    original_compile = Dispatcher.compile
+    original_add = Dispatcher.add_overload
+    original_flags = _FunctionCompiler._customize_flags
+    original_key = caching.Cache._index_key
+
+    @functools.wraps(original_template)
+    def get_call_template(self, args, kws):  # noqa: ANN001, ANN202 (numba's own signature)
+        before = _for_compiled()
+        _FOR_COMPILED.active = _ours(self)
+        try:
+            return original_template(self, args, kws)
+        finally:
+            _FOR_COMPILED.active = before
+
+    @functools.wraps(original_compile)
+    def compile(self, sig):  # noqa: ANN001, ANN202
+        with global_compiler_lock:
+            args = tuple(sigutils.normalize_signature(sig)[0])
+            without_entry = self.__dict__.setdefault("_balance_without_entry", set())
+            if not _for_compiled() and args in without_entry:
+                # Python calls a function so far compiled only for compiled callers
+                del self.overloads[args]
+                without_entry.discard(args)
+            return original_compile(self, sig)
+
+    @functools.wraps(original_add)
+    def add_overload(self, cres):  # noqa: ANN001, ANN202
+        if not (_for_compiled() and _ours(self)):
+            return original_add(self, cres)
+        # no Python entry: kept for compiled callers, not offered to calls from Python
+        args = tuple(cres.signature.args)
+        self.overloads[args] = cres
+        self.__dict__.setdefault("_balance_without_entry", set()).add(args)
+        return None
+
+    def customize_flags(self, flags):  # noqa: ANN001, ANN202
+        flags = original_flags(self, flags)
+        if _for_compiled():
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+        return flags
+
+    def index_key(self, sig, codegen):  # noqa: ANN001, ANN202
+        key = original_key(self, sig, codegen)
+        return (*key, "for compiled callers") if _for_compiled() else key
+
+    compile._balance_for_compiled = True
+    Dispatcher.get_call_template = get_call_template
+    Dispatcher.compile = compile
+    Dispatcher.add_overload = add_overload
+    _FunctionCompiler._customize_flags = customize_flags
+    caching.Cache._index_key = index_key
 
 
 # LLVM's non-trivial loop unswitching (on at numba's default -O3) copies a loop once per branch

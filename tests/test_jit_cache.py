@@ -98,3 +98,80 @@ def test_loops_are_not_copied_per_invariant_branch():
         return int(out.stdout.split()[-1])
 
     assert ir_size("1") < 0.7 * ir_size("llvm")
+
+
+# A module of cached functions, `inner` called by `outer` and by `twice`, in a folder of its own.
+_ENTRY_MODULE = """
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def inner(a, i):
+    return a[i] * 2
+
+
+@njit(cache=True)
+def outer(a):
+    return inner(a, 0) + inner(a, 1)
+
+
+@njit(cache=True)
+def twice(a):
+    return 2 * inner(a, 1)
+"""
+
+# Runs the calls named on its command line in order, then prints how each of `inner`'s
+# signatures stands: offered to Python or kept for compiled callers only.
+_ENTRY_PROBE = """
+import json, sys
+import numpy as np
+import simulator  # installs the project's compile settings
+import probe_entry as m
+
+a = np.array([3, 4], dtype=np.int64)
+calls = {"outer": lambda: m.outer(a), "twice": lambda: m.twice(a), "inner": lambda: m.inner(a, 1)}
+got = [calls[call]() for call in sys.argv[1:]]
+print(json.dumps({
+    "got": [int(x) for x in got],
+    "without_entry": len(m.inner.__dict__.get("_balance_without_entry", ())),
+    "signatures": len(m.inner.signatures),
+    "cache_hits": sum(m.inner.stats.cache_hits.values()),
+}))
+"""
+
+
+def _entry_probe(folder: Path, cache: Path, *calls: str) -> dict:
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    (folder / "probe_entry.py").write_text(_ENTRY_MODULE)
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{folder}", "NUMBA_CACHE_DIR": ""}
+    env["BALANCE_CACHE_DIR"] = str(cache)
+    out = subprocess.run(
+        [sys.executable, "-c", _ENTRY_PROBE, *calls], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr  # a call through a missing entry would crash
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_a_function_called_only_from_compiled_code_has_no_python_entry(tmp_path):
+    """Compiled for a compiled caller, ``inner`` gets no Python entry (a third of a cold
+    compile); a later call from Python compiles it again with one and gets the right answer."""
+    got = _entry_probe(tmp_path, tmp_path / "cache", "outer")
+    assert got == {"got": [14], "without_entry": 1, "signatures": 1, "cache_hits": 0}
+    got = _entry_probe(tmp_path, tmp_path / "cache2", "outer", "inner", "outer")
+    assert got["got"] == [14, 8, 14]
+    assert got["without_entry"] == 0 and got["signatures"] == 1
+
+
+def test_the_two_versions_are_cached_apart(tmp_path):
+    """A cached wrapper-less ``inner`` is loaded for a compiled caller, never for Python."""
+    cache = tmp_path / "cache"
+    _entry_probe(tmp_path, cache, "outer")  # caches inner for compiled callers (and outer)
+    got = _entry_probe(tmp_path, cache, "inner")  # Python: not that version, compiled
+    assert got == {"got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 0}
+    got = _entry_probe(tmp_path, cache, "twice")  # a new caller: inner's version for it loaded
+    assert got == {"got": [16], "without_entry": 1, "signatures": 1, "cache_hits": 1}
+    got = _entry_probe(tmp_path, cache, "inner")  # Python's version, cached by the second run
+    assert got == {"got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 1}
