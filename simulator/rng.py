@@ -20,13 +20,17 @@ from numba import njit
 
 STATE_WORDS = 4
 
+# The draws are ordinary compiled functions without reference counting, which LLVM inlines into
+# the caller (they are a few instructions). numba's own inlining (``inline="always"``) typed them
+# again at every call site: a function of eight draws took two seconds to compile.
 
-@njit(cache=True, inline="always")
+
+@njit(cache=True, _nrt=False)
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def next_at(words: np.ndarray, at: int) -> np.uint64:
     """The next 64 random bits of the state held in ``words[at : at + 4]``; advances it.
 
@@ -44,7 +48,7 @@ def next_at(words: np.ndarray, at: int) -> np.uint64:
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def below_at(words: np.ndarray, at: int, n: int) -> int:
     """A uniform integer in ``0 .. n-1`` (``1 <= n < 2**32``) from the state in
     ``words[at : at + 4]``, exactly uniform (Lemire's multiply-and-shift with rejection)."""
@@ -59,7 +63,7 @@ def below_at(words: np.ndarray, at: int, n: int) -> int:
     return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def uniform_at(words: np.ndarray, at: int) -> float:
     """A uniform float in ``[0, 1)`` (53 random bits) from the state in ``words[at : at + 4]``."""
     return np.float64(next_at(words, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -79,13 +83,13 @@ def seed_words(words: np.ndarray, at: int, seed: int, count: int) -> None:
 
 
 # The same generator on a ``uint64[4]`` state array (:func:`new_state`).
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def next_u64(state: np.ndarray) -> np.uint64:
     """The next 64 random bits; advances ``state``."""
     return next_at(state.view(np.int64), 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def below(state: np.ndarray, n: int) -> int:
     """A uniform integer in ``0 .. n-1`` (``1 <= n < 2**32``), exactly uniform (Lemire)."""
     return below_at(state.view(np.int64), 0, n)

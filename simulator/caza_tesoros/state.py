@@ -173,19 +173,19 @@ def seed_rng(g, seed):
     seed_words(g, G_RNG, seed, 2 * STATE_WORDS)  # the two streams follow each other in g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rand_int(g, n: int) -> int:
     """A uniform integer in ``0 .. n-1`` from the game's generator (the rules' dice and draws)."""
     return below_at(g, G_RNG, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def d6(g) -> int:
     """One die of the game (1-6)."""
     return below_at(g, G_RNG, 6) + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def policy_int(g, n: int) -> int:
     """A uniform integer in ``0 .. n-1`` from the policies' generator."""
     return below_at(g, G_POLICY_RNG, n)
