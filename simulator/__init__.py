@@ -15,12 +15,14 @@ from .jit import (
     compile_calls_unliteral,
     configure_cache,
     limit_loop_unswitching,
+    link_callees_without_machine_code,
 )
 
 configure_cache()  # before any engine is compiled: numba's cache folder follows the sources
 limit_loop_unswitching()  # compile time: jit.py says why
 compile_calls_unliteral()  # one specialisation per argument type (jit.py says why)
 compile_callees_without_python_entry()  # compile time: jit.py says why
+link_callees_without_machine_code()  # the same
 
 from .dataset import load_run, read_manifest  # noqa: E402
 from .errors import BalanceError  # noqa: E402

@@ -177,6 +177,107 @@ def compile_callees_without_python_entry() -> None:
     caching.Cache._index_key = index_key
 
 
+def link_callees_without_machine_code() -> None:
+    """Neither optimise as a whole nor turn into machine code a function compiled without a
+    Python entry.
+
+    Such a function (:func:`compile_callees_without_python_entry`) runs only inside its
+    callers: numba links its LLVM code into each caller, where it is optimised and turned into
+    machine code with the caller's. Its own module was optimised and turned into machine code
+    as well, work only a call from Python would have used: a sixth to a third of a default
+    engine's cold compile (docs/performance.md). So its library is linked (each of its
+    functions already optimised on its own, as numba does before linking) and handed to no JIT
+    engine, and the cache keeps its LLVM bitcode, all a later caller links. A caller carrying
+    such code sets the environments it refers to (a message an error makes at run time reads
+    them), as numba does when it loads a caller from the cache. Idempotent; installs
+    :func:`compile_callees_without_python_entry` first.
+    """
+    import llvmlite.binding as ll
+    from numba.core import codegen, cpu
+    from numba.core.compiler_lock import require_global_compiler_lock
+    from numba.core.environment import lookup_environment
+
+    compile_callees_without_python_entry()
+    if getattr(cpu.CPUContext.get_executable, "_balance_linking_only", False):
+        return
+    original_executable = cpu.CPUContext.get_executable
+    original_serialize = codegen.CPUCodeLibrary.serialize_using_object_code
+    original_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+    original_set_env = codegen.JITCPUCodegen.set_env
+
+    def finalize_for_linking(library) -> None:  # noqa: ANN001 (numba's code library)
+        """numba's ``finalize`` without the module's optimisation and the JIT engine."""
+        require_global_compiler_lock()
+        seen = set()
+        for other in library._linking_libraries:
+            if other not in seen:
+                seen.add(other)
+                library._reload_init.update(other._reload_init)
+                library._final_module.link_in(other._get_module_for_linking(), preserve=True)
+        library._final_module.verify()
+        library._finalize_dynamic_globals()
+        library._verify_declare_only_symbols()
+        library._finalized = True
+        library._balance_linking_only = True
+
+    def set_referenced_environments(library, own: str) -> None:  # noqa: ANN001
+        for gv in library._final_module.global_variables:
+            if gv.name.startswith("_ZN08NumbaEnv") and gv.name != own:
+                env = lookup_environment(gv.name)
+                if env is not None:
+                    library.codegen.set_env(gv.name, env)
+
+    def get_executable(self, library, fndesc, env):  # noqa: ANN001, ANN202 (numba's signature)
+        from numba import _dynfunc
+
+        linking_only = getattr(library, "_balance_linking_only", False)
+        if not linking_only and _for_compiled() and not library._finalized:
+            unresolved = any(
+                gv.name.startswith(codegen.RuntimeLinker.PREFIX)
+                for gv in library._final_module.global_variables
+            )  # a recursive function needs the engine to resolve its own address
+            if not unresolved:
+                finalize_for_linking(library)
+                linking_only = True
+        if not linking_only:
+            cfunc = original_executable(self, library, fndesc, env)
+            set_referenced_environments(library, self.get_env_name(fndesc))
+            return cfunc
+        name = fndesc.qualname.split(".")[-1]
+        doc = f"compiled for compiled callers: {fndesc.qualname!r}"
+        return _dynfunc.make_function(fndesc.lookup_module(), name, doc, 0, env, (library,))
+
+    def serialize_using_object_code(self):  # noqa: ANN001, ANN202
+        if getattr(self, "_balance_linking_only", False):
+            return (self.name, _LINKING_ONLY, self._get_module_for_linking().as_bitcode())
+        return original_serialize(self)
+
+    def unserialize(cls, codegen_, state):  # noqa: ANN001, ANN202
+        name, kind, data = state
+        if kind != _LINKING_ONLY:
+            return original_unserialize(cls, codegen_, state)
+        library = codegen_.create_library(name)
+        library._final_module = ll.parse_bitcode(data)
+        library._shared_module = library._final_module
+        library._finalized = True
+        library._balance_linking_only = True
+        return library
+
+    def set_env(self, env_name, env):  # noqa: ANN001, ANN202
+        if self._engine.get_global_value_address(env_name):  # 0: not in the engine
+            original_set_env(self, env_name, env)
+
+    get_executable._balance_linking_only = True
+    cpu.CPUContext.get_executable = get_executable
+    codegen.CPUCodeLibrary.serialize_using_object_code = serialize_using_object_code
+    codegen.CPUCodeLibrary._unserialize = classmethod(unserialize)
+    codegen.JITCPUCodegen.set_env = set_env
+
+
+# The cache's name for a library kept as LLVM bitcode only (numba's own are "object", "bitcode").
+_LINKING_ONLY = "balance-linking-only"
+
+
 # LLVM's non-trivial loop unswitching (on at numba's default -O3) copies a loop once per branch
 # whose condition does not change inside it, and again for the next such branch. A task
 # evaluator that switches on the task kind around loops over tricks and cards took 34 CPU

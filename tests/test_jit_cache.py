@@ -119,6 +119,18 @@ def outer(a):
 @njit(cache=True)
 def twice(a):
     return 2 * inner(a, 1)
+
+
+@njit(cache=True)
+def checked(a, i):
+    if i >= len(a):
+        raise ValueError("no such index:", i)  # a message made at run time
+    return a[i]
+
+
+@njit(cache=True)
+def read(a, i):
+    return checked(a, i)
 """
 
 # Runs the calls named on its command line in order, then prints how each of `inner`'s
@@ -131,12 +143,26 @@ import probe_entry as m
 
 a = np.array([3, 4], dtype=np.int64)
 calls = {"outer": lambda: m.outer(a), "twice": lambda: m.twice(a), "inner": lambda: m.inner(a, 1)}
+
+
+def read_past_the_end():
+    try:
+        m.read(a, 5)
+    except ValueError as error:
+        return str(error)
+
+
+calls["read"] = read_past_the_end
 got = [calls[call]() for call in sys.argv[1:]]
 print(json.dumps({
-    "got": [int(x) for x in got],
+    "got": [x if isinstance(x, str) else int(x) for x in got],
     "without_entry": len(m.inner.__dict__.get("_balance_without_entry", ())),
     "signatures": len(m.inner.signatures),
     "cache_hits": sum(m.inner.stats.cache_hits.values()),
+    "machine_code": sum(
+        bool(c.library.get_pointer_to_function(c.fndesc.mangled_name))
+        for c in m.inner.overloads.values()
+    ),
 }))
 """
 
@@ -159,10 +185,21 @@ def test_a_function_called_only_from_compiled_code_has_no_python_entry(tmp_path)
     """Compiled for a compiled caller, ``inner`` gets no Python entry (a third of a cold
     compile); a later call from Python compiles it again with one and gets the right answer."""
     got = _entry_probe(tmp_path, tmp_path / "cache", "outer")
-    assert got == {"got": [14], "without_entry": 1, "signatures": 1, "cache_hits": 0}
+    assert got == {
+        "got": [14], "without_entry": 1, "signatures": 1, "cache_hits": 0, "machine_code": 0
+    }  # fmt: skip
     got = _entry_probe(tmp_path, tmp_path / "cache2", "outer", "inner", "outer")
     assert got["got"] == [14, 8, 14]
-    assert got["without_entry"] == 0 and got["signatures"] == 1
+    assert got["without_entry"] == 0 and got["signatures"] == 1 and got["machine_code"] == 1
+
+
+def test_an_error_raised_in_a_callee_without_machine_code_keeps_its_message(tmp_path):
+    """A callee without machine code of its own runs inside its caller, whose environment
+    table must reach the callee's code: a message made at run time needs it, compiled afresh
+    and loaded from the cache alike."""
+    for _ in range(2):  # compiled, then loaded
+        got = _entry_probe(tmp_path, tmp_path / "cache", "read")
+        assert got["got"] == ["('no such index:', 5)"]
 
 
 def test_the_two_versions_are_cached_apart(tmp_path):
@@ -170,8 +207,14 @@ def test_the_two_versions_are_cached_apart(tmp_path):
     cache = tmp_path / "cache"
     _entry_probe(tmp_path, cache, "outer")  # caches inner for compiled callers (and outer)
     got = _entry_probe(tmp_path, cache, "inner")  # Python: not that version, compiled
-    assert got == {"got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 0}
+    assert got == {
+        "got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 0, "machine_code": 1
+    }  # fmt: skip
     got = _entry_probe(tmp_path, cache, "twice")  # a new caller: inner's version for it loaded
-    assert got == {"got": [16], "without_entry": 1, "signatures": 1, "cache_hits": 1}
+    assert got == {
+        "got": [16], "without_entry": 1, "signatures": 1, "cache_hits": 1, "machine_code": 0
+    }  # fmt: skip
     got = _entry_probe(tmp_path, cache, "inner")  # Python's version, cached by the second run
-    assert got == {"got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 1}
+    assert got == {
+        "got": [8], "without_entry": 0, "signatures": 1, "cache_hits": 1, "machine_code": 1
+    }  # fmt: skip
