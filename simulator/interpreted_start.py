@@ -50,6 +50,13 @@ def wanted(config: RunConfig, todo: list[Chunk], jobs: int) -> bool:
     )
 
 
+def few_left(todo: list[Chunk]) -> bool:
+    """Whether the chunks left when the compile ends are better played in this process: at most
+    ``MAX_CHUNK_GAMES`` games take a second at most compiled, less than starting worker
+    processes (each imports the toolkit and loads the engine: 2 to 3 seconds on two cores)."""
+    return sum(n for _, _, n in todo) <= MAX_CHUNK_GAMES
+
+
 def play_while_compiling(
     config: RunConfig, todo: list[Chunk], jobs: int, run_id: str, notice: bool
 ) -> Iterator[tuple[int, EncodedPart]]:

@@ -248,7 +248,8 @@ def _execute(
 ) -> Iterator[tuple[int, pl.DataFrame | EncodedPart]]:
     if not todo:
         return
-    if cluster is None and interpreted_start.wanted(config, todo, jobs):
+    started_interpreted = cluster is None and interpreted_start.wanted(config, todo, jobs)
+    if started_interpreted:
         todo = yield from interpreted_start.play_while_compiling(config, todo, jobs, run_id, notice)
         if not todo:
             return
@@ -260,7 +261,7 @@ def _execute(
     if cluster is not None:
         yield from execute_on_cluster(config, todo, cluster)
         return
-    if jobs == 1 or len(todo) == 1:
+    if jobs == 1 or len(todo) == 1 or (started_interpreted and interpreted_start.few_left(todo)):
         for chunk in todo:
             yield _in_process(indexed_chunk, config, chunk)
         return

@@ -111,6 +111,37 @@ def test_a_run_split_between_both_engines_has_the_compiled_rows(cold, monkeypatc
     assert rows.equals(_compiled_rows(cold, config))
 
 
+def test_few_games_left_after_the_compile_play_in_this_process(cold, monkeypatch):
+    """Starting workers takes seconds, more than a few hundred compiled games: the chunks left
+    when the compile ends play here when they hold at most ``MAX_CHUNK_GAMES`` games."""
+    most = interpreted_start.MAX_CHUNK_GAMES
+    assert interpreted_start.few_left([(0, 0, most - 1), (1, most - 1, 1)])
+    assert not interpreted_start.few_left([(0, 0, most), (1, most, 1)])
+    from simulator import runner
+
+    pools = []
+    real_parallel = runner.Parallel
+    monkeypatch.setattr(runner, "Parallel", lambda **kw: pools.append(kw) or real_parallel(**kw))
+    config = _config(games=600)
+    marker = cache_folder() / "compiled" / compiled_what(config)[0]
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    _stand_in(monkeypatch, _marks_compiled(marker, after=4))
+    rows = load_run(run(config, cold / "run", jobs=2).path).collect().sort("game")
+    assert not pools  # the rest played here
+    marker.unlink()
+    many = _config(games=2000, chunk_size=100)  # far more than 1,000 games left after 4 s
+    _stand_in(monkeypatch, _marks_compiled(marker, after=4))
+    many_rows = load_run(run(many, cold / "many", jobs=2).path).collect().sort("game")
+    assert pools  # the rest played by workers
+    os.environ[background_compile.SWITCH] = "0"
+    try:
+        assert rows.equals(_compiled_rows(cold, config))
+        assert many_rows.equals(load_run(run(many, cold / "many_compiled", jobs=2).path)
+                                .collect().sort("game"))  # fmt: skip
+    finally:
+        os.environ[background_compile.SWITCH] = "1"
+
+
 def test_a_failed_compile_leaves_the_run_to_compile_as_before(cold, monkeypatch, capfd):
     _stand_in(monkeypatch, "import sys; sys.exit(1)")
     config = _config()
