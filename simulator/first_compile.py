@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .run_config import RunConfig
 
 TIMES_FILE = "compile-seconds.json"
-USUAL_S = (30, 150)  # one engine's first compile, when no earlier version's time is known
-USUAL = "usually 30 s to 2.5 min"
+USUAL_S = (10, 60)  # one engine's first compile, when no earlier version's time is known
+USUAL = "usually 10 s to 1 min"
 REAL_COMPILE_S = 5.0  # a first call shorter than this loaded code compiled before the marker
 QUIET_LINE_S = 20.0  # off a terminal (a log, CI), a progress line this often instead of ticking
 

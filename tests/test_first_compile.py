@@ -15,7 +15,7 @@ def test_first_compile_is_announced_once_per_version_with_its_time(tmp_path, mon
     simulate("fake", 50, tmp_path / "a", jobs=1, progress=True)
     err = capsys.readouterr().err
     assert "compiling the fake engine for this version of balance, once" in err
-    assert "usually 30 s to 2.5 min" in err and "compiled in" in err
+    assert "usually 10 s to 1 min" in err and "compiled in" in err
     simulate("fake", 50, tmp_path / "b", jobs=1, progress=True)
     assert "compiling" not in capsys.readouterr().err  # compiled in this version: silent
     version["folder"] = tmp_path / "numba-v2"  # the sources changed
