@@ -545,7 +545,7 @@ def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution)
     """Points of one chunk each would play one after another on one core: spread whole points
     over the worker processes instead (the first played here, so it compiles once)."""
     from .interrupt import expect
-    from .runner import resolve_jobs, run, say_study_reused
+    from .runner import as_finished, resolve_jobs, run, say_study_reused
 
     for entry, config in plans:  # what Ctrl-C reports as kept
         expect(study.path / entry.folder, config.games)
@@ -554,15 +554,16 @@ def _play(study: Study, plans: list[tuple[StudyRun, RunConfig]], how: Execution)
         return _execute(study, plans, how)
     if how.progress:
         say_study_reused(study.path, plans)
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     first, rest = plans[0], plans[1:]
     run(first[1], study.path / first[0].folder, jobs=1, progress=False, wait=wait)
     tell = how.progress and sys.stderr.isatty()
     done = 1
-    for _ in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+    tasks = (
         delayed(_play_point)(config, str(study.path / entry.folder), wait) for entry, config in rest
-    ):
+    )
+    for _ in as_finished(workers, tasks):
         done += 1
         if tell:
             # A run per distinct setting: rounding can make design points the same setting.

@@ -184,8 +184,8 @@ def link_callees_without_machine_code() -> None:
     Such a function (:func:`compile_callees_without_python_entry`) runs only inside its
     callers: numba links its LLVM code into each caller, where it is optimised and turned into
     machine code with the caller's. Its own module was optimised and turned into machine code
-    as well, work only a call from Python would have used: a sixth to a third of a default
-    engine's cold compile (docs/performance.md). So its library is linked (each of its
+    as well, work only a call from Python would have used: 29% to 44% of a default engine's
+    cold compile (docs/performance.md). So its library is linked (each of its
     functions already optimised on its own, as numba does before linking) and handed to no JIT
     engine, and the cache keeps its LLVM bitcode, all a later caller links. A caller carrying
     such code sets the environments it refers to (a message an error makes at run time reads

@@ -11,7 +11,8 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+import warnings
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -265,12 +266,24 @@ def _execute(
         for chunk in todo:
             yield _in_process(indexed_chunk, config, chunk)
         return
-    parallel = Parallel(
-        n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered"
-    )
     # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
     # receives compressed bytes instead of unpickling a table and encoding it alone.
-    yield from parallel(delayed(encoded_chunk)(config, chunk, run_id) for chunk in todo)
+    tasks = (delayed(encoded_chunk)(config, chunk, run_id) for chunk in todo)
+    yield from as_finished(min(jobs, len(todo)), tasks)
+
+
+def as_finished(workers: int, tasks: Iterable[Any]) -> Iterator[Any]:
+    """joblib's ``delayed`` tasks played by ``workers`` local processes, each result as soon as
+    it is ready. Closed early (Ctrl-C, an error), the tasks still playing are cancelled without
+    joblib's warning of them, a second line beside the one the interrupt prints."""
+    results = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(tasks)
+    try:
+        for result in results:  # noqa: UP028 (`yield from` would close them outside the filter)
+            yield result
+    finally:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=UserWarning, module=r"joblib\.parallel")
+            results.close()
 
 
 def _in_process(function: Callable[..., Any], *args: Any) -> Any:

@@ -72,3 +72,16 @@ def test_the_line_counts_whole_parts_of_every_run_of_the_command(tmp_path, fake_
     interrupt.forget()
     assert line.startswith(f"interrupted; 750 games are kept in {tmp_path / 'study'} (2 runs); ")
     assert line.endswith(f"run `balance compare fake --out {tmp_path / 'study'}` to resume")
+
+
+def test_a_parallel_run_closed_early_adds_no_warning(recwarn):
+    """Ctrl-C closes the run's chunk stream with chunks still playing: one line is printed, not
+    joblib's warning of the cancelled chunks beside it."""
+    from simulator import runner
+    from simulator.plan import plan_run
+
+    config = plan_run("caza-tesoros", 400, players=2, seed=1, chunk_size=50)
+    parts = runner._execute(config, config.chunks(), 2, None, "run", notice=False)
+    next(parts)
+    parts.close()
+    assert not [str(w.message) for w in recwarn if "joblib" in w.filename]
