@@ -194,7 +194,6 @@ def link_callees_without_machine_code() -> None:
     """
     import llvmlite.binding as ll
     from numba.core import codegen, cpu
-    from numba.core.compiler_lock import require_global_compiler_lock
     from numba.core.environment import lookup_environment
 
     compile_callees_without_python_entry()
@@ -206,18 +205,20 @@ def link_callees_without_machine_code() -> None:
     original_set_env = codegen.JITCPUCodegen.set_env
 
     def finalize_for_linking(library) -> None:  # noqa: ANN001 (numba's code library)
-        """numba's ``finalize`` without the module's optimisation and the JIT engine."""
-        require_global_compiler_lock()
-        seen = set()
-        for other in library._linking_libraries:
-            if other not in seen:
-                seen.add(other)
-                library._reload_init.update(other._reload_init)
-                library._final_module.link_in(other._get_module_for_linking(), preserve=True)
-        library._final_module.verify()
-        library._finalize_dynamic_globals()
-        library._verify_declare_only_symbols()
-        library._finalized = True
+        """numba's own ``finalize`` (its callees linked in, its checks), less the module's
+        optimisation (its callers optimise it) and the JIT engine (nothing calls it there)."""
+
+        def ready() -> None:
+            library._finalize_dynamic_globals()
+            library._verify_declare_only_symbols()
+            library._finalized = True
+
+        library._optimize_final_module = lambda: None
+        library._finalize_final_module = ready
+        try:
+            library.finalize()
+        finally:
+            del library._optimize_final_module, library._finalize_final_module
         library._balance_linking_only = True
 
     def set_referenced_environments(library, own: str) -> None:  # noqa: ANN001
