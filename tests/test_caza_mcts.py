@@ -9,12 +9,30 @@ import numpy as np
 import pytest
 from numba import njit
 
-from policies.caza_tesoros import PASS, PLANNER, POLICIES, SEARCH, ship_search_value
+from policies.caza_tesoros import (
+    CATCHUP,
+    PASS,
+    PLANNER,
+    POLICIES,
+    SEARCH,
+    decide_ship,
+    ship_search_value,
+)
 from simulator.caza_tesoros import state as S
 from simulator.caza_tesoros.board import CELLS
-from simulator.caza_tesoros.engine import cross_slots, engine_inputs, play_chunk, play_one
+from simulator.caza_tesoros.engine import (
+    EVENT_WIDTH,
+    act,
+    cross_slots,
+    decide_winner,
+    end_turn,
+    engine_inputs,
+    next_turn,
+    play_chunk,
+    play_one,
+)
 from simulator.caza_tesoros.features import FEATURES, features
-from simulator.caza_tesoros.forward import MAX_OPTIONS, search_ship, ship_options
+from simulator.caza_tesoros.forward import MAX_OPTIONS, certain_draw, search_ship, ship_options
 from simulator.caza_tesoros.rules import Rules
 from simulator.caza_tesoros.selfplay import bank
 from simulator.policy import engine_arrays, parse_policy
@@ -214,3 +232,120 @@ def test_choices_ignore_the_future_and_other_seats_aims(seed):
     seed_draws(seed + 100)
     _, other = search(rules, pos, order, at, "mcts:playouts=48")
     assert not np.array_equal(stats, other)
+
+
+# -- a certain draw ends a simulation early --------------------------------------------------------
+@njit(cache=True)
+def play_to_end(r, t, ids, prm, st) -> None:
+    """The rest of the game from ``st``, every colour playing its policy (no search, no stop)."""
+    log = np.zeros((0, EVENT_WIDTH), dtype=np.int64)
+    dirs = np.zeros(64, dtype=np.int64)
+    while True:
+        q = next_turn(r, t, ids, prm, st, log, False, False)
+        if q < 0:
+            return
+        s = st.at[1]
+        action = decide_ship(ids[q], prm[q], q, s, r, t.odds, t.tmean, st.pl, st.sh, st.cr, st.g)
+        act(r, t, st, log, q, s, action, dirs)
+        end_turn(r, st, log, False)
+
+
+def week_start(rules: Rules, vp: tuple[int, ...], seed: int = 0):
+    """``position`` on day 8 (a week's first day) before it begins: nobody has acted yet."""
+    pos, _, _ = position(rules, vp, day=8, seed=seed)
+    pos.at[:] = [-1, 0, 0]
+    return pos
+
+
+def draws_every_time(rules: Rules, pos: S.State, games: int = 20) -> tuple[bool, set[int]]:
+    """Whether every play to the end of ``pos`` (``catchup`` everywhere, other dice each time)
+    ends with every colour out on the same day and no winner; and the days they ended on."""
+    r, t = engine_inputs(rules)
+    ids, prm = seats(*["catchup"] * pos.pl.shape[0])
+    days = set()
+    for k in range(games):
+        st = S.new_state(pos.pl.shape[0], pos.cr.shape[0], CELLS)
+        S.copy_state(st, pos)
+        S.seed_rng(st.g, 1000 + k)
+        play_to_end(r, t, ids, prm, st)
+        out_days = set(st.pl[:, S.P_OUT_DAY].tolist())
+        days.add(int(st.g[S.G_DAY]))
+        if st.g[S.G_END_REASON] != S.END_ALL_OUT or out_days != {int(st.g[S.G_DAY])}:
+            return False, days
+        if decide_winner(r, st.pl, st.sh, st.g[S.G_DAY]) != -1:
+            return False, days
+    return True, days
+
+
+def is_certain(rules: Rules, pos: S.State) -> bool:
+    r, t = engine_inputs(rules)
+    return bool(certain_draw(r, t, pos, np.full(pos.pl.shape[0], CATCHUP)))
+
+
+@pytest.mark.parametrize("vp", [(6, 6), (12, 12, 12), (3, 3, 3, 3)])
+def test_a_certain_draw_is_a_draw_in_every_play_to_the_end(vp):
+    rules = Rules()
+    pos = week_start(rules, vp)
+    assert is_certain(rules, pos)
+    drawn, _ = draws_every_time(rules, pos)
+    assert drawn
+
+
+def test_the_upkeep_clock_against_the_day_cap_at_the_cap_and_either_side():
+    # the day everyone drops out, found by playing to the end: a cap on that day (the upkeep is
+    # paid at the day's start) still ends in the draw, a cap one day earlier does not
+    _, days = draws_every_time(Rules(), week_start(Rules(), (4, 4)))
+    (out,) = days
+    for cap, certain in ((out + 1, True), (out, True), (out - 1, False)):
+        rules = Rules(max_days=cap)
+        pos = week_start(rules, (4, 4))
+        assert is_certain(rules, pos) == certain
+        assert draws_every_time(rules, pos)[0] == certain
+
+
+def test_what_breaks_a_certain_draw():
+    rules = Rules()
+    assert not is_certain(rules, week_start(rules, (6, 7)))  # one VP behind: it searches
+    pos = week_start(rules, (6, 6))
+    pos.pl[1, S.P_SHIPS] = 2  # more ships: a higher upkeep
+    pos.sh[1, 1, S.S_CELL] = pos.sh[1, 0, S.S_CELL]
+    assert not is_certain(rules, pos)
+    pos = week_start(rules, (6, 6))
+    for k in (S.DIVERS, S.ROBOT, S.SCANNER):  # a search worth its price: catchup takes it
+        pos.sh[0, 0, S.S_ITEMS + k] = 1
+    assert not is_certain(rules, pos)
+    seat = Rules(maintenance_order="seat")  # the first to drop out leaves the other the winner
+    assert not is_certain(seat, week_start(seat, (6, 6)))
+    must = Rules(level2_window="must_next_turn")
+    pos = week_start(must, (6, 6))
+    pos.cr[0, S.C_DUTY + 0] = 7  # failed level 1 yesterday: it must search today
+    assert not is_certain(must, pos)
+    pos.cr[0, S.C_DUTY + 0] = 6
+    assert is_certain(must, pos)
+    pos = week_start(rules, (6, 6))
+    r, t = engine_inputs(rules)
+    assert not certain_draw(r, t, pos, np.array([CATCHUP, PLANNER]))
+
+
+def with_archive_cross(pos: S.State, cell: int) -> S.State:
+    pos.cr[3, S.C_CELL] = cell
+    pos.cr[3, S.C_OWNER] = S.ARCHIVE
+    pos.g[S.G_ARCHIVE_CROSSES] = 1
+    return pos
+
+
+def test_a_search_between_waiting_players_stops_at_the_certain_draw():
+    # level on day 9, too poor to search: wait, or sail to an Archive cross and back; every
+    # simulation stops at the next week's start (day 15) instead of playing the upkeep clock
+    # out, scored as the draw it is
+    rules = Rules(level1_cost=4)
+    pos, order, at = position(rules, (3, 3), day=9)
+    tally = np.zeros(2, dtype=np.int64)
+    _, stats = search(rules, with_archive_cross(pos, 5), order, at, "mcts:playouts=32", tally)
+    assert np.array_equal(stats[:2], [[16, 0.5], [16, 0.5]])
+    assert tally[0] == 32 and tally[1] == 32 * (15 - 9)
+    # one VP apart, the same simulations play on past that week
+    pos, order, at = position(rules, (3, 2), day=9)
+    tally[:] = 0
+    search(rules, with_archive_cross(pos, 5), order, at, "mcts:playouts=32", tally)
+    assert tally[0] == 32 and tally[1] > 32 * (15 - 9)

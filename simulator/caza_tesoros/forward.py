@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from policies.caza_tesoros import (
+    CATCHUP,
     MCTS,
     MCTS_P,
     PASS,
@@ -40,6 +41,7 @@ from policies.caza_tesoros import (
     ROLLOUTS,
     SEARCH,
     decide_ship,
+    ship_search_value,
 )
 from simulator import search as T
 from simulator.rng import STATE_WORDS, seed_words
@@ -47,7 +49,7 @@ from simulator.rng import STATE_WORDS, seed_words
 from . import state as S
 from .board import CELLS, hex_distance
 from .features import N_FEATURES, features
-from .state import State, Tables
+from .state import CLOUDY, State, Tables
 from .turn import (
     EVENT_WIDTH,
     PURCHASES_DUE,
@@ -219,8 +221,10 @@ def search_ship(r, t: Tables, prm, root: State, p: int, stats=None, tally=None) 
     while arm >= 0:
         S.copy_state(sim, root)
         hide_from(r, sim, me, futures[int(h.counts[arm]) % futures.shape[0]])
-        days = _simulate(r, t, prm, sim, p, root_keys[arm], tree, ids, prms)
-        if sim.g[S.G_ENDED] == 1:
+        days, drawn = _simulate(r, t, prm, sim, p, root_keys[arm], tree, ids, prms)
+        if drawn:  # everyone still in drops out at the same upkeep: they share 1
+            rewards_of(r, sim.pl, sim.g, -1, rewards)
+        elif sim.g[S.G_ENDED] == 1:
             rewards_of(r, sim.pl, sim.g, decide_winner(r, sim.pl, sim.sh, sim.g[S.G_DAY]), rewards)
         else:  # stopped at the horizon: the fitted evaluation scores every player
             m = S.players_of(r, sim.pl)
@@ -259,13 +263,79 @@ def _seat_policies(prm, r, pl, me: int) -> tuple[np.ndarray, np.ndarray]:
     return ids, prms
 
 
+@njit(cache=True, _nrt=False)
+def certain_draw(r, t: Tables, st: State, ids) -> bool:
+    """At a week's start, before its upkeep: whether the game must end with every player still
+    in dropping out at the same upkeep, whatever the dice, when every colour plays ``ids``.
+
+    That holds when every colour still in plays ``catchup`` and no player is partly out; all
+    of them have the same VP and ships (so nobody is behind, and all pay alike); no ship has a
+    search worth its price at either level, on its own cross or an Archive one (``catchup``
+    searches only behind or then), and no failed level 1 binds a ship to search; upkeep is
+    paid together (``maintenance_order = simultaneous``); and the upkeep clock runs out before
+    the day cap. Then nobody searches, buys or bids: the weeks only take the same upkeep from
+    everyone (a short player retires ships for the Archive's payout, and no forced sale finds
+    a buyer), storms only push ships about, and each player still in gets an equal share.
+    """
+    pl, sh, cr, g = st.pl, st.sh, st.cr, st.g
+    day = g[S.G_DAY]
+    if r[S.R.maintenance_order] == 1 or day < 2:
+        return False
+    m = S.players_of(r, pl)
+    vp = -1
+    ships = -1
+    players_in = 0
+    for q in range(m):
+        alive = 0
+        for c in range(q, pl.shape[0], m):
+            alive += pl[c, S.P_ALIVE]
+        if alive == 0:
+            continue
+        if alive < r[S.R.colours_per_player]:
+            return False
+        players_in += 1
+        for c in range(q, pl.shape[0], m):
+            if ids[c] != CATCHUP:
+                return False
+            if vp < 0:
+                vp = pl[c, S.P_VP]
+                ships = pl[c, S.P_SHIPS]
+            elif pl[c, S.P_VP] != vp or pl[c, S.P_SHIPS] != ships:
+                return False
+            for s in range(sh.shape[1]):
+                if sh[c, s, S.S_CELL] < 0:
+                    continue
+                for level in (1, 2):
+                    for own in (True, False):
+                        if ship_search_value(r, t.odds, t.tmean, sh, c, s, level, CLOUDY, own) > 0:
+                            return False
+            for k in range(cr.shape[0]):
+                if cr[k, S.C_DUTY + c] >= day - 1:
+                    return False
+    if players_in < 2:
+        return False
+    # the upkeep clock: the week everyone is out, against the day cap
+    upkeep = r[S.R.maintenance_per_ship]
+    while True:
+        while vp < upkeep * ships and ships > 0:
+            vp += r[S.R.retire_ship_payout]
+            ships -= 1
+        vp -= upkeep * ships
+        if ships == 0:
+            return True
+        day += r[S.R.days_per_week]
+        if day > r[S.R.max_days]:
+            return False
+
+
 @njit(cache=True)
 def _simulate(r, t: Tables, prm, sim: State, p: int, first: int, tree, ids, prms) -> int:
     """One simulation from the root's option ``first``: ship ``sim.at[1]`` of colour ``p`` takes
     it, then every colour plays its policy (``ids``, ``prms``) until the game ends or
-    ``horizon`` days have begun after the root's; with ``opponents=tree`` the searching
+    ``horizon`` days have begun after the root's, or, playing to the end, until a week starts
+    whose end is a certain draw (:func:`certain_draw`); with ``opponents=tree`` the searching
     player's other ships of the root's day choose in ``tree`` (the guide's choice first).
-    Returns the days played."""
+    Returns the days played and whether it stopped at a certain draw."""
     pl, sh, cr, g, at = sim.pl, sim.sh, sim.cr, sim.g, sim.at
     horizon = int(prm[MCTS_P.horizon])
     in_tree = int(prm[MCTS_P.opponents]) == len(ROLLOUTS)
@@ -285,11 +355,13 @@ def _simulate(r, t: Tables, prm, sim: State, p: int, first: int, tree, ids, prms
         q = walk_days(r, t, sim, log, False)
         while q == WEEK_STARTS or q == PURCHASES_DUE:
             if horizon > 0 and g[S.G_DAY] - day >= horizon:
-                return g[S.G_DAY] - day
+                return g[S.G_DAY] - day, False
+            if q == WEEK_STARTS and horizon == 0 and certain_draw(r, t, sim, ids):
+                return g[S.G_DAY] - day, True
             trading(r, t, ids, prms, sim, log, False, q)
             q = walk_days(r, t, sim, log, False)
         if q < 0 or (horizon > 0 and g[S.G_DAY] - day >= horizon):
-            return g[S.G_DAY] - day
+            return g[S.G_DAY] - day, False
         mine = S.player_of(r, pl, q) == me
         if in_tree and mine and not T.left_tree(tree) and g[S.G_DAY] == day:  # the tree's day
             n = ship_options(r, sim, q, at[1], keys)
