@@ -473,6 +473,36 @@ def builder_builds(prm, p, r, pl, br) -> bool:
 
 @njit(cache=True)
 def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
+    if pid == RANDOM or pid == HAULER:  # they score no square: no scratch to allocate
+        return unscored_move(pid, prm, p, r, b, pl, g, die)
+    score, values, work = new_move_scratch(b)
+    return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work)
+
+
+@njit(cache=True)
+def new_move_scratch(b):
+    """Scratch for :func:`decide_move_within`: a score per cell, a value per class, ``work``."""
+    return np.empty(b.kind.shape[0]), np.empty(N_VALUES), new_work(b)
+
+
+@njit(cache=True, _nrt=False)
+def decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work) -> int:
+    """:func:`decide_move` in scratch (:func:`new_move_scratch`), without the runtime: a
+    simulation's turns hand the same scratch down instead of allocating it at every move."""
+    if pid == RANDOM or pid == HAULER:
+        return unscored_move(pid, prm, p, r, b, pl, g, die)
+    pos = pl[p, S.P_POS]
+    lo = b.reach_ptr[pos * 7 + die]
+    hi = b.reach_ptr[pos * 7 + die + 1]
+    if hi == lo:
+        return -1
+    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work)
+    return best_end(b, lo, hi, score)
+
+
+@njit(cache=True, _nrt=False)
+def unscored_move(pid, prm, p, r, b, pl, g, die) -> int:
+    """``random``'s and ``hauler``'s end square (-1: the die reaches none)."""
     pos = pl[p, S.P_POS]
     lo = b.reach_ptr[pos * 7 + die]
     hi = b.reach_ptr[pos * 7 + die + 1]
@@ -480,12 +510,7 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
         return -1
     if pid == RANDOM:
         return b.reach[np.random.randint(lo, hi)]
-    if pid == HAULER:
-        return hauler_end(prm, p, r, b, pl, g, lo, hi)
-    score = np.empty(b.kind.shape[0])
-    values = np.empty(N_VALUES)
-    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, new_work(b))
-    return best_end(b, lo, hi, score)
+    return hauler_end(prm, p, r, b, pl, g, lo, hi)
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from policies.pedruscos import POLICIES
+from policies.pedruscos import POLICIES, new_move_scratch
 from simulator.errors import BalanceError
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import MOON, PLANET, STATION, build_board
@@ -22,6 +22,7 @@ from simulator.pedruscos.turn import (
     close_station,
     harvest,
     land,
+    land_unasked,
     station_event,
     take_card,
 )
@@ -78,7 +79,7 @@ class Table:
 
     def turn(self, p):
         rec, rec_n = no_recording(EVENT_WIDTH)
-        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64))
+        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64), new_move_scratch(self.b))
 
 
 # -- shipping -------------------------------------------------------------------------------------
@@ -135,6 +136,32 @@ def test_a_full_hold_swaps_only_for_a_dearer_card():
     assert not t.take(0, RED)  # nothing cheaper to give up
     assert t.held() == [5, 1, 4] and sum(t.held()) == 10
     assert t.g[S.G_DECK + RED] == 67 - 5  # the discard went back to its deck
+
+
+def test_a_landing_that_asks_no_policy_is_played_without_its_policy_and_the_others_are_left():
+    # a turn plays these landings without the policies' call (land_unasked): what they change
+    # must be what the general step changes (the move, then take_card for an asteroid's card),
+    # and a landing that may ask a policy must be left untouched
+    t = Table()
+    asteroid = next(c for c in range(BOARD.n_cells) if BOARD.colour[c] == YELLOW)
+    planet = next(c for c in range(BOARD.n_cells) if BOARD.kind[c] == PLANET)
+    station = next(c for c in range(BOARD.n_cells) if BOARD.kind[c] == STATION)
+    t.cards(red=9)  # one short of the hold limit: room for one
+    for cell in (asteroid, planet):
+        twin = Table()
+        for a, b in zip(twin.st, t.st, strict=True):
+            a[...] = b
+        assert land_unasked(t.r, t.b, t.st, 0, cell)
+        twin.pl[0, S.P_POS] = cell
+        if cell == asteroid:
+            assert take_card(*twin.args(), 0, YELLOW, False, cell)
+        for a, b in zip(t.st, twin.st, strict=True):
+            assert np.array_equal(a, b)
+    assert t.held() == [9, 1, 0] and t.cols[asteroid] == 1 and t.pl[0, S.P_POS] == planet
+    before = [a.copy() for a in t.st]
+    for cell in (asteroid, MOON_CELL, station):  # a full hold (swap?), a shipment, a branch
+        assert not land_unasked(t.r, t.b, t.st, 0, cell)
+        assert all(np.array_equal(a, b) for a, b in zip(t.st, before, strict=True))
 
 
 def test_an_empty_deck_gives_no_card_unless_decks_are_endless():

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.pedruscos import MCTS
+from policies.pedruscos import MCTS, new_move_scratch
 from simulator.search import tally_for
 
 from . import outside as X  # the decisions: built-in, or a --policy-file's
@@ -23,16 +23,27 @@ from .board import board_of
 from .forward import guided, search_landing
 from .rules import N_EVENTS, engine_rules
 from .state import State
-from .turn import end_round, end_turn, land, setup, start_turn
+from .turn import (
+    at_station_table,
+    end_round,
+    end_turn,
+    land,
+    land_unasked,
+    setup,
+    start_turn,
+    take_off_and_roll,
+)
 
 
 @njit(cache=True)
-def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=None):
+def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, searching=None):
     """One miner's turn: the station table if it starts on a station, then the die and the move
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py). ``searching``:
     None unless a seat plays ``mcts`` (compiled without the search then), else the search's
-    tally; a searching seat's other decisions are its guide policy's. (One function: every call
-    counts the references of every array it is passed, a cost a turn pays once.)"""
+    tally; a searching seat's other decisions are its guide policy's. ``scratch``: the moves'
+    (``new_move_scratch``, one a game). (One function: every call counts the references of
+    every array it is passed, a cost a turn pays once; the steps that ask no policy run
+    without the runtime.)"""
     pl, br, g = st.pl, st.br, st.g
     if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
         R.before_turn(rec, snap, pl, br, g, p)
@@ -42,7 +53,10 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=No
         search_prm = prm[p]
         if searches:  # the seat's other decisions are its guide policy's
             pids, prm = guided(pids, prm, p)
-    die = start_turn(r, b, pids, prm, st, p, ext)
+    if at_station_table(r, b, pl, p):
+        die = start_turn(r, b, pids, prm, st, p, ext)
+    else:
+        die = take_off_and_roll(b, pl, p)
     if die > 0:
         pos = pl[p, S.P_POS]
         lo = b.reach_ptr[pos * 7 + die]
@@ -56,14 +70,15 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext=None, searching=No
                 end = key // 2
                 act = key % 2
             else:
-                end = X.move(ext, pids[p], prm[p], p, r, b, st, die)
+                end = X.move(ext, pids[p], prm[p], p, r, b, st, die, scratch)
                 ok = False
                 for j in range(lo, hi):
                     if b.reach[j] == end:
                         ok = True
                 if not ok:
                     end = b.reach[lo]
-            land(r, b, pids, prm, st, p, end, ext, act)
+            if not land_unasked(r, b, st, p, end):
+                land(r, b, pids, prm, st, p, end, ext, act)
     st.turn_ends[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
         R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
@@ -80,6 +95,7 @@ def play_game(r, b, pids, prm, seed, st: State, checking, rec, rec_n, ext=None, 
     pl, br, g = st.pl, st.br, st.g
     R.record_setup(rec, rec_n, r, pl, g)
     snap = R.snapshot_buffer(rec)
+    scratch = new_move_scratch(b)
     n = pl.shape[0]
     lead = np.empty(r.max_rounds + 1, dtype=np.int64)  # the points leader after each round
     lead[0] = -1
@@ -90,7 +106,7 @@ def play_game(r, b, pids, prm, seed, st: State, checking, rec, rec_n, ext=None, 
         rnd += 1
         g[S.G_ROUND] = rnd
         for p in range(n):
-            turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext, searching)
+            turn(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, searching)
             end_turn(r, st, p)
             if checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)

@@ -40,8 +40,10 @@ from policies.pedruscos import (
     ROLLOUTS,
     decide_branch,
     decide_move,
+    decide_move_within,
     decide_ship,
     end_scores,
+    new_move_scratch,
 )
 from simulator import search as T
 from simulator.seed_bank import new_seed_bank, seed_paired
@@ -50,7 +52,17 @@ from . import state as S
 from .board import MOON
 from .features import FEATURES, features
 from .state import State
-from .turn import end_turn, land, landing_choice, next_seat, setup, start_turn
+from .turn import (
+    at_station_table,
+    end_turn,
+    land,
+    land_unasked,
+    landing_choice,
+    next_seat,
+    setup,
+    start_turn,
+    take_off_and_roll,
+)
 
 HORIZON_STOP = -2  # play_until's answer when the simulation stopped at its horizon
 # The last rounds are played out: once a seat's points and cargo come within this many points of
@@ -83,22 +95,28 @@ def guided(pids, prm, p):
 
 # -- simulations ----------------------------------------------------------------------------------
 @njit(cache=True)
-def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int) -> int:
+def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int, scratch) -> int:
     """Play from seat ``q``'s turn (-1: the game is over), every seat with the policies
     ``pids``/``prm`` and nothing recorded, until the game ends (returns the winner, -1: the round
     cap) or ``seat`` is about to play in round ``stop`` (returns :data:`HORIZON_STOP`). The
     engine's turn, in this one function: each call counts the references of every array it is
-    passed."""
+    passed. The moves are decided in ``scratch`` (``new_move_scratch``: one a search)."""
     pl, br, g = st.pl, st.br, st.g
     while q >= 0:
         if q == seat and g[S.G_ROUND] >= stop:
             return HORIZON_STOP
-        die = start_turn(r, b, pids, prm, st, q)
+        if at_station_table(r, b, pl, q):
+            die = start_turn(r, b, pids, prm, st, q)
+        else:
+            die = take_off_and_roll(b, pl, q)
         if die > 0:
             pos = pl[q, S.P_POS]
             if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
-                end = decide_move(pids[q], prm[q], q, r, b, pl, br, g, die)
-                land(r, b, pids, prm, st, q, end)
+                score, values, work = scratch
+                end = decide_move_within(pids[q], prm[q], q, r, b, pl, br, g, die, score,
+                                         values, work)  # fmt: skip
+                if not land_unasked(r, b, st, q, end):
+                    land(r, b, pids, prm, st, q, end)
         end_turn(r, st, q)
         q = next_seat(r, st, q)
     return g[S.G_WINNER]
@@ -265,6 +283,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     keys = np.zeros(2 * n_cells, dtype=np.int64)
     feats = np.zeros((n_players, len(FEATURES)))
     rewards = np.zeros(n_players)
+    scratch = new_move_scratch(b)
     root_round = root.g[S.G_ROUND]
     stop = root_round + horizon if horizon > 0 and not near_end(r, root) else 1 << 62
     paired = np.random.randint(0, 2**31 - 1 - playouts)
@@ -289,7 +308,7 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
             T.begin(tree)
             T.enter_root(tree, root_keys[k], p)
             q = walk_tree(r, b, prm, tree, sim, q, p, stop, keys, sids, sprm)
-        winner = play_until(r, b, sids, sprm, sim, q, p, stop)
+        winner = play_until(r, b, sids, sprm, sim, q, p, stop, scratch)
         rewards_of(r, b, prm, sim, winner, p, feats, rewards)
         if settle > 0.0 and h.counts[k] < trail.shape[1]:
             trail[slot[k], int(h.counts[k])] = rewards[p]

@@ -15,7 +15,7 @@ from numba import njit, types
 from policies.pedruscos import (
     decide_branch,
     decide_dice,
-    decide_move,
+    decide_move_within,
     decide_purity,
     decide_route,
     decide_ship,
@@ -30,11 +30,13 @@ X_MOVE, X_SHIP, X_BRANCH, X_DICE, X_ROUTE, X_PURITY, X_SWAP = range(7)
 
 
 @njit(cache=True)
-def move(ext, pid, prm, p, r, b, st, die):
+def move(ext, pid, prm, p, r, b, st, die, scratch):
+    """The move; a built-in policy decides it in ``scratch`` (``new_move_scratch``)."""
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_MOVE][pid - OUTSIDE](prm, p, r, b, pl, br, g, die)
-    return decide_move(pid, prm, p, r, b, pl, br, g, die)
+    score, values, work = scratch
+    return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work)
 
 
 @njit(cache=True)

@@ -245,10 +245,22 @@ def station_event(r, b, pids, prm, st: S.State, p, ev, ext=None) -> bool:
 def start_turn(r, b, pids, prm, st: S.State, p, ext=None) -> int:
     """A turn up to the move: the station table when the ship starts on a station, the take-off
     from the planet (repaired), the die. Returns the die, 0 when the turn ends without a move."""
-    pl = st.pl
-    if b.kind[pl[p, S.P_POS]] == STATION and r.station_events:
+    if at_station_table(r, b, st.pl, p):
         if not station_event(r, b, pids, prm, st, p, roll_event(r), ext):
             return 0
+    return take_off_and_roll(b, st.pl, p)
+
+
+@njit(cache=True, _nrt=False)
+def at_station_table(r, b, pl, p) -> bool:
+    """Does ``p``'s turn begin with the station table (it starts on a station)?"""
+    return b.kind[pl[p, S.P_POS]] == STATION and r.station_events
+
+
+@njit(cache=True, _nrt=False)
+def take_off_and_roll(b, pl, p) -> int:
+    """The rest of :func:`start_turn` (a simulation calls it alone when there is no table: a
+    call without the runtime counts no references): the take-off, then the die."""
     if b.kind[pl[p, S.P_POS]] == PLANET and pl[p, S.P_REPAIR] == 1:
         pl[p, S.P_REPAIR] = 0  # it takes off from the planet, repaired
     return np.random.randint(1, 7)
@@ -273,6 +285,8 @@ def land(r, b, pids, prm, st: S.State, p, cell, ext=None, act=-1):
     """What ending the move on ``cell`` does: collect, ship, harvest or open a branch. ``act``:
     the answer to the landing's yes-or-no (ship, build) when the search made it; -1 asks the
     seat's policy."""
+    if land_unasked(r, b, st, p, cell):
+        return
     pl, br, g = st.pl, st.br, st.g
     pl[p, S.P_POS] = cell
     k = b.kind[cell]
@@ -295,6 +309,27 @@ def land(r, b, pids, prm, st: S.State, p, cell, ext=None, act=-1):
             elif br[p, s] == 0 and pl[p, S.P_POINTS] >= r.branch_cost:
                 if act == 1 or (act < 0 and X.branch(ext, pid, prm[p], p, r, b, st, s)):
                     build_branch(r, st, p, s)
+
+
+@njit(cache=True, _nrt=False)
+def land_unasked(r, b, st: S.State, p, cell) -> bool:
+    """:func:`land` where it asks no policy anything: a planet, an asteroid under repairs, or
+    an asteroid whose card goes into a hold with room (or whose deck is empty). False, with
+    nothing changed, elsewhere. Without the runtime, so a simulation's usual landing counts
+    no references."""
+    pl = st.pl
+    k = b.kind[cell]
+    if k != ASTEROID and k != PLANET:
+        return False
+    c = b.colour[cell]
+    takes = k == ASTEROID and pl[p, S.P_REPAIR] == 0 and S.deck_has(r, st.g, c)
+    if takes and S.cargo(pl, p) >= r.hold_limit:
+        return False  # a full hold: the policy chooses what to discard
+    pl[p, S.P_POS] = cell
+    if takes:
+        draw_card(r, pl, st.g, p, c, False)
+        st.collects[cell] += 1
+    return True
 
 
 # -- the end --------------------------------------------------------------------------------------
