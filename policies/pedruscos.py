@@ -475,18 +475,49 @@ def builder_builds(prm, p, r, pl, br) -> bool:
 def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == RANDOM or pid == HAULER:  # they score no square: no scratch to allocate
         return unscored_move(pid, prm, p, r, b, pl, g, die)
-    score, values, work = new_move_scratch(b)
-    return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work)
+    score, values, work, next_ptr, next_classes = new_move_scratch(b, False)
+    return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr,
+                              next_classes)  # fmt: skip
 
 
 @njit(cache=True)
-def new_move_scratch(b):
-    """Scratch for :func:`decide_move_within`: a score per cell, a value per class, ``work``."""
-    return np.empty(b.kind.shape[0]), np.empty(N_VALUES), new_work(b)
+def new_move_scratch(b, tables: bool = True):
+    """Scratch for :func:`decide_move_within`: a score per cell, a value per class, ``work``,
+    and the board's :func:`next_classes`, worth computing for many moves (a game's, a
+    search's); without ``tables`` two empty arrays (a single decision reads every square)."""
+    if tables:
+        next_ptr, classes = next_classes(b)
+    else:
+        next_ptr, classes = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    return np.empty(b.kind.shape[0]), np.empty(N_VALUES), new_work(b), next_ptr, classes
+
+
+@njit(cache=True)
+def next_classes(b):
+    """For each square and die, the value classes (:func:`value_class`) of the squares that die
+    reaches, each class once: those of ``(cell, die)`` are ``classes[ptr[cell * 7 + die] :
+    ptr[cell * 7 + die + 1]]``. The next move's best value is the best of its classes, so the
+    lookahead reads each once instead of every square."""
+    n = b.reach_ptr.shape[0] - 1
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    classes = np.empty(b.reach.shape[0], dtype=np.int64)
+    seen = np.zeros(N_VALUES, dtype=np.int64)  # the last (cell, die) + 1 that listed a class
+    m = 0
+    for k in range(n):
+        for j in range(b.reach_ptr[k], b.reach_ptr[k + 1]):
+            v = value_class(b, b.reach[j])
+            if seen[v] != k + 1:
+                seen[v] = k + 1
+                classes[m] = v
+                m += 1
+        ptr[k + 1] = m
+    return ptr, classes
 
 
 @njit(cache=True, _nrt=False)
-def decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work) -> int:
+def decide_move_within(
+    pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr, next_classes
+) -> int:
     """:func:`decide_move` in scratch (:func:`new_move_scratch`), without the runtime: a
     simulation's turns hand the same scratch down instead of allocating it at every move."""
     if pid == RANDOM or pid == HAULER:
@@ -496,7 +527,9 @@ def decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work) -
     hi = b.reach_ptr[pos * 7 + die + 1]
     if hi == lo:
         return -1
-    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work)
+    end_scores_within(
+        pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr, next_classes
+    )
     return best_end(b, lo, hi, score)
 
 
@@ -518,13 +551,15 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
     """``score[c]``: how policy ``pid`` (not ``random``) values ending the move on cell ``c``,
     for the cells ``b.reach[lo:hi]`` the die reaches; draws no random number (the search ranks
     its root options with it)."""
-    values = np.empty(N_VALUES)
-    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, new_work(b))
+    _, values, work, next_ptr, classes = new_move_scratch(b, False)
+    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr, classes)
 
 
 @njit(cache=True, _nrt=False)
-def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work):
-    """:func:`end_scores` in scratch: ``values`` (``N_VALUES``) and ``work`` (:func:`new_work`)."""
+def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr,
+                      next_classes):  # fmt: skip
+    """:func:`end_scores` in scratch: ``values`` (``N_VALUES``), ``work`` (:func:`new_work`) and
+    the board's :func:`next_classes` (empty: every square the next die reaches is read)."""
     if pid == LOOKAHEAD or pid == RACER:
         landing_values_within(r, b, pl, br, g, p, prm, values, work)
         for j in range(lo, hi):
@@ -534,8 +569,12 @@ def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work)
             if now < WIN:
                 for d in range(1, 7):
                     m = 0.0
-                    for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
-                        m = max(m, values[value_class(b, b.reach[jj])])
+                    if next_classes.shape[0] > 0:
+                        for jj in range(next_ptr[e * 7 + d], next_ptr[e * 7 + d + 1]):
+                            m = max(m, values[next_classes[jj]])
+                    else:
+                        for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
+                            m = max(m, values[value_class(b, b.reach[jj])])
                     nxt += m / 6.0
             score[e] = now + prm[LOOK_P.next_weight] * nxt
     else:

@@ -5,6 +5,7 @@ interpreted: the contract test, tests/test_game_contract.py)."""
 import dataclasses
 
 import numpy as np
+import pytest
 from numba import njit
 
 import policies.pedruscos as P
@@ -393,3 +394,41 @@ def test_the_guides_square_values_by_class():
             assert slot == b.colour[cell]
         else:
             assert slot == P.V_PLANET
+
+
+def test_the_next_moves_classes_list_each_class_a_die_reaches_once():
+    """The lookahead's table of the next move: for every square and die, the classes of the
+    squares reached, each once, and none other."""
+    b = BOARD.arrays
+    ptr, classes = P.next_classes(b)
+    for k in range(b.reach_ptr.shape[0] - 1):
+        listed = classes[ptr[k] : ptr[k + 1]].tolist()
+        reached = {P.value_class(b, c) for c in b.reach[b.reach_ptr[k] : b.reach_ptr[k + 1]]}
+        assert len(listed) == len(set(listed)) and set(listed) == reached
+
+
+@pytest.mark.parametrize("name", ["lookahead", "racer"])
+def test_the_squares_scores_are_the_same_with_the_table_and_without(name):
+    # 30 positions of lookahead self-play, every die: the table changes no score (the best of a
+    # class's squares is its value, read once)
+    r, b, _ = position()
+    ids, params = seats(["lookahead", "lookahead"])
+    prm = seats([name])[1][0]
+    with_table = P.new_move_scratch(b)
+    without = P.new_move_scratch(b, False)
+    assert without[3].shape[0] == 0
+    seen = 0
+    for pos, seat, _ in F.bank(Rules(), 2, ids, params, 30, 4):
+        for die in range(1, 7):
+            lo = b.reach_ptr[pos.pl[seat, S.P_POS] * 7 + die]
+            hi = b.reach_ptr[pos.pl[seat, S.P_POS] * 7 + die + 1]
+            scores = []
+            for score, values, work, next_ptr, next_cls in (with_table, without):
+                score[:] = np.nan
+                P.end_scores_within(P.POLICIES[name].id, prm, seat, r, b, pos.pl, pos.br,
+                                    pos.g, score, lo, hi, values, work, next_ptr,
+                                    next_cls)  # fmt: skip
+                scores.append(score[b.reach[lo:hi]].copy())
+            assert np.array_equal(scores[0], scores[1])
+            seen += hi - lo
+    assert seen > 100

@@ -86,7 +86,9 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
 
 # -- one game -------------------------------------------------------------------------------------
 @njit(cache=True)
-def play_game(r, b, pids, prm, seed, st: State, checking, rec, rec_n, ext=None, searching=None):
+def play_game(
+    r, b, pids, prm, seed, st: State, checking, rec, rec_n, scratch, ext=None, searching=None
+):
     """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
     returns (winner, lead_changes, half_leader). ``searching``: the search's tally when a seat
     plays ``mcts``, else None."""
@@ -95,7 +97,6 @@ def play_game(r, b, pids, prm, seed, st: State, checking, rec, rec_n, ext=None, 
     pl, br, g = st.pl, st.br, st.g
     R.record_setup(rec, rec_n, r, pl, g)
     snap = R.snapshot_buffer(rec)
-    scratch = new_move_scratch(b)
     n = pl.shape[0]
     lead = np.empty(r.max_rounds + 1, dtype=np.int64)  # the points leader after each round
     lead[0] = -1
@@ -147,9 +148,10 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
     collects = np.zeros((n, n_cells), dtype=np.int64)
     st = S.new_state(n_players, n_cells)
     pl, g = st.pl, st.g
+    scratch = new_move_scratch(b)  # the moves' scratch and the board's tables, once a chunk
     for i in range(n):
         w, changes, half = play_game(
-            r, b, pids, prm, seeds[i], st, False, rec, rec_n, ext, searching
+            r, b, pids, prm, seeds[i], st, False, rec, rec_n, scratch, ext, searching
         )
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -229,7 +231,7 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int, checki
     winner, changes, half = play_game(
         r, b, np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.int64(seed), st, checking,
-        *R.no_recording(R.EVENT_WIDTH), None, tally_for(policy_ids, MCTS),
+        *R.no_recording(R.EVENT_WIDTH), new_move_scratch(b), None, tally_for(policy_ids, MCTS),
     )  # fmt: skip
     g = st.g
     out: dict[str, Any] = {

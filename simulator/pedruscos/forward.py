@@ -112,9 +112,9 @@ def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int, scratch
         if die > 0:
             pos = pl[q, S.P_POS]
             if b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
-                score, values, work = scratch
+                score, values, work, next_ptr, classes = scratch
                 end = decide_move_within(pids[q], prm[q], q, r, b, pl, br, g, die, score,
-                                         values, work)  # fmt: skip
+                                         values, work, next_ptr, classes)  # fmt: skip
                 if not land_unasked(r, b, st, q, end):
                     land(r, b, pids, prm, st, q, end)
         end_turn(r, st, q)
@@ -371,6 +371,7 @@ def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
     setup(r, st)
     pl, br, g = st.pl, st.br, st.g
     keys = np.zeros(2 * b.kind.shape[0], dtype=np.int64)
+    score, values, work, next_ptr, classes = new_move_scratch(b)
     turns = 0
     kept = 0
     q = 0
@@ -388,7 +389,8 @@ def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
             if kept < decisions.shape[0] and options > 1:
                 save_decision(st, q, die, decisions[kept])
                 kept += 1
-            end = decide_move(qids[q], qprm[q], q, r, b, pl, br, g, die)
+            end = decide_move_within(qids[q], qprm[q], q, r, b, pl, br, g, die, score, values,
+                                     work, next_ptr, classes)  # fmt: skip
             land(r, b, qids, qprm, st, q, end)
         end_turn(r, st, q)
         q = next_seat(r, st, q)
