@@ -41,7 +41,7 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
     (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py). ``searching``:
     None unless a seat plays ``mcts`` (compiled without the search then), else the search's
     tally; a searching seat's other decisions are its guide policy's. ``scratch``: the moves'
-    (``new_move_scratch``, one a game). (One function: every call counts the references of
+    (``new_move_scratch``, one a chunk). (One function: every call counts the references of
     every array it is passed, a cost a turn pays once; the steps that ask no policy run
     without the runtime.)"""
     pl, br, g = st.pl, st.br, st.g
@@ -90,8 +90,8 @@ def play_game(
     r, b, pids, prm, seed, st: State, checking, rec, rec_n, scratch, ext=None, searching=None
 ):
     """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
-    returns (winner, lead_changes, half_leader). ``searching``: the search's tally when a seat
-    plays ``mcts``, else None."""
+    returns (winner, lead_changes, half_leader). ``scratch``: the moves' (``new_move_scratch``).
+    ``searching``: the search's tally when a seat plays ``mcts``, else None."""
     np.random.seed(seed)
     setup(r, st)
     pl, br, g = st.pl, st.br, st.g
