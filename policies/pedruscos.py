@@ -475,9 +475,9 @@ def builder_builds(prm, p, r, pl, br) -> bool:
 def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
     if pid == RANDOM or pid == HAULER:  # they score no square: no scratch to allocate
         return unscored_move(pid, prm, p, r, b, pl, g, die)
-    score, values, work, next_ptr, next_classes = new_move_scratch(b, False)
+    score, values, work, next_ptr, classes = new_move_scratch(b, False)
     return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr,
-                              next_classes)  # fmt: skip
+                              classes)  # fmt: skip
 
 
 @njit(cache=True)
@@ -516,7 +516,7 @@ def next_classes(b):
 
 @njit(cache=True, _nrt=False)
 def decide_move_within(
-    pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr, next_classes
+    pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr, classes
 ) -> int:
     """:func:`decide_move` in scratch (:func:`new_move_scratch`), without the runtime: a
     simulation's turns hand the same scratch down instead of allocating it at every move."""
@@ -527,9 +527,7 @@ def decide_move_within(
     hi = b.reach_ptr[pos * 7 + die + 1]
     if hi == lo:
         return -1
-    end_scores_within(
-        pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr, next_classes
-    )
+    end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr, classes)
     return best_end(b, lo, hi, score)
 
 
@@ -557,7 +555,7 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
 
 @njit(cache=True, _nrt=False)
 def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr,
-                      next_classes):  # fmt: skip
+                      classes):  # fmt: skip
     """:func:`end_scores` in scratch: ``values`` (``N_VALUES``), ``work`` (:func:`new_work`) and
     the board's :func:`next_classes` (empty: every square the next die reaches is read)."""
     if pid == LOOKAHEAD or pid == RACER:
@@ -569,9 +567,9 @@ def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work,
             if now < WIN:
                 for d in range(1, 7):
                     m = 0.0
-                    if next_classes.shape[0] > 0:
+                    if classes.shape[0] > 0:
                         for jj in range(next_ptr[e * 7 + d], next_ptr[e * 7 + d + 1]):
-                            m = max(m, values[next_classes[jj]])
+                            m = max(m, values[classes[jj]])
                     else:
                         for jj in range(b.reach_ptr[e * 7 + d], b.reach_ptr[e * 7 + d + 1]):
                             m = max(m, values[value_class(b, b.reach[jj])])

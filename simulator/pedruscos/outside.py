@@ -35,9 +35,9 @@ def move(ext, pid, prm, p, r, b, st, die, scratch):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_MOVE][pid - OUTSIDE](prm, p, r, b, pl, br, g, die)
-    score, values, work, next_ptr, next_classes = scratch
+    score, values, work, next_ptr, classes = scratch
     return decide_move_within(pid, prm, p, r, b, pl, br, g, die, score, values, work, next_ptr,
-                              next_classes)  # fmt: skip
+                              classes)  # fmt: skip
 
 
 @njit(cache=True)
