@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simulator.seed_bank import STATE_WORDS, new_seed_bank, seed_paired
+from simulator.seed_bank import LANES, STATE_WORDS, new_seed_bank, seed_paired
 
 
 @njit
@@ -55,7 +55,7 @@ def test_a_copy_from_the_bank_forgets_what_was_drawn_since():
     _draws(1000)
     assert np.array_equal(_banked(bank, 1, 12345, 5), first)
     assert bank[1][1] == 12345
-    assert bank[0].shape == (2, STATE_WORDS)
+    assert bank[0].shape[1] == STATE_WORDS
 
 
 def test_the_bank_keeps_the_words_of_the_first_seeding_only_for_its_seed():
@@ -64,3 +64,19 @@ def test_the_bank_keeps_the_words_of_the_first_seeding_only_for_its_seed():
     kept = bank[0][0].copy()
     assert np.array_equal(_banked(bank, 0, 2, 3), _fresh(2, 3))  # another seed: seeded afresh
     assert bank[1][0] == 2 and not np.array_equal(bank[0][0], kept)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_a_fill_sets_up_the_next_seeds_of_the_same_base(slots, base):
+    """The first seeding of slot j sets up slots j to j + LANES - 1 (those the bank has) for
+    seeds base + j onwards, as a search asks for them; each draws as seeded afresh, up to the
+    top of the 32-bit seeds numba reads."""
+    bank = new_seed_bank(slots)
+    first = _banked(bank, 0, base, 3)
+    assert np.array_equal(first, _fresh(base, 3))
+    kept = min(LANES, slots)
+    assert list(bank[1][:kept]) == [base + lane for lane in range(kept)]
+    assert (bank[1][kept:] == -1).all()
+    for j in range(slots):
+        assert np.array_equal(_banked(bank, j, base + j, 250), _fresh((base + j) % 2**32, 250))
