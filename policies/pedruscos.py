@@ -11,6 +11,10 @@ Decisions (compiled functions branching on ``pid``; ``prm`` is the seat's parame
 - :func:`decide_purity`: the colour of the extra cards of result 7;
 - :func:`decide_swap`: with a full hold, which colour to discard for a new card (-1: refuse it).
 
+The decisions that need scratch (move, branch, dice, route) have a ``_within`` form that takes
+it (:func:`new_move_scratch`) and allocates nothing: the engine's turns and the search's
+simulations hand one down, and a simulation then runs without the runtime.
+
 ``mcts`` is the shared search (``simulator.search``) over the game's forward model
 (``simulator.pedruscos.forward``): the engine calls it for the end square and what landing there
 does (ship, open a branch), never :func:`decide_move`; the seat's other decisions are its
@@ -169,14 +173,6 @@ def new_work(b):
     station (:func:`branch_value`'s)."""
     width = max(b.route_colour.shape[1] + 1, N_STATIONS + 1)
     return np.empty((b.route_colour.shape[0] + 2, width))
-
-
-@njit(cache=True)
-def route_gain(r, b, pl, g, p, i, roll, w) -> float:
-    """Cards a harvest of ``roll`` takes along route ``i``, valued (room first, then swaps)."""
-    pre = np.zeros((1, b.route_colour.shape[1] + 1))
-    route_prefix(r, b, pl, g, p, i, w, pre, 0)
-    return pre[0, min(roll, b.route_len[i])]
 
 
 def _dice_table(max_dice: int = 4) -> np.ndarray:
@@ -638,7 +634,7 @@ def best_end(b, lo, hi, score) -> int:
 
 
 # -- the other decisions --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_ship(pid, prm, p, r, b, pl, br, g, cost) -> bool:
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
@@ -649,12 +645,19 @@ def decide_ship(pid, prm, p, r, b, pl, br, g, cost) -> bool:
 
 @njit(cache=True)
 def decide_branch(pid, prm, p, r, b, pl, br, g, s) -> bool:
+    return decide_branch_within(pid, prm, p, r, b, pl, br, g, s, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def decide_branch_within(pid, prm, p, r, b, pl, br, g, s, work) -> bool:
+    """:func:`decide_branch` in ``work`` (:func:`new_work`): allocating nothing, it runs in a
+    simulation compiled without the runtime (as do the ``_within`` forms below)."""
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
     if pid == BUILDER:
         return builder_builds(prm, p, r, pl, br)
     if pid == LOOKAHEAD or pid == RACER:
-        return branch_value(r, b, pl, br, g, p, s, prm) > r.branch_cost
+        return branch_value_within(r, b, pl, br, g, p, s, prm, work) > r.branch_cost
     return False
 
 
@@ -665,10 +668,14 @@ def _weight(pid, prm) -> float:
 
 @njit(cache=True)
 def decide_dice(pid, prm, p, r, b, pl, br, g, s) -> bool:
+    return decide_dice_within(pid, prm, p, r, b, pl, br, g, s, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def decide_dice_within(pid, prm, p, r, b, pl, br, g, s, work) -> bool:
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
     w = _weight(pid, prm)
-    work = new_work(b)
     one = best_route_within(r, b, pl, br, g, p, s, r.harvest_dice, False, w, work)
     two = best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, True, w, work)
     return two > one
@@ -676,6 +683,11 @@ def decide_dice(pid, prm, p, r, b, pl, br, g, s) -> bool:
 
 @njit(cache=True)
 def decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only) -> int:
+    return decide_route_within(pid, prm, p, r, b, pl, br, g, s, roll, coord_only, new_work(b))
+
+
+@njit(cache=True, _nrt=False)
+def decide_route_within(pid, prm, p, r, b, pl, br, g, s, roll, coord_only, work) -> int:
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
     if pid == RANDOM:
@@ -685,7 +697,6 @@ def decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only) -> int:
                 return i
         return lo
     w = _weight(pid, prm)
-    work = new_work(b)
     best = -1
     best_v = -1.0
     for i in range(lo, hi):
@@ -693,22 +704,23 @@ def decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only) -> int:
             continue
         if roll == 0:
             v = route_expectation_within(r, b, pl, br, g, p, i, w, work)
-        else:
-            v = route_gain(r, b, pl, g, p, i, roll, w)
+        else:  # the cards the roll takes along the route, valued (room first, then swaps)
+            route_prefix(r, b, pl, g, p, i, w, work, i)
+            v = work[i, min(roll, b.route_len[i])]
         if v > best_v:
             best_v = v
             best = i
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_purity(pid, prm, p, r, b, pl, br, g) -> int:
     if pid == RANDOM:
         return S.random_held_colour(pl, p)
     return S.dearest_held(pl, g, p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_swap(pid, prm, p, r, b, pl, br, g, c) -> int:
     if pid == RANDOM:
         if np.random.randint(0, 2) == 0:

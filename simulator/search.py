@@ -501,7 +501,8 @@ def _halve(h: Halving) -> None:
     _set_quota(h)
 
 
-@njit(cache=True)
+# Once a simulation each, allocating nothing: without the runtime, a call counts no references.
+@njit(cache=True, _nrt=False)
 def next_arm(h: Halving) -> int:
     """The root option (an index of the game's list) the next simulation starts with, or -1 when
     the halving is done (one option left, or the budget spent)."""
@@ -516,7 +517,7 @@ def next_arm(h: Halving) -> int:
     return arm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record_arm(h: Halving, arm: int, reward: float) -> None:
     """Add one simulation's reward (the searching seat's) to root option ``arm``."""
     h.sums[arm] += reward
@@ -584,11 +585,13 @@ def enter_root(tree: Tree, key: int, mover: int) -> None:
 # (simulator.evaluation fits them and the run's plan fills them in).
 
 
-@njit(cache=True)
-def evaluate(prm: np.ndarray, feats: np.ndarray, n_players: int, out: np.ndarray) -> np.ndarray:
-    """Every seat's evaluation in [0, 1] from its features ``feats[seat, :m]``: the fitted logistic
-    model of "this seat wins" on its features minus the mean of the others', as shares summing to
-    1 (unfitted weights, all zero: an even share each)."""
+@njit(cache=True, _nrt=False)
+def evaluate(prm: np.ndarray, feats: np.ndarray, n_players: int, out: np.ndarray) -> None:
+    """Every seat's evaluation in [0, 1] into ``out``, from its features ``feats[seat, :m]``: the
+    fitted logistic model of "this seat wins" on its features minus the mean of the others', as
+    shares summing to 1 (unfitted weights, all zero: an even share each). Without the runtime
+    (a simulation's), so it returns nothing: an array returned without it would not be counted
+    for the caller that keeps it."""
     m = min(feats.shape[1], MAX_FEATURES)
     total = 0.0
     for s in range(n_players):
@@ -604,7 +607,6 @@ def evaluate(prm: np.ndarray, feats: np.ndarray, n_players: int, out: np.ndarray
         total += out[s]
     for s in range(n_players):
         out[s] = out[s] / total if total > 0.0 else 1.0 / n_players
-    return out
 
 
 # -- the search's own random stream ---------------------------------------------------------

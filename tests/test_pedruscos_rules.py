@@ -50,6 +50,7 @@ class Table:
             self.g[S.G_DECK + c] = self.rules.deck_size
             self.g[S.G_VALUE + c] = 1
         self.g[S.G_TURN] = 10
+        self.scratch = new_move_scratch(self.b)
 
     def cards(self, p=0, red=0, yellow=0, blue=0):
         for c, n in enumerate((red, yellow, blue)):
@@ -66,20 +67,20 @@ class Table:
         return (self.r, self.b, self.ids, self.prm, self.st)
 
     def land(self, p, cell):
-        land(*self.args(), p, cell)
+        land(*self.args(), p, cell, self.scratch)
 
     def event(self, p, ev):
         return station_event(*self.args(), p, ev)
 
     def harvest(self, p, s):
-        return harvest(*self.args(), p, s)
+        return harvest(*self.args(), p, s, self.scratch)
 
     def take(self, p, c):
         return take_card(*self.args(), p, c, False, -1)
 
     def turn(self, p):
         rec, rec_n = no_recording(EVENT_WIDTH)
-        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64), new_move_scratch(self.b))
+        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64), self.scratch)
 
 
 # -- shipping -------------------------------------------------------------------------------------

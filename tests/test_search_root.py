@@ -89,12 +89,15 @@ def test_evaluate_is_a_share_and_follows_the_weights():
     row = np.zeros(ROW)
     feats = np.array([[3.0, 1.0], [1.0, 1.0], [2.0, 5.0]])
     out = np.zeros(3)
-    assert np.allclose(T.evaluate(row, feats, 3, out), 1 / 3)  # unfitted: even shares
+    T.evaluate(row, feats, 3, out)
+    assert np.allclose(out, 1 / 3)  # unfitted: even shares
     row[EVAL_AT + 1] = 2.0  # feature 0 helps
-    v = T.evaluate(row, feats, 3, out).copy()
+    T.evaluate(row, feats, 3, out)
+    v = out.copy()
     assert v.sum() == pytest.approx(1.0) and v[0] > v[2] > v[1]
     # the 2-player share is the logistic of the weighted difference (no intercept)
-    two = T.evaluate(row, feats[:2], 2, np.zeros(2))
+    two = np.zeros(2)
+    T.evaluate(row, feats[:2], 2, two)
     p = 1 / (1 + np.exp(-2.0 * 2.0))
     q = 1 / (1 + np.exp(2.0 * 2.0))
     assert two[0] == pytest.approx(p / (p + q))

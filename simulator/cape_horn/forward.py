@@ -449,7 +449,8 @@ def _score(B, prm, sim: State, q: int, winner: int, over: bool, feats, rewards):
     if over:
         return T.win_rewards(winner, n_players, rewards)
     features(B, sim, q, feats)
-    return T.evaluate(prm, feats, n_players, rewards)
+    T.evaluate(prm, feats, n_players, rewards)
+    return rewards
 
 
 @njit(cache=True)

@@ -78,7 +78,7 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
                 if not ok:
                     end = b.reach[lo]
             if not land_unasked(r, b, st, p, end):
-                land(r, b, pids, prm, st, p, end, ext, act)
+                land(r, b, pids, prm, st, p, end, scratch, ext, act)
     st.turn_ends[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
         R.after_turn(rec, rec_n, b, pl, br, g, p, snap)

@@ -41,7 +41,7 @@ def moon_share(b, cell) -> float:
     return faces / 6.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(r, b, st: S.State, mover: int, out) -> None:
     """``out[seat, i]``: feature ``FEATURES[i]`` of every seat, ``mover`` being the seat about to
     play its turn."""

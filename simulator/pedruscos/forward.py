@@ -94,13 +94,14 @@ def guided(pids, prm, p):
 
 
 # -- simulations ----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int, scratch) -> int:
     """Play from seat ``q``'s turn (-1: the game is over), every seat with the policies
     ``pids``/``prm`` and nothing recorded, until the game ends (returns the winner, -1: the round
     cap) or ``seat`` is about to play in round ``stop`` (returns :data:`HORIZON_STOP`). The
-    engine's turn, in this one function: each call counts the references of every array it is
-    passed. The moves are decided in ``scratch`` (``new_move_scratch``: one a search)."""
+    engine's turn, in this one function. Every decision is made in ``scratch``
+    (``new_move_scratch``: one a search), so nothing below allocates and the whole simulation
+    runs without the runtime: no call counts the references of the arrays it is passed."""
     pl, br, g = st.pl, st.br, st.g
     while q >= 0:
         if q == seat and g[S.G_ROUND] >= stop:
@@ -116,17 +117,17 @@ def play_until(r, b, pids, prm, st: State, q: int, seat: int, stop: int, scratch
                 end = decide_move_within(pids[q], prm[q], q, r, b, pl, br, g, die, score,
                                          values, work, next_ptr, classes)  # fmt: skip
                 if not land_unasked(r, b, st, q, end):
-                    land(r, b, pids, prm, st, q, end)
+                    land(r, b, pids, prm, st, q, end, scratch)
         end_turn(r, st, q)
         q = next_seat(r, st, q)
     return g[S.G_WINNER]
 
 
-@njit(cache=True)
-def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
-    """Each seat's reward for a simulation that reached the end of the game: ``1 - margin`` for
-    the win, plus ``margin`` times its final points margin over the best other seat, mapped to
-    0-1 (0.5 + margin / (2 * target), clipped)."""
+@njit(cache=True, _nrt=False)
+def results(r, pl, winner: int, margin: float, out) -> None:
+    """Each seat's reward into ``out`` for a simulation that reached the end of the game:
+    ``1 - margin`` for the win, plus ``margin`` times its final points margin over the best
+    other seat, mapped to 0-1 (0.5 + margin / (2 * target), clipped)."""
     n = pl.shape[0]
     for q in range(n):
         best = -(10**9)
@@ -135,17 +136,18 @@ def results(r, pl, winner: int, margin: float, out) -> np.ndarray:
                 best = pl[o, S.P_POINTS]
         m = 0.5 + (pl[q, S.P_POINTS] - best) / (2.0 * r.target_points)
         out[q] = (1.0 - margin) * (1.0 if q == winner else 0.0) + margin * min(max(m, 0.0), 1.0)
-    return out
 
 
-@njit(cache=True)
-def rewards_of(r, b, prm, st: State, winner: int, seat: int, feats, out) -> np.ndarray:
-    """A simulation's rewards: at its horizon (``winner`` is :data:`HORIZON_STOP`, ``seat``
-    about to move) every seat's fitted evaluation; at the end of the game, :func:`results`."""
+@njit(cache=True, _nrt=False)
+def rewards_of(r, b, prm, st: State, winner: int, seat: int, feats, out) -> None:
+    """A simulation's rewards into ``out``: at its horizon (``winner`` is :data:`HORIZON_STOP`,
+    ``seat`` about to move) every seat's fitted evaluation; at the end of the game,
+    :func:`results`."""
     if winner == HORIZON_STOP:
         features(r, b, st, seat, feats)
-        return T.evaluate(prm, feats, st.pl.shape[0], out)
-    return results(r, st.pl, winner, prm[MCTS_P.margin], out)
+        T.evaluate(prm, feats, st.pl.shape[0], out)
+    else:
+        results(r, st.pl, winner, prm[MCTS_P.margin], out)
 
 
 @njit(cache=True, _nrt=False)
@@ -223,7 +225,8 @@ def simulation_seats(prm, n_players: int, p: int):
 
 
 @njit(cache=True)
-def walk_tree(r, b, prm, tree, sim: State, q: int, p: int, stop: int, keys, rids, rprm) -> int:
+def walk_tree(r, b, prm, tree, sim: State, q: int, p: int, stop: int, keys, rids, rprm, scratch
+              ) -> int:  # fmt: skip
     """``opponents=tree``: the seats' moves after the root option, chosen in the tree (the guide
     adds the new nodes) until the simulation leaves it, its horizon comes or the game ends;
     the other decisions are the rollout policy's. Returns the seat to play next (-1: over)."""
@@ -239,7 +242,7 @@ def walk_tree(r, b, prm, tree, sim: State, q: int, p: int, stop: int, keys, rids
                 best = guide_option(gid, gprm, r, b, sim, q, d, keys, n)
             k = T.choose(tree, keys, n, q, prm[MCTS_P.explore], best, prm[MCTS_P.widen],
                          prm[MCTS_P.bias])  # fmt: skip
-            land(r, b, rids, rprm, sim, q, keys[k] // 2, None, keys[k] % 2)
+            land(r, b, rids, rprm, sim, q, keys[k] // 2, scratch, None, keys[k] % 2)
         end_turn(r, sim, q)
         q = next_seat(r, sim, q)
     return q
@@ -299,17 +302,12 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
         # common random numbers: each option's i-th simulation rolls from the same seed, so the
         # options are compared on the same dice as far as their games run alike
         seed_paired(bank, int(h.counts[k]), paired + int(h.counts[k]))
-        S.copy_state(sim, root)
-        forget_bookkeeping(sim)
-        land(r, b, sids, sprm, sim, p, root_keys[k] // 2, None, root_keys[k] % 2)
-        end_turn(r, sim, p)
-        q = next_seat(r, sim, p)
+        q = start_simulation(r, b, sids, sprm, root, sim, p, root_keys[k], scratch)
         if in_tree:
             T.begin(tree)
             T.enter_root(tree, root_keys[k], p)
-            q = walk_tree(r, b, prm, tree, sim, q, p, stop, keys, sids, sprm)
-        winner = play_until(r, b, sids, sprm, sim, q, p, stop, scratch)
-        rewards_of(r, b, prm, sim, winner, p, feats, rewards)
+            q = walk_tree(r, b, prm, tree, sim, q, p, stop, keys, sids, sprm, scratch)
+        finish_simulation(r, b, prm, sids, sprm, sim, q, p, stop, scratch, feats, rewards)
         if settle > 0.0 and h.counts[k] < trail.shape[1]:
             trail[slot[k], int(h.counts[k])] = rewards[p]
         T.record_arm(h, k, rewards[p])
@@ -326,6 +324,28 @@ def search_landing(r, b, prm, root: State, p: int, die: int, stats=None, tally=N
     if settle > 0.0:
         best = settled(h, order[0], slot, trail, best, settle)
     return root_keys[best]
+
+
+# A simulation's two halves around the tree's walk (opponents=tree), each one call without the
+# runtime: the search's loop then counts no references of the state's, board's and scratch's
+# arrays, once a simulation.
+@njit(cache=True, _nrt=False)
+def start_simulation(r, b, sids, sprm, root: State, sim: State, p: int, key: int, scratch) -> int:
+    """A simulation's start: ``root`` copied into ``sim`` (its bookkeeping forgotten), root
+    option ``key`` played by seat ``p`` and its turn ended. Returns the seat to play next."""
+    S.copy_state(sim, root)
+    forget_bookkeeping(sim)
+    land(r, b, sids, sprm, sim, p, key // 2, scratch, None, key % 2)
+    end_turn(r, sim, p)
+    return next_seat(r, sim, p)
+
+
+@njit(cache=True, _nrt=False)
+def finish_simulation(r, b, prm, sids, sprm, sim: State, q, p, stop, scratch, feats, rewards):
+    """A simulation's rest: played from seat ``q`` to its horizon or the end
+    (:func:`play_until`), every seat's rewards into ``rewards``."""
+    winner = play_until(r, b, sids, sprm, sim, q, p, stop, scratch)
+    rewards_of(r, b, prm, sim, winner, p, feats, rewards)
 
 
 @njit(cache=True)
@@ -371,7 +391,8 @@ def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
     setup(r, st)
     pl, br, g = st.pl, st.br, st.g
     keys = np.zeros(2 * b.kind.shape[0], dtype=np.int64)
-    score, values, work, next_ptr, classes = new_move_scratch(b)
+    scratch = new_move_scratch(b)
+    score, values, work, next_ptr, classes = scratch
     turns = 0
     kept = 0
     q = 0
@@ -391,7 +412,7 @@ def self_play(r, b, pids, prm, seed: int, st: State, feats, decisions) -> int:
                 kept += 1
             end = decide_move_within(qids[q], qprm[q], q, r, b, pl, br, g, die, score, values,
                                      work, next_ptr, classes)  # fmt: skip
-            land(r, b, qids, qprm, st, q, end)
+            land(r, b, qids, qprm, st, q, end, scratch)
         end_turn(r, st, q)
         q = next_seat(r, st, q)
     return min(turns, feats.shape[0]) + (kept << 32)

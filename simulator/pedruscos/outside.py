@@ -4,7 +4,8 @@ docs/policies.md).
 The seven decisions of ``policies.pedruscos`` without the policy id. The turn rules call the
 routers below (with the game's :class:`~simulator.pedruscos.state.State`) where they would call
 the built-in ``decide_*``: with no outside tuple (``ext`` None) numba prunes
-the outside branch and the router is the built-in call. The engine checks every answer again.
+the outside branch and the router is the built-in call, in the moves' scratch (``scratch``:
+``new_move_scratch``) where the decision needs some. The engine checks every answer again.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import numba
 from numba import njit, types
 
 from policies.pedruscos import (
-    decide_branch,
-    decide_dice,
+    decide_branch_within,
+    decide_dice_within,
     decide_move_within,
     decide_purity,
-    decide_route,
+    decide_route_within,
     decide_ship,
     decide_swap,
 )
@@ -29,7 +30,7 @@ from .rules import Rules, engine_rules
 X_MOVE, X_SHIP, X_BRANCH, X_DICE, X_ROUTE, X_PURITY, X_SWAP = range(7)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move(ext, pid, prm, p, r, b, st, die, scratch):
     """The move; a built-in policy decides it in ``scratch`` (``new_move_scratch``)."""
     pl, br, g = st.pl, st.br, st.g
@@ -40,7 +41,7 @@ def move(ext, pid, prm, p, r, b, st, die, scratch):
                               classes)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ship(ext, pid, prm, p, r, b, st, cost):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
@@ -48,31 +49,31 @@ def ship(ext, pid, prm, p, r, b, st, cost):
     return decide_ship(pid, prm, p, r, b, pl, br, g, cost)
 
 
-@njit(cache=True)
-def branch(ext, pid, prm, p, r, b, st, s):
+@njit(cache=True, _nrt=False)
+def branch(ext, pid, prm, p, r, b, st, s, scratch):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_BRANCH][pid - OUTSIDE](prm, p, r, b, pl, br, g, s)
-    return decide_branch(pid, prm, p, r, b, pl, br, g, s)
+    return decide_branch_within(pid, prm, p, r, b, pl, br, g, s, scratch[2])
 
 
-@njit(cache=True)
-def dice(ext, pid, prm, p, r, b, st, s):
+@njit(cache=True, _nrt=False)
+def dice(ext, pid, prm, p, r, b, st, s, scratch):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_DICE][pid - OUTSIDE](prm, p, r, b, pl, br, g, s)
-    return decide_dice(pid, prm, p, r, b, pl, br, g, s)
+    return decide_dice_within(pid, prm, p, r, b, pl, br, g, s, scratch[2])
 
 
-@njit(cache=True)
-def route(ext, pid, prm, p, r, b, st, s, roll, coord_only):
+@njit(cache=True, _nrt=False)
+def route(ext, pid, prm, p, r, b, st, s, roll, coord_only, scratch):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
         return ext[X_ROUTE][pid - OUTSIDE](prm, p, r, b, pl, br, g, s, roll, coord_only)
-    return decide_route(pid, prm, p, r, b, pl, br, g, s, roll, coord_only)
+    return decide_route_within(pid, prm, p, r, b, pl, br, g, s, roll, coord_only, scratch[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def purity(ext, pid, prm, p, r, b, st):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:
@@ -80,7 +81,7 @@ def purity(ext, pid, prm, p, r, b, st):
     return decide_purity(pid, prm, p, r, b, pl, br, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap(ext, pid, prm, p, r, b, st, c):
     pl, br, g = st.pl, st.br, st.g
     if ext is not None and pid >= OUTSIDE:

@@ -83,13 +83,20 @@ def new_state(n_players: int, n_cells: int) -> State:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def copy_state(dst: State, src: State) -> None:
-    dst.pl[:] = src.pl
-    dst.br[:] = src.br
-    dst.g[:] = src.g
-    dst.turn_ends[:] = src.turn_ends
-    dst.collects[:] = src.collects
+    """``src``'s arrays into ``dst``'s, element by element: a slice assignment may copy its
+    source first, which takes the runtime, and a search's simulation runs without it."""
+    for p in range(src.pl.shape[0]):
+        for i in range(src.pl.shape[1]):
+            dst.pl[p, i] = src.pl[p, i]
+        for i in range(src.br.shape[1]):
+            dst.br[p, i] = src.br[p, i]
+    for i in range(src.g.shape[0]):
+        dst.g[i] = src.g[i]
+    for i in range(src.turn_ends.shape[0]):
+        dst.turn_ends[i] = src.turn_ends[i]
+        dst.collects[i] = src.collects[i]
 
 
 @njit(cache=True)
@@ -120,7 +127,7 @@ def deck_has(r, g, c) -> bool:
     return r.empty_deck == EMPTY_ENDLESS or g[G_DECK + c] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_held_colour(pl, p) -> int:
     """A colour drawn in proportion to the cards held (a card picked blindly), -1 if none."""
     n = cargo(pl, p)

@@ -39,20 +39,20 @@ def setup(r, st: S.State) -> None:
     roll_values(r, st.g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_values(r, g):
     """One die per colour, read through the value table (start, and result 10)."""
     for c in range(N_COLOURS):
         g[S.G_VALUE + c] = r.value_faces[np.random.randint(0, 6)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_event(r) -> int:
     total = np.random.randint(1, 7) + np.random.randint(1, 7)
     return r.event_table[total - 2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_dice(n) -> int:
     t = 0
     for _ in range(n):
@@ -77,7 +77,7 @@ def draw_card(r, pl, g, p, c, harvest) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_card(r, pl, g, p, c):
     """``p`` loses one card of colour ``c``; which one it was (harvested or not) is random in
     proportion, so the harvest bookkeeping stays exact in expectation."""
@@ -92,7 +92,7 @@ def discard_card(r, pl, g, p, c):
         g[S.G_DECK + c] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_card(r, b, pids, prm, st: S.State, p, c, harvest, cell, ext=None) -> bool:
     """``p`` takes a card of colour ``c``; a full hold takes it only by discarding one (the
     policy chooses which, or refuses). ``cell`` (-1: none) is where it was collected."""
@@ -133,10 +133,11 @@ def ship(r, pl, g, p, cost) -> int:
 
 
 # -- branches and harvests ------------------------------------------------------------------------
-@njit(cache=True)
-def harvest(r, b, pids, prm, st: S.State, p, s, ext=None) -> int:
+@njit(cache=True, _nrt=False)
+def harvest(r, b, pids, prm, st: S.State, p, s, scratch, ext=None) -> int:
     """A harvest at station ``s``: dice, then one card per square along the chosen route, in
-    order, never past the next station. Returns the route's row."""
+    order, never past the next station. Returns the route's row. ``scratch``: the decisions'
+    (``policies.pedruscos.new_move_scratch``)."""
     pl, br, g = st.pl, st.br, st.g
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
@@ -144,7 +145,7 @@ def harvest(r, b, pids, prm, st: S.State, p, s, ext=None) -> int:
         return -1
     pid = pids[p]
     if r.route_choice == ROUTE_BEFORE_ROLL:
-        i = X.route(ext, pid, prm[p], p, r, b, st, s, 0, False)
+        i = X.route(ext, pid, prm[p], p, r, b, st, s, 0, False, scratch)
         if i < lo or i >= hi:
             i = lo
         coord = S.coordinates(br, g, p, b.route_end[i])
@@ -154,9 +155,9 @@ def harvest(r, b, pids, prm, st: S.State, p, s, ext=None) -> int:
         for j in range(lo, hi):
             if S.coordinates(br, g, p, b.route_end[j]):
                 coord = True
-        coord = coord and X.dice(ext, pid, prm[p], p, r, b, st, s)
+        coord = coord and X.dice(ext, pid, prm[p], p, r, b, st, s, scratch)
         roll = roll_dice(r.coordinated_dice if coord else r.harvest_dice)
-        i = X.route(ext, pid, prm[p], p, r, b, st, s, roll, coord)
+        i = X.route(ext, pid, prm[p], p, r, b, st, s, roll, coord, scratch)
         if i < lo or i >= hi or (coord and not S.coordinates(br, g, p, b.route_end[i])):
             i = -1
             for j in range(lo, hi):
@@ -184,7 +185,7 @@ def build_branch(r, st: S.State, p, s):
 
 
 # -- the station table ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pirates(r, pl, g, p) -> int:
     """Shuffle the cards and discard half, blindly. Returns the cards lost."""
     k = S.pirates_discards(r, S.cargo(pl, p))
@@ -200,7 +201,7 @@ def close_station(g, s):
     g[S.G_CLOSED] = s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def station_event(r, b, pids, prm, st: S.State, p, ev, ext=None) -> bool:
     """Resolve table result ``ev`` for ``p`` on its station; False when the turn ends here."""
     pl, g = st.pl, st.g
@@ -241,7 +242,7 @@ def station_event(r, b, pids, prm, st: S.State, p, ev, ext=None) -> bool:
 
 
 # -- a turn ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_turn(r, b, pids, prm, st: S.State, p, ext=None) -> int:
     """A turn up to the move: the station table when the ship starts on a station, the take-off
     from the planet (repaired), the die. Returns the die, 0 when the turn ends without a move."""
@@ -280,11 +281,11 @@ def landing_choice(r, b, st: S.State, p, cell) -> bool:
     return False
 
 
-@njit(cache=True)
-def land(r, b, pids, prm, st: S.State, p, cell, ext=None, act=-1):
+@njit(cache=True, _nrt=False)
+def land(r, b, pids, prm, st: S.State, p, cell, scratch, ext=None, act=-1):
     """What ending the move on ``cell`` does: collect, ship, harvest or open a branch. ``act``:
     the answer to the landing's yes-or-no (ship, build) when the search made it; -1 asks the
-    seat's policy."""
+    seat's policy. ``scratch``: the decisions' (``policies.pedruscos.new_move_scratch``)."""
     if land_unasked(r, b, st, p, cell):
         return
     pl, br, g = st.pl, st.br, st.g
@@ -305,9 +306,9 @@ def land(r, b, pids, prm, st: S.State, p, cell, ext=None, act=-1):
         if S.station_open(g, s):
             if S.old_branch(br, g, p, s):
                 if not repair:
-                    harvest(r, b, pids, prm, st, p, s, ext)
+                    harvest(r, b, pids, prm, st, p, s, scratch, ext)
             elif br[p, s] == 0 and pl[p, S.P_POINTS] >= r.branch_cost:
-                if act == 1 or (act < 0 and X.branch(ext, pid, prm[p], p, r, b, st, s)):
+                if act == 1 or (act < 0 and X.branch(ext, pid, prm[p], p, r, b, st, s, scratch)):
                     build_branch(r, st, p, s)
 
 
