@@ -210,17 +210,33 @@ def route_prefix(r, b, pl, g, p, i, w, out, row):
         out[row, j + 1] = out[row, j] + w * v
 
 
+# A route's prefixes depend on the hold and the ore values alone, not on the branches: a
+# decision computes each station's once (``station_prefixes``) and the ``_of`` helpers below read
+# them, however many harvests it values with branches as they are or as if one more were built.
+@njit(cache=True, _nrt=False)
+def station_prefixes(r, b, pl, g, p, s, w, work) -> None:
+    """:func:`route_prefix` of every route of station ``s``, each into its row of ``work``."""
+    for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
+        route_prefix(r, b, pl, g, p, i, w, work, i)
+
+
 @njit(cache=True, _nrt=False)
 def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> float:
     """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll), in
-    ``work`` (:func:`new_work`): route ``i``'s prefixes in row ``i``, a route the dice may not
-    take marked by -1 in its first column (an allowed route's is 0)."""
+    ``work`` (:func:`new_work`)."""
+    station_prefixes(r, b, pl, g, p, s, w, work)
+    return best_route_of(b, br, g, p, s, ndice, coord_only, work)
+
+
+@njit(cache=True, _nrt=False)
+def best_route_of(b, br, g, p, s, ndice, coord_only, work) -> float:
+    """:func:`best_route_within` from the prefixes in ``work`` (:func:`station_prefixes`): a
+    route the dice may not take is marked by -1 in its first column while it runs (a prefix's
+    first column is 0)."""
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
     for i in range(lo, hi):
-        if not coord_only or S.coordinates(br, g, p, b.route_end[i]):
-            route_prefix(r, b, pl, g, p, i, w, work, i)
-        else:
+        if coord_only and not S.coordinates(br, g, p, b.route_end[i]):
             work[i, 0] = -1.0
     total = 0.0
     for t in range(ndice, 6 * ndice + 1):
@@ -229,6 +245,8 @@ def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> floa
             if work[i, 0] == 0.0:
                 best = max(best, work[i, min(t, b.route_len[i])])
         total += DICE[ndice, t] * best
+    for i in range(lo, hi):
+        work[i, 0] = 0.0
     return total
 
 
@@ -236,8 +254,14 @@ def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> floa
 def route_expectation_within(r, b, pl, br, g, p, i, w, work) -> float:
     """E of route ``i``'s gain when chosen before the roll (its own number of dice), in
     ``work`` (:func:`new_work`)."""
-    nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
     route_prefix(r, b, pl, g, p, i, w, work, i)
+    return route_expectation_of(r, b, br, g, p, i, work)
+
+
+@njit(cache=True, _nrt=False)
+def route_expectation_of(r, b, br, g, p, i, work) -> float:
+    """:func:`route_expectation_within` from route ``i``'s prefixes in ``work``."""
+    nd = r.coordinated_dice if S.coordinates(br, g, p, b.route_end[i]) else r.harvest_dice
     total = 0.0
     for t in range(nd, 6 * nd + 1):
         total += DICE[nd, t] * work[i, min(t, b.route_len[i])]
@@ -260,14 +284,21 @@ def harvest_value(r, b, pl, br, g, p, s, w) -> float:
 
 @njit(cache=True, _nrt=False)
 def harvest_value_within(r, b, pl, br, g, p, s, w, work) -> float:
+    station_prefixes(r, b, pl, g, p, s, w, work)
+    return harvest_value_of(r, b, br, g, p, s, work)
+
+
+@njit(cache=True, _nrt=False)
+def harvest_value_of(r, b, br, g, p, s, work) -> float:
+    """:func:`harvest_value_within` from station ``s``'s prefixes in ``work``."""
     if r.route_choice == ROUTE_BEFORE_ROLL:
         best = 0.0
         for i in range(b.route_ptr[s], b.route_ptr[s + 1]):
-            best = max(best, route_expectation_within(r, b, pl, br, g, p, i, w, work))
+            best = max(best, route_expectation_of(r, b, br, g, p, i, work))
         return best
-    v = best_route_within(r, b, pl, br, g, p, s, r.harvest_dice, False, w, work)
+    v = best_route_of(b, br, g, p, s, r.harvest_dice, False, work)
     if any_coordination(b, br, g, p, s):
-        v = max(v, best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, True, w, work))
+        v = max(v, best_route_of(b, br, g, p, s, r.coordinated_dice, True, work))
     return v
 
 
@@ -359,15 +390,21 @@ def landing_values_within(r, b, pl, br, g, p, prm, out, work):
     events = event_value(r, pl, br, g, p, 0, prm)
     holidays = S.event_probability(r, 7) * 0.5
     builds = pl[p, S.P_POINTS] >= r.branch_cost and prm[LOOK_P.branch_worth] > 0.0
+    for s in range(1, N_STATIONS + 1):  # the routes the values below read, each once
+        if S.station_open(g, s) and (builds or (br[p, s] > 0 and not repair)):
+            station_prefixes(r, b, pl, g, p, s, w, work)
+    if builds or not repair:
+        harvests_now(r, b, br, g, p, work)
+    now = work.shape[0] - 1
     for s in range(1, N_STATIONS + 1):
         v = events
         if S.station_open(g, s):
             if br[p, s] > 0:
                 v -= holidays  # its own branch may close for a while
                 if not repair:
-                    v += harvest_value_within(r, b, pl, br, g, p, s, w, work)
+                    v += work[now, s]
             elif builds:  # (branch_value is 0 for branch_worth 0: the racer's)
-                worth = branch_value_within(r, b, pl, br, g, p, s, prm, work)
+                worth = branch_value_of(r, b, pl, br, g, p, s, prm, work)
                 v += max(0.0, worth - r.branch_cost)
         out[V_STATION + s] = v
 
@@ -386,32 +423,52 @@ def branch_value_within(r, b, pl, br, g, p, s, prm, work) -> float:
     player's branches as they are (one die, or two on a route to another of its branches), plus
     what the branch adds to the harvests of the player's branches a route joins to ``s`` (they
     may roll two dice toward it), over a two-dice harvest here."""
+    w = prm[LOOK_P.card_weight]
+    for t in range(1, N_STATIONS + 1):
+        if t == s or (br[p, t] > 0 and S.station_open(g, t)):
+            station_prefixes(r, b, pl, g, p, t, w, work)
+    harvests_now(r, b, br, g, p, work)
+    return branch_value_of(r, b, pl, br, g, p, s, prm, work)
+
+
+@njit(cache=True, _nrt=False)
+def harvests_now(r, b, br, g, p, work) -> None:
+    """The last row of ``work``: :func:`harvest_value_of` at each of the player's open branches
+    (0 elsewhere), from their prefixes in ``work``."""
+    now = work.shape[0] - 1
+    for t in range(1, N_STATIONS + 1):
+        work[now, t] = 0.0
+        if br[p, t] > 0 and S.station_open(g, t):
+            work[now, t] = harvest_value_of(r, b, br, g, p, t, work)
+
+
+@njit(cache=True, _nrt=False)
+def branch_value_of(r, b, pl, br, g, p, s, prm, work) -> float:
+    """:func:`branch_value_within` from the prefixes in ``work`` of station ``s`` and of the
+    player's open branches (:func:`station_prefixes`), and their harvests now
+    (:func:`harvests_now`)."""
     left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
     if left <= 0.0 or prm[LOOK_P.branch_worth] <= 0.0:
         return 0.0
-    w = prm[LOOK_P.card_weight]
-    full = best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, False, w, work)
+    full = best_route_of(b, br, g, p, s, r.coordinated_dice, False, work)
     if full <= 0.0:
         return 0.0
-    here = harvest_value_within(r, b, pl, br, g, p, s, w, work)
+    here = harvest_value_of(r, b, br, g, p, s, work)
     # the last two rows of work: whether station t is a partner (1.0) and its harvest now
     partner = work.shape[0] - 2
     now = work.shape[0] - 1
     for t in range(1, N_STATIONS + 1):
         work[partner, t] = 0.0
-        work[now, t] = 0.0
         if t != s and br[p, t] > 0 and S.station_open(g, t):
             for i in range(b.route_ptr[t], b.route_ptr[t + 1]):
                 if b.route_end[i] == s:
                     work[partner, t] = 1.0
-            if work[partner, t] == 1.0:
-                work[now, t] = harvest_value_within(r, b, pl, br, g, p, t, w, work)
     before = br[p, s]
     br[p, s] = g[S.G_TURN] + 1  # as if built: the partners' routes toward s coordinate
     added = 0.0
     for t in range(1, N_STATIONS + 1):
         if work[partner, t] == 1.0:
-            gain = harvest_value_within(r, b, pl, br, g, p, t, w, work) - work[now, t]
+            gain = harvest_value_of(r, b, br, g, p, t, work) - work[now, t]
             added += max(0.0, gain)
     br[p, s] = before
     return prm[LOOK_P.branch_worth] * left * (here + added) / full

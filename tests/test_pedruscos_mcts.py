@@ -432,3 +432,39 @@ def test_the_squares_scores_are_the_same_with_the_table_and_without(name):
             assert np.array_equal(scores[0], scores[1])
             seen += hi - lo
     assert seen > 100
+
+
+@pytest.mark.parametrize("route_choice", ["after_roll", "before_roll"])
+def test_station_values_sharing_the_routes_prefixes_are_each_values_alone(route_choice):
+    # 60 positions of 4-player lookahead self-play: the station values a decision computes from
+    # each station's route prefixes, computed once and shared by every harvest it values (with
+    # the branches as they are and as if one more were built), are those each harvest and branch
+    # value gives computed alone, to the last bit
+    rules = dataclasses.replace(Rules(), route_choice=route_choice)
+    r, b = engine_rules(rules), build_board(*rules.board_key()).arrays
+    ids, params = seats(["lookahead"] * 4)
+    prm = params[0]
+    w = prm[P.LOOK_P.card_weight]
+    values = np.zeros(P.N_VALUES)
+    work = P.new_work(b)
+    kinds = set()
+    for pos, _, _ in F.bank(rules, 4, ids, params, 60, 9):
+        pl, br, g = pos.pl, pos.br, pos.g
+        for p in range(4):
+            P.landing_values_within(r, b, pl, br, g, p, prm, values, work)
+            repair = pl[p, S.P_REPAIR] == 1
+            builds = pl[p, S.P_POINTS] >= r.branch_cost
+            events = P.event_value(r, pl, br, g, p, 0, prm)
+            for s in range(1, 7):
+                alone = events
+                if S.station_open(g, s) and br[p, s] > 0:
+                    alone -= S.event_probability(r, 7) * 0.5
+                    if not repair:
+                        alone += P.harvest_value(r, b, pl, br, g, p, s, w)
+                        kinds.add("harvest")
+                elif S.station_open(g, s) and builds:
+                    worth = P.branch_value(r, b, pl, br, g, p, s, prm)
+                    alone += max(0.0, worth - r.branch_cost)
+                    kinds.add("branch" if worth > 0.0 else "no branch")
+                assert values[P.V_STATION + s] == alone
+    assert kinds == {"harvest", "branch", "no branch"}
