@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 
 from .board import ASTEROID, MOON, N_COLOURS, N_STATIONS, PLANET, STATION  # noqa: F401
 from .rules import EMPTY_ENDLESS, N_EVENTS, PIRATES_HALF_UP
@@ -97,6 +97,13 @@ def copy_state(dst: State, src: State) -> None:
     for i in range(src.turn_ends.shape[0]):
         dst.turn_ends[i] = src.turn_ends[i]
         dst.collects[i] = src.collects[i]
+
+
+if config.DISABLE_JIT:  # interpreted: numpy's slice copies, the same values without the loops
+
+    def copy_state(dst: State, src: State) -> None:  # noqa: F811
+        for d, s in zip(dst, src, strict=True):
+            d[:] = s
 
 
 @njit(cache=True)
