@@ -12,8 +12,8 @@ The bank computes those words itself, :data:`LANES` seeds at a time (``base + j`
 ``base + j + LANES - 1``, the simulations a search plays next): the seeding recurrence is one
 long chain of dependent multiplications for one seed, and four chains side by side take about
 the time of one. The arithmetic is numba's own (``numba_rnd_init`` and ``numba_rnd_shuffle``
-in numba's ``_random.c``); ``tests/test_seed_bank.py`` checks the words against the generator's
-after ``np.random.seed``, and the draws against seeding afresh.
+in numba's ``_random.c``); ``tests/test_seed_bank.py`` checks the draws from the bank against
+seeding afresh, in runs long enough to read every word and twist them again.
 
 The words are numba's own thread-local generator state (``rnd_state_t``: ``index``,
 ``mt[624]``, ``has_gauss``, ``gauss``). With numba's compiler off the functions below seed
@@ -30,7 +30,7 @@ from numba.extending import intrinsic
 # index, mt[624], has_gauss and gauss (a double: two words), the state a seeding sets
 STATE_WORDS = 628
 MT_N, MT_M = 624, 397  # the Mersenne Twister's words and its shift
-LANES = 4  # seeds set up together
+LANES = 4  # seeds set up together (fill is written out for four)
 _LOW32 = 0xFFFFFFFF
 
 
