@@ -221,18 +221,11 @@ def station_prefixes(r, b, pl, g, p, s, w, work) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def best_route_within(r, b, pl, br, g, p, s, ndice, coord_only, w, work) -> float:
-    """E over ``ndice`` dice of the best allowed route's gain (route chosen after the roll), in
-    ``work`` (:func:`new_work`)."""
-    station_prefixes(r, b, pl, g, p, s, w, work)
-    return best_route_of(b, br, g, p, s, ndice, coord_only, work)
-
-
-@njit(cache=True, _nrt=False)
 def best_route_of(b, br, g, p, s, ndice, coord_only, work) -> float:
-    """:func:`best_route_within` from the prefixes in ``work`` (:func:`station_prefixes`): a
-    route the dice may not take is marked by -1 in its first column while it runs (a prefix's
-    first column is 0)."""
+    """E over ``ndice`` dice of the best allowed route's gain at station ``s`` (route chosen
+    after the roll), from its prefixes in ``work`` (:func:`station_prefixes`): a route the dice
+    may not take is marked by -1 in its first column while it runs (a prefix's first column is
+    0)."""
     lo = b.route_ptr[s]
     hi = b.route_ptr[s + 1]
     for i in range(lo, hi):
@@ -732,9 +725,9 @@ def decide_dice(pid, prm, p, r, b, pl, br, g, s) -> bool:
 def decide_dice_within(pid, prm, p, r, b, pl, br, g, s, work) -> bool:
     if pid == RANDOM:
         return np.random.randint(0, 2) == 1
-    w = _weight(pid, prm)
-    one = best_route_within(r, b, pl, br, g, p, s, r.harvest_dice, False, w, work)
-    two = best_route_within(r, b, pl, br, g, p, s, r.coordinated_dice, True, w, work)
+    station_prefixes(r, b, pl, g, p, s, _weight(pid, prm), work)
+    one = best_route_of(b, br, g, p, s, r.harvest_dice, False, work)
+    two = best_route_of(b, br, g, p, s, r.coordinated_dice, True, work)
     return two > one
 
 
