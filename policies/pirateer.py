@@ -91,18 +91,18 @@ ROLLOUT_PRM = np.stack([POLICIES[name].defaults() for name in ROLLOUT_NAMES])
 
 
 # -- position features ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def limited(r) -> int:
     return 1 if r.treasure_limit == S.LIMIT_DIRECTIONS else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def home_steps(r, ships, s: int) -> int:
     """Spaces between treasure ship ``s`` and its anchor under the treasure ship's limits."""
     return HOME[limited(r), s // S.FLEET, ships[s]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_ships(ships, owner, p: int, mine: bool) -> int:
     n = 0
     for s in range(S.N_SHIPS):
@@ -111,7 +111,7 @@ def count_ships(ships, owner, p: int, mine: bool) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_to_anchorage(ships, owner, p: int) -> int:
     best = 999
     for s in range(S.N_SHIPS):
@@ -120,7 +120,7 @@ def nearest_to_anchorage(ships, owner, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_to(ships, owner, p: int, cell: int) -> int:
     best = 999
     for s in range(S.N_SHIPS):
@@ -129,7 +129,7 @@ def nearest_to(ships, owner, p: int, cell: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def won(ships, owner, g, p: int) -> bool:
     return S.is_terminal(ships, owner, g, p)
 
@@ -146,7 +146,7 @@ def _entrances() -> np.ndarray:
 ENTRANCE = _entrances()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def way_in(ships, t: int) -> int:
     """Where treasure ship ``t`` is on its way in: its place in its harbour strip (0: the
     anchor), the strip's length on the space leading in, one more anywhere else."""
@@ -159,7 +159,7 @@ def way_in(ships, t: int) -> int:
     return HARBOUR.shape[1] + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def harbour_blockers(ships, owner, p: int, t: int) -> int:
     """Own ships between treasure ship ``t`` and its anchor in its harbour, or on the way in: the
     strip is one space wide and no ship passes another, so each must leave first."""
@@ -175,7 +175,7 @@ def harbour_blockers(ships, owner, p: int, t: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
     """``home_steps`` of own treasure ship ``t``, counting own ships in the way: while any is
     in the harbour ahead of it, no place inside the strip is progress, and each costs
@@ -193,7 +193,7 @@ def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
 
 
 # -- the heuristics -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def runner_score(r, ships, owner, g, p: int) -> float:
     if won(ships, owner, g, p):
         return WIN
@@ -206,7 +206,7 @@ def runner_score(r, ships, owner, g, p: int) -> float:
     return score - nearest_to(ships, owner, p, ships[t])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hunter_score(r, ships, owner, g, p: int) -> float:
     if won(ships, owner, g, p):
         return WIN
@@ -224,7 +224,7 @@ def hunter_score(r, ships, owner, g, p: int) -> float:
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lookahead_static(r, prm, ships, owner, g, p: int) -> float:
     """The evaluation with no ship at risk: own ships, minus the opponents' ships, plus progress
     toward the treasure or home (or the opponent's distance from home)."""
@@ -350,7 +350,13 @@ def decide_move(pid: int, prm, r, ships, owner, occ, g, p: int, moves, n: int,
         return np.random.randint(0, n)
     if pid == LOOKAHEAD and looking is not None:
         return decide_lookahead(prm, r, ships, owner, occ, g, p, moves, n, memo)
-    undo = np.zeros((2, 3), dtype=np.int64)
+    return decide_greedy(pid, r, ships, owner, occ, g, p, moves, n, np.zeros((2, 3), np.int64))
+
+
+# The scoring loop allocates nothing: no reference counting (its calls pass five arrays a move).
+@njit(cache=True, _nrt=False)
+def decide_greedy(pid: int, r, ships, owner, occ, g, p: int, moves, n: int, undo) -> int:
+    """`runner`'s or `hunter`'s move: the best score after the move, ties at random."""
     best = 0
     best_score = -np.inf
     ties = 0

@@ -53,16 +53,25 @@ COLUMNS = (
 def seat_scores(ships, owner, g, n_players: int) -> np.ndarray:
     """Score for the drama analysis: ships on the board, +3 while carrying the treasure."""
     sc = np.zeros(n_players, dtype=np.int64)
+    fill_seat_scores(ships, owner, g, sc)
+    return sc
+
+
+# Called after every turn: fills a game's own array, so no allocation and no reference counting.
+@njit(cache=True, _nrt=False)
+def fill_seat_scores(ships, owner, g, sc) -> None:
+    """``sc[p]``: :func:`seat_scores` of each seat (``sc`` has a slot for every seat)."""
+    for p in range(sc.shape[0]):
+        sc[p] = 0
     for s in range(S.N_SHIPS):
         if ships[s] >= 0:
             sc[owner[s // S.FLEET]] += 1
     t = g[S.G_TREASURE]
     if t >= 0:
         sc[owner[t // S.FLEET]] += 3
-    return sc
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leader_of(sc) -> int:
     best = -1
     top = -1
@@ -123,7 +132,7 @@ def play_game(r, seats, seed, st: State, work, heat, rec, rec_n, checking, ext=N
             end_turn(r, g)
             if checking:
                 problems |= S.check_state(r, st)
-            sc = seat_scores(ships, owner, g, n_players)
+            fill_seat_scores(ships, owner, g, sc)
             leader = leader_of(sc)
             lead[g[S.G_TURN]] = leader
             if leader >= 0:

@@ -380,7 +380,7 @@ def make_move(r, ships, owner, occ, g, move, undo) -> int:
     for k in range(n):
         base = 1 + 4 * k
         s = move[base]
-        t = walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
+        t = RAY[ships[s], move[base + 1], move[base + 2]]  # a legal step lands where its ray does
         frm, cap, old = make_step(ships, occ, g, s, t, move[base + 3])
         undo[k, 0] = frm
         undo[k, 1] = cap
@@ -413,7 +413,7 @@ def play_move(r, st: State, p: int, move, heat, rec, rec_n) -> None:
         base = 1 + 4 * k
         s = move[base]
         frm = ships[s]
-        t = walk(r, ships, owner, occ, g, s, move[base + 1], move[base + 2])
+        t = RAY[frm, move[base + 1], move[base + 2]]  # a legal step lands where its ray does
         victim = occ[t]
         before = g[G_TREASURE]
         make_step(ships, occ, g, s, t, move[base + 3])
