@@ -195,10 +195,11 @@ def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
 # -- the heuristics -------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def runner_score(r, ships, owner, g, p: int) -> float:
-    if won(ships, owner, g, p):
+    opponents = count_ships(ships, owner, p, False)  # none left: won (as ``won``)
+    if opponents == 0 or S.treasure_home(ships, g):
         return WIN
     t = g[S.G_TREASURE]
-    score = -3.0 * count_ships(ships, owner, p, False)
+    score = -3.0 * opponents
     if t >= 0 and owner[t // S.FLEET] == p:
         return score + 1000.0 - 10.0 * clear_home_steps(r, ships, owner, p, t)
     if t == S.ON_ISLAND:
@@ -208,10 +209,11 @@ def runner_score(r, ships, owner, g, p: int) -> float:
 
 @njit(cache=True, _nrt=False)
 def hunter_score(r, ships, owner, g, p: int) -> float:
-    if won(ships, owner, g, p):
+    opponents = count_ships(ships, owner, p, False)  # none left: won (as ``won``)
+    if opponents == 0 or S.treasure_home(ships, g):
         return WIN
     t = g[S.G_TREASURE]
-    score = -10.0 * count_ships(ships, owner, p, False)
+    score = -10.0 * opponents
     if t >= 0 and owner[t // S.FLEET] == p:
         return score + 100.0 - clear_home_steps(r, ships, owner, p, t)
     for s in range(S.N_SHIPS):

@@ -21,7 +21,7 @@ R = Rules().to_engine()
 
 def _buffers():
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    return moves, np.zeros_like(moves)
+    return moves, turn.new_move_scratch()
 
 
 def _play(pos, p, move):

@@ -42,7 +42,7 @@ class Pos:
 
     def moves(self, p, d1, d2):
         out = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-        n = turn.legal_moves(self.r, self.state, p, d1, d2, out, np.zeros_like(out))
+        n = turn.legal_moves(self.r, self.state, p, d1, d2, out, turn.new_move_scratch())
         return out[:n].copy()
 
     def outcome(self, move):
@@ -386,11 +386,22 @@ def test_move_set_equals_the_reference(data, sets):
     d1, d2 = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
     pos = Pos(pieces, n_players=n_players, treasure=treasure, rules=rules)
     got = set()
-    for m in pos.moves(p, d1, d2):
+    moves = pos.moves(p, d1, d2)
+    for m in moves:
         o, t = pos.outcome(m)
         got.add((tuple(B.INDEX[o[s]] if s in o else -1 for s in range(12)), t))
     want = ref_outcomes(rules, pos.ships.tolist(), owner, treasure, p, d1, d2)
     assert got == want
+    assert len(moves) == len(got)  # each resulting position once
+    # a scratch kept across every call (as the engine keeps one) lists the same moves and is
+    # left with every hash slot empty
+    out = np.zeros_like(moves, shape=(S.MAX_MOVES, S.MOVE_FIELDS))
+    n = turn.legal_moves(pos.r, pos.state, p, d1, d2, out, SHARED_SCRATCH)
+    assert (out[:n] == moves).all() and n == len(moves)
+    assert (SHARED_SCRATCH[1][: turn.SEEN_SLOTS] == -1).all()
+
+
+SHARED_SCRATCH = turn.new_move_scratch()
 
 
 def test_a_double_out_and_back_is_a_move_unless_forbidden():

@@ -104,7 +104,7 @@ def _decision(d):
     ships, owner, occ, g, seat, d1, d2 = d
     st = S.State(ships.copy(), owner.copy(), occ.copy(), g.copy())
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    n = turn.legal_moves(R, st, seat, d1, d2, moves, np.zeros_like(moves))
+    n = turn.legal_moves(R, st, seat, d1, d2, moves, turn.new_move_scratch())
     return st, seat, moves, n
 
 
@@ -143,7 +143,7 @@ def test_a_horizon_of_one_round_plays_every_seat_once_more(players):
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
     p, n = players - 1, 0
     while n < 2:
-        p, n = F.next_decision(R, st, p, moves, np.zeros_like(moves))
+        p, n = F.next_decision(R, st, p, moves, turn.new_move_scratch())
     tally = np.zeros(2, dtype=np.int64)
     F.search_move(R, _prm("mcts:playouts=24,horizon=1,widen=5"), st, p, moves, n, None, tally)
     assert tally[0] > 0 and tally[1] == tally[0] * (1 + players)

@@ -25,7 +25,7 @@ from .board import N_PICTURE
 from .forward import search_move
 from .outside import X_MOVE
 from .state import State, new_state
-from .turn import end_turn, legal_moves, new_game, play_move
+from .turn import end_turn, legal_moves, new_game, new_move_scratch, play_move
 
 # trace rows: (turn, player, die1, die2, ship, from, to, captured ship, treasure after)
 TRACE_FIELDS = ("turn", "player", "die1", "die2", "ship", "from", "to", "captured", "treasure")
@@ -166,8 +166,7 @@ def play_games(r, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=N
     st = new_state()
     ships, owner, g = st.ships, st.owner, st.g
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    scratch = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    work = (moves, scratch, np.zeros(r.max_turns + 1, dtype=np.int64))
+    work = (moves, new_move_scratch(), np.zeros(r.max_turns + 1, dtype=np.int64))
     seats = (pids[:n_players], prm)
     for i in range(n):
         heat = (cap_cell[i], taken_cell[i], lost_cell[i])
@@ -237,7 +236,7 @@ def play_one(
     st = new_state()
     ships, owner, occ, g = st
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    work = (moves, np.zeros_like(moves), np.zeros(r.max_turns + 1, dtype=np.int64))
+    work = (moves, new_move_scratch(), np.zeros(r.max_turns + 1, dtype=np.int64))
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     pids = np.asarray(policy_ids, dtype=np.int64)[:n_players]
     seats = (pids, np.asarray(policy_params, dtype=np.float64))

@@ -29,7 +29,15 @@ from .board import N_PICTURE
 from .features import FEATURES, features
 from .odds_memo import new_odds_memo
 from .state import State, copy_state, new_state
-from .turn import end_turn, legal_moves, make_move, new_game, play_move, unmake_move
+from .turn import (
+    end_turn,
+    legal_moves,
+    make_move,
+    new_game,
+    new_move_scratch,
+    play_move,
+    unmake_move,
+)
 
 
 @njit(cache=True)
@@ -156,7 +164,7 @@ def search_move(r, prm, root: State, p: int, root_moves, n_root: int, stats=None
     keys = np.zeros(S.MAX_MOVES, dtype=np.int64)
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     rec_n = np.zeros(1, dtype=np.int64)
-    bufs = (moves, np.zeros_like(moves), (cells[0], cells[1], cells[2]),
+    bufs = (moves, new_move_scratch(), (cells[0], cells[1], cells[2]),
             np.zeros((0, 3), dtype=np.int64), rec_n)  # fmt: skip
     heat, rec = bufs[2], bufs[3]
     rewards = np.zeros(n_players, dtype=np.float64)
@@ -221,7 +229,7 @@ def _self_play(r, n_players: int, seats, seed: int, feats, snaps) -> tuple[int, 
     st = new_state()
     new_game(r, n_players, st)
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    scratch = np.zeros_like(moves)
+    scratch = new_move_scratch()
     cells = np.zeros((3, N_PICTURE), dtype=np.int64)
     heat = (cells[0], cells[1], cells[2])
     rec, rec_n = np.zeros((0, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
@@ -309,7 +317,7 @@ def bank(rules, players: int, ids, params, positions: int, seed: int) -> list:
 def _decide(r, st: State, seat_dice, policy_id: int, row, seed: int) -> int:
     p, d1, d2 = seat_dice
     moves = np.zeros((S.MAX_MOVES, S.MOVE_FIELDS), dtype=np.int64)
-    n = legal_moves(r, st, p, d1, d2, moves, np.zeros_like(moves))
+    n = legal_moves(r, st, p, d1, d2, moves, new_move_scratch())
     np.random.seed(seed)
     if policy_id == MCTS:
         return search_move(r, row, st, p, moves, n)

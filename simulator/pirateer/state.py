@@ -158,6 +158,23 @@ def ships_of(ships, owner, p: int) -> np.ndarray:
 def position_key(ships, owner, g, p: int, mine) -> int:
     """Pack what a move of ``p`` can change: where ``p``'s ships are (8 bits each), who holds the
     treasure (3 bits) and which ships are still on the board (12 bits) into one int64."""
+    return pack_position(ships, g, mine, alive_mask(ships))
+
+
+@njit(cache=True, _nrt=False)
+def alive_mask(ships) -> int:
+    """The ships on the board as bits (bit ``s``: ship ``s``)."""
+    alive = 0
+    for s in range(N_SHIPS):
+        if ships[s] >= 0:
+            alive |= 1 << s
+    return alive
+
+
+@njit(cache=True, _nrt=False)
+def pack_position(ships, g, mine, alive: int) -> int:
+    """:func:`position_key` given the ships on the board (``alive``, as :func:`alive_mask`): a
+    move's generator knows them from its captures without looking at every ship."""
     key = 0
     t = g[G_TREASURE]
     tcode = 0
@@ -167,10 +184,6 @@ def position_key(ships, owner, g, p: int, mine) -> int:
             tcode = i + 1
     if t == ON_ISLAND:
         tcode = 7
-    alive = 0
-    for s in range(N_SHIPS):
-        if ships[s] >= 0:
-            alive |= 1 << s
     return (key * 8 + tcode) * 4096 + alive
 
 

@@ -39,6 +39,8 @@ from .state import (
     M_SHIP2,
     M_STEPS,
     M_TAKE1,
+    MAX_MOVES,
+    MOVE_FIELDS,
     N_FLEETS,
     N_SHIPS,
     NULL_FORBIDDEN,
@@ -46,10 +48,12 @@ from .state import (
     TAKE_ANY_TIME,
     TAKEN_BEFORE,
     State,
+    alive_mask,
     can_take,
     fleet_mask,
     is_terminal,
     opponents_left,
+    pack_position,
     position_key,
     ships_of,
     treasure_home,
@@ -234,17 +238,53 @@ def _record(out, n: int, first, second, key: int) -> int:
     return n + 1
 
 
+SEEN_SLOTS = 2 * MAX_MOVES  # hash slots of the positions already listed: at most half full
+
+
+@njit(cache=True)
+def new_move_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """The scratch :func:`legal_moves` works in: the single steps' rows, and the hash slots of
+    the positions listed so far (each slot -1 or a row of the list; then, per listed row, the
+    slot it took, so that a call leaves every slot empty again)."""
+    singles = np.zeros((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+    return singles, np.full(SEEN_SLOTS + MAX_MOVES, -1, dtype=np.int64)
+
+
 @njit(cache=True, _nrt=False)
-def _moves_from(r, st: State, p, d1, d2, out, singles, mine, still, pre, counts):
+def _record_new(out, n: int, first, second, key: int, seen) -> int:
+    """:func:`_record` a move unless ``out[:n]`` already leads to the position ``key`` (the
+    first move of each position is kept, as :func:`dedupe` keeps it)."""
+    h = _slot(key, SEEN_SLOTS)
+    while seen[h] >= 0:
+        if out[seen[h], M_KEY] == key:
+            return n
+        h = (h + 1) & (SEEN_SLOTS - 1)
+    if n >= min(out.shape[0], MAX_MOVES):  # full (the slots keep one row per move)
+        return n
+    seen[h] = n
+    seen[SEEN_SLOTS + n] = h
+    return _record(out, n, first, second, key)
+
+
+@njit(cache=True, _nrt=False)
+def _slot(key: int, size: int) -> int:
+    return (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (size - 1)
+
+
+@njit(cache=True, _nrt=False)
+def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, counts):
     """The moves of :func:`legal_moves` from the position as it is (``pre`` >= 0: the treasure
-    was just taken where a ship stood, recorded in the first step's take field). ``counts``:
-    (two-step moves and game-ending first steps, two-step moves, single steps) so far; returns
+    was just taken where a ship stood, recorded in the first step's take field), each resulting
+    position once (``seen``: :func:`new_move_scratch`). ``counts``: (distinct positions of
+    two-step moves and game-ending first steps, two-step moves, single steps) so far; returns
     them updated."""
     ships, owner, occ, g = st
     n2, n_real2, n1 = counts
     n_orders = 1 if d1 == d2 else 2
     null_ok = r.null_move != NULL_FORBIDDEN
     none = (-1, -1, 0, 0)  # no second step
+    alive = alive_mask(ships)  # a step changes it only by its capture
+    alone = opponents_left(ships, owner, p) == 0  # so does this
     for order in range(n_orders):
         a = d1 if order == 0 else d2
         b = d2 if order == 0 else d1
@@ -257,12 +297,16 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, mine, still, pre, counts)
                 n_take = 2 if can_take(g, t) else 1
                 for tk in range(n_take):
                     frm, cap, old = make_step(ships, occ, g, s, t, tk)
-                    key1 = position_key(ships, owner, g, p, mine)
+                    alive1 = alive if cap < 0 else alive & ~(1 << cap)
+                    key1 = pack_position(ships, g, mine, alive1)
                     f1 = tk if pre < 0 else pre
                     first = (s, d, a, f1)
                     n1 = _record(singles, n1, first, none, key1)
-                    if is_terminal(ships, owner, g, p):
-                        n2 = _record(out, n2, first, none, key1)
+                    ended = alone or treasure_home(ships, g)
+                    if cap >= 0 and not ended:
+                        ended = opponents_left(ships, owner, p) == 0
+                    if ended:
+                        n2 = _record_new(out, n2, first, none, key1, seen)
                     else:
                         stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
                         for j in range(mine.shape[0]):
@@ -276,20 +320,21 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, mine, still, pre, counts)
                                 n_take2 = 2 if can_take(g, t2) else 1
                                 for tk2 in range(n_take2):
                                     f2, c2, o2 = make_step(ships, occ, g, s2, t2, tk2)
-                                    key = position_key(ships, owner, g, p, mine)
+                                    alive2 = alive1 if c2 < 0 else alive1 & ~(1 << c2)
+                                    key = pack_position(ships, g, mine, alive2)
                                     unmake_step(ships, occ, g, s2, f2, c2, o2)
                                     if key == still and not null_ok:
                                         continue  # out and back: not a move of both dice
-                                    n2 = _record(out, n2, first, (s2, e, b, tk2), key)
+                                    n2 = _record_new(out, n2, first, (s2, e, b, tk2), key, seen)
                                     n_real2 += 1
                     unmake_step(ships, occ, g, s, frm, cap, old)
     return n2, n_real2, n1
 
 
 @njit(cache=True)
-def legal_moves(r, st: State, p: int, d1: int, d2: int, out, singles) -> int:
+def legal_moves(r, st: State, p: int, d1: int, d2: int, out, scratch) -> int:
     """Every legal move of player ``p`` for the roll ``(d1, d2)``, duplicates removed, into
-    ``out``; returns how many. ``singles`` is scratch of the same shape.
+    ``out``; returns how many. ``scratch``: :func:`new_move_scratch`.
 
     Both dice must be used when any sequence allows it (either die first, one ship twice or two
     ships once); otherwise any single die-step is legal (with ``must_use_larger``: the larger
@@ -301,6 +346,7 @@ def legal_moves(r, st: State, p: int, d1: int, d2: int, out, singles) -> int:
     a move.
     """
     ships, owner, g = st.ships, st.owner, st.g
+    singles, seen = scratch
     mine = ships_of(ships, owner, p)
     counts = (0, 0, 0)  # two-step moves and game-ending first steps, two-step moves, singles
     still = position_key(ships, owner, g, p, mine)  # the position if nothing moved
@@ -314,10 +360,12 @@ def legal_moves(r, st: State, p: int, d1: int, d2: int, out, singles) -> int:
                 continue
             g[G_TREASURE] = mine[pre - 1]
         taken = TAKEN_BEFORE + mine[pre - 1] if pre > 0 else -1
-        counts = _moves_from(r, st, p, d1, d2, out, singles, mine, still, taken, counts)
+        counts = _moves_from(r, st, p, d1, d2, out, singles, seen, mine, still, taken, counts)
         if pre > 0:
             g[G_TREASURE] = ON_ISLAND
     n2, n_real2, n1 = counts
+    for i in range(n2):
+        seen[seen[SEEN_SLOTS + i]] = -1
     if n_real2 == 0:
         # no sequence uses both dice: one die, any single step (the larger die's if required)
         big = max(d1, d2)
@@ -332,7 +380,8 @@ def legal_moves(r, st: State, p: int, d1: int, d2: int, out, singles) -> int:
                 continue
             out[n2, :] = singles[i, :]
             n2 += 1
-    return dedupe(out, min(n2, out.shape[0]))
+        return dedupe(out, min(n2, out.shape[0]))
+    return n2
 
 
 @njit(cache=True)
@@ -347,7 +396,7 @@ def dedupe(out, n: int) -> int:
     m = 0
     for i in range(n):
         key = out[i, M_KEY]
-        h = (key ^ (key >> 13) ^ (key >> 29) ^ (key >> 47)) & (size - 1)
+        h = _slot(key, size)
         dup = False
         while table[h] >= 0:
             if out[table[h], M_KEY] == key:
