@@ -80,6 +80,31 @@ def _rays() -> np.ndarray:
 
 RAY = _rays()
 
+# RAY_FLAGS[c, d, k]: what the ray RAY[c, d, 1..k] meets, as bits: a trade wind or a strait it
+# passes (spaces 1 to k - 1, grid directions only: the diagonal runs along a wind) and an
+# anchorage on it (spaces 1 to k). A walk checks these in one read instead of space by space.
+PASSES_WIND, PASSES_STRAIT, MEETS_ANCHORAGE = 1, 2, 4
+
+
+def _ray_flags() -> np.ndarray:
+    flags = np.zeros((N_CELLS, N_DIRS, 7), dtype=np.int64)
+    for c in range(N_CELLS):
+        for d in range(N_DIRS):
+            for k in range(1, 7):
+                x = RAY[c, d, k]
+                if x < 0:
+                    break
+                f = flags[c, d, k - 1]
+                if k > 1 and d < 4:
+                    passed = RAY[c, d, k - 1]
+                    f |= PASSES_WIND if IS_WIND[passed] else 0
+                    f |= PASSES_STRAIT if IS_STRAIT[passed] else 0
+                flags[c, d, k] = f | (MEETS_ANCHORAGE if IS_ANCHORAGE[x] else 0)
+    return flags
+
+
+RAY_FLAGS = _ray_flags()
+
 
 LEG2 = 6  # LEGS's first two-step bit
 
@@ -169,25 +194,27 @@ def walk(r, ships, owner, occ, g, s: int, d: int, pips: int) -> int:
         return -1
     if g[G_TREASURE] == s and r.treasure_limit == LIMIT_DIRECTIONS and not ALLOWED[s // FLEET, d]:
         return -1
-    closed = r.anchorages_after_taking == ANCHORAGES_CLOSED and g[G_TREASURE] != ON_ISLAND
-    for k in range(1, pips + 1):
-        c = STEP[c, d]
-        if c < 0:
+    t = RAY[c, d, pips]
+    if t < 0:
+        return -1
+    meets = RAY_FLAGS[c, d, pips]
+    if meets & PASSES_WIND and not r.wind_pass:
+        return -1
+    if meets & PASSES_STRAIT and not r.strait_pass:
+        return -1
+    if (
+        meets & MEETS_ANCHORAGE
+        and r.anchorages_after_taking == ANCHORAGES_CLOSED
+        and g[G_TREASURE] != ON_ISLAND
+    ):
+        return -1
+    for k in range(1, pips):
+        if occ[RAY[c, d, k]] >= 0:
             return -1
-        if closed and IS_ANCHORAGE[c]:
-            return -1
-        o = occ[c]
-        if k < pips:
-            if o >= 0:
-                return -1
-            if d < 4:
-                if IS_WIND[c] and not r.wind_pass:
-                    return -1
-                if IS_STRAIT[c] and not r.strait_pass:
-                    return -1
-        elif o >= 0 and owner[o // FLEET] == owner[s // FLEET]:
-            return -1
-    return c
+    o = occ[t]
+    if o >= 0 and owner[o // FLEET] == owner[s // FLEET]:
+        return -1
+    return t
 
 
 # Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
