@@ -195,16 +195,27 @@ def clear_home_steps(r, ships, owner, p: int, t: int) -> int:
 # -- the heuristics -------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def runner_score(r, ships, owner, g, p: int) -> float:
-    opponents = count_ships(ships, owner, p, False)  # none left: won (as ``won``)
-    if opponents == 0 or S.treasure_home(ships, g):
+    mine = S.fleet_mask(ships, owner, p)
+    return runner_value(r, ships, owner, g, p, mine, count_ships(ships, owner, p, False))
+
+
+@njit(cache=True, _nrt=False)
+def runner_value(r, ships, owner, g, p: int, mine: int, opponents: int) -> float:
+    """:func:`runner_score` given ``p``'s ships (bits, as ``fleet_mask``) and the number of
+    opponent ships on the board: what a decision knows before trying its moves (``p``'s own
+    move changes neither its ships nor the opponents' but by its captures)."""
+    if opponents == 0 or S.treasure_home(ships, g):  # none left: won (as ``won``)
         return WIN
     t = g[S.G_TREASURE]
     score = -3.0 * opponents
     if t >= 0 and owner[t // S.FLEET] == p:
         return score + 1000.0 - 10.0 * clear_home_steps(r, ships, owner, p, t)
-    if t == S.ON_ISLAND:
-        return score - nearest_to_anchorage(ships, owner, p)
-    return score - nearest_to(ships, owner, p, ships[t])
+    best = 999
+    for s in range(S.N_SHIPS):
+        if (mine >> s) & 1:
+            far = TO_ANCHORAGE[ships[s]] if t == S.ON_ISLAND else DIST[ships[s], ships[t]]
+            best = min(best, far)
+    return score - best
 
 
 @njit(cache=True, _nrt=False)
@@ -362,10 +373,16 @@ def decide_greedy(pid: int, r, ships, owner, occ, g, p: int, moves, n: int, undo
     best = 0
     best_score = -np.inf
     ties = 0
+    mine = S.fleet_mask(ships, owner, p)
+    opponents = count_ships(ships, owner, p, False)
     for i in range(n):
         k = turn.make_move(r, ships, owner, occ, g, moves[i], undo)
         if pid == RUNNER:
-            v = runner_score(r, ships, owner, g, p)
+            captured = 0
+            for step in range(k):
+                if undo[step, 1] >= 0:
+                    captured += 1
+            v = runner_value(r, ships, owner, g, p, mine, opponents - captured)
         else:
             v = hunter_score(r, ships, owner, g, p)
         turn.unmake_move(ships, occ, g, moves[i], undo, k)

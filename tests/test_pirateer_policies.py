@@ -59,18 +59,24 @@ def _risk_after(pos, move):
     return out[0]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_pruned_lookahead_equals_scoring_every_move(data):
+def _crowded(data, cell: int, reach: int) -> tuple[Pos, int]:
+    """A drawn position of 2 to 4 players, every ship within ``reach`` of ``cell``, where
+    captures are everywhere; the treasure on the island or on any ship."""
     n_players = data.draw(st.integers(2, 4))
     pos0 = Pos({}, n_players=n_players)
     slots = [s for s in range(12) if pos0.owner[s // 3] >= 0]
-    near = [c for c in range(B.N_CELLS) if B.DIST[c, B.ANCHORAGE_CELLS[5]] <= 6]
+    near = [c for c in range(B.N_CELLS) if B.DIST[c, cell] <= reach]
     cells = data.draw(st.lists(st.sampled_from(near), min_size=len(slots), max_size=len(slots),
                                unique=True))  # fmt: skip
     pieces = {s: B.CELLS[c] for s, c in zip(slots, cells, strict=True)}
     treasure = data.draw(st.sampled_from([S.ON_ISLAND, *pieces]))
-    pos = Pos(pieces, n_players=n_players, treasure=treasure)
+    return Pos(pieces, n_players=n_players, treasure=treasure), n_players
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_pruned_lookahead_equals_scoring_every_move(data):
+    pos, _ = _crowded(data, B.ANCHORAGE_CELLS[5], 6)
     d1, d2 = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
     moves = pos.moves(0, d1, d2)
     if len(moves) < 2:
@@ -168,3 +174,22 @@ def test_lookahead_is_compiled_only_into_runs_that_play_it():
         assert "simulator.pirateer.engine.play_games" in engine  # callees: only when compiled
         for name, types_seen in engine.items():
             assert types_seen == wanted, (name, types_seen)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_runner_value_from_the_decision_equals_scoring_the_position(data):
+    # the decision counts the opponents once and takes each move's captures from its undo record
+    pos, n_players = _crowded(data, B.ANCHORAGE_CELLS[2], 5)
+    p = data.draw(st.integers(0, n_players - 1))
+    d1, d2 = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    mine = S.fleet_mask(pos.ships, pos.owner, p)
+    opponents = P.count_ships(pos.ships, pos.owner, p, False)
+    undo = np.zeros((2, 3), dtype=np.int64)
+    for m in pos.moves(p, d1, d2):
+        k = turn.make_move(pos.r, pos.ships, pos.owner, pos.occ, pos.g, m, undo)
+        captured = sum(int(undo[step, 1] >= 0) for step in range(k))
+        want = P.runner_score(pos.r, pos.ships, pos.owner, pos.g, p)
+        got = P.runner_value(pos.r, pos.ships, pos.owner, pos.g, p, mine, opponents - captured)
+        turn.unmake_move(pos.ships, pos.occ, pos.g, m, undo, k)
+        assert got == want
