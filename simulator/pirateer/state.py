@@ -111,17 +111,22 @@ def treasure_home(ships, g) -> bool:
     return t >= 0 and ships[t] == ANCHOR[t // FLEET]
 
 
+# The loops over the ships below go fleet by fleet: a loop over every ship reading its fleet's
+# owner is vectorised by LLVM into AVX-512 gathers, several times slower on twelve ships.
 @njit(cache=True, _nrt=False)
 def opponents_left(ships, owner, p: int) -> int:
     """Players other than ``p`` with a ship on the board."""
     seen = 0
     n = 0
-    for s in range(N_SHIPS):
-        if ships[s] >= 0:
-            q = owner[s // FLEET]
-            if q != p and (seen >> q) & 1 == 0:
+    for f in range(N_FLEETS):
+        q = owner[f]
+        if q < 0 or q == p or (seen >> q) & 1:
+            continue
+        for s in range(f * FLEET, (f + 1) * FLEET):
+            if ships[s] >= 0:
                 seen |= 1 << q
                 n += 1
+                break
     return n
 
 
@@ -136,9 +141,11 @@ def fleet_mask(ships, owner, p: int) -> int:
     """``p``'s ships on the board as bits (bit ``s``: ship ``s``); iterating the bits in order
     visits them as :func:`ships_of` lists them, with no array."""
     mask = 0
-    for s in range(N_SHIPS):
-        if ships[s] >= 0 and owner[s // FLEET] == p:
-            mask |= 1 << s
+    for f in range(N_FLEETS):
+        if owner[f] == p:
+            for s in range(f * FLEET, (f + 1) * FLEET):
+                if ships[s] >= 0:
+                    mask |= 1 << s
     return mask
 
 
@@ -190,9 +197,11 @@ def pack_position(ships, g, mine, alive: int) -> int:
 @njit(cache=True, _nrt=False)
 def count_alive(ships, owner, p: int) -> int:
     n = 0
-    for s in range(N_SHIPS):
-        if ships[s] >= 0 and owner[s // FLEET] == p:
-            n += 1
+    for f in range(N_FLEETS):
+        if owner[f] == p:
+            for s in range(f * FLEET, (f + 1) * FLEET):
+                if ships[s] >= 0:
+                    n += 1
     return n
 
 
