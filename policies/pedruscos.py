@@ -166,13 +166,29 @@ def card_gain(r, pl, g, p, c, w) -> float:
     return w * max(0, v - g[S.G_VALUE + cheap])
 
 
+# The station values' memo (:func:`station_values`): a row per slot, its key, then two values
+# per station s at M_STATION + 2 * (s - 1): at one of the player's open branches its harvest,
+# at another station branch_share_of's two terms (the two-dice harvest there, the share).
+M_ROOM, M_CHEAP, M_VALUE, M_BRANCHES, M_WEIGHT, M_RULES = 0, 1, 2, 5, 6, 7
+M_STATION = 8
+M_WIDTH = M_STATION + 2 * N_STATIONS
+# Default 4-player games visit about 16,000 keys in 20,000 games; 16,384 slots miss 2% of the
+# lookups (a search's or a single game's scratch takes fewer).
+MEMO_SLOTS = 16384
+
+
 @njit(cache=True)
-def new_work(b):
+def new_work(b, memo_slots=1):
     """Scratch for the value helpers below, which allocate nothing (so they run without the
     runtime): a row of route prefixes for every route of the board, then two rows of a value per
-    station (:func:`branch_value`'s)."""
-    width = max(b.route_colour.shape[1] + 1, N_STATIONS + 1)
-    return np.empty((b.route_colour.shape[0] + 2, width))
+    station (:func:`branch_value`'s), then ``memo_slots`` rows of :func:`station_values`'s memo
+    (one serves a single decision; a scratch serves one board)."""
+    width = max(b.route_colour.shape[1] + 1, N_STATIONS + 1, M_WIDTH)
+    n = b.route_colour.shape[0]
+    work = np.empty((n + 2 + memo_slots, width))
+    for k in range(memo_slots):
+        work[n + 2 + k, M_ROOM] = np.nan  # no key yet: nothing matches it
+    return work
 
 
 def _dice_table(max_dice: int = 4) -> np.ndarray:
@@ -383,23 +399,99 @@ def landing_values_within(r, b, pl, br, g, p, prm, out, work):
     events = event_value(r, pl, br, g, p, 0, prm)
     holidays = S.event_probability(r, 7) * 0.5
     builds = pl[p, S.P_POINTS] >= r.branch_cost and prm[LOOK_P.branch_worth] > 0.0
-    for s in range(1, N_STATIONS + 1):  # the routes the values below read, each once
-        if S.station_open(g, s) and (builds or (br[p, s] > 0 and not repair)):
-            station_prefixes(r, b, pl, g, p, s, w, work)
+    row = -1
     if builds or not repair:
-        harvests_now(r, b, br, g, p, work)
-    now = work.shape[0] - 1
+        row = station_values(r, b, pl, br, g, p, w, builds, repair, work)
+    left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
     for s in range(1, N_STATIONS + 1):
         v = events
         if S.station_open(g, s):
             if br[p, s] > 0:
                 v -= holidays  # its own branch may close for a while
                 if not repair:
-                    v += work[now, s]
+                    v += work[row, M_STATION + 2 * s - 2]
             elif builds:  # (branch_value is 0 for branch_worth 0: the racer's)
-                worth = branch_value_of(r, b, pl, br, g, p, s, prm, work)
+                k = M_STATION + 2 * s - 2
+                worth = branch_worth_of(prm, left, work[row, k], work[row, k + 1])
                 v += max(0.0, worth - r.branch_cost)
         out[V_STATION + s] = v
+
+
+# The station values of a decision depend on the route prefixes' inputs (the room in the hold,
+# its cheapest card's value, the ore values, the card weight), the player's open branches and
+# the harvest rules alone: a memo keyed by them serves the many decisions of a game or a search
+# that share them (most do), each value computed as :func:`branch_value_of` and
+# :func:`harvests_now` compute it, so it is the same to the bit.
+@njit(cache=True, _nrt=False)
+def station_values(r, b, pl, br, g, p, w, builds, repair, work) -> int:
+    """The row of ``work``'s memo holding the player's station values (:data:`M_STATION`: the
+    harvests at its open branches unless under repairs, :func:`branch_share_of`'s terms at the
+    other open stations when it ``builds``), the missing ones computed now."""
+    n = b.route_colour.shape[0]
+    row = memo_row(r, b, pl, br, g, p, w, work)
+    ready = False  # the prefixes of the player's open branches and their harvests, in work
+    for s in range(1, N_STATIONS + 1):
+        if not S.station_open(g, s):
+            continue
+        k = M_STATION + 2 * s - 2
+        if not np.isnan(work[row, k]) or (repair if br[p, s] > 0 else not builds):
+            continue
+        if not ready:
+            for t in range(1, N_STATIONS + 1):
+                if br[p, t] > 0 and S.station_open(g, t):
+                    station_prefixes(r, b, pl, g, p, t, w, work)
+            harvests_now(r, b, br, g, p, work)
+            ready = True
+        if br[p, s] > 0:
+            work[row, k] = work[n + 1, s]
+        else:
+            station_prefixes(r, b, pl, g, p, s, w, work)
+            work[row, k], work[row, k + 1] = branch_share_of(r, b, br, g, p, s, work)
+    return row
+
+
+@njit(cache=True, _nrt=False)
+def memo_row(r, b, pl, br, g, p, w, work) -> int:
+    """The memo row of the player's key (:func:`station_values`): its own, or a slot taken over
+    with its values cleared (NaN: not computed)."""
+    # route_prefix fills no hold with more room than a route has squares, and reads the
+    # cheapest card only once the hold is full: the same prefixes share one key
+    room = min(r.hold_limit - S.cargo(pl, p), b.route_colour.shape[1])
+    c0 = S.cheapest_held(pl, g, p)
+    cheap = g[S.G_VALUE + c0] if c0 >= 0 and room < b.route_colour.shape[1] else 0
+    branches = 0
+    for t in range(1, N_STATIONS + 1):
+        if br[p, t] > 0 and S.station_open(g, t):
+            branches |= 1 << t
+    rules = r.harvest_dice + 8 * r.coordinated_dice + 64 * r.route_choice
+    h = room
+    for c in range(N_COLOURS):
+        h = h * 128 + g[S.G_VALUE + c]
+    h = (h * 128 + cheap) * 128 + branches
+    first = b.route_colour.shape[0] + 2
+    h = ((h * -7046029254386353131) >> 33) & 0x7FFFFFFF  # Fibonacci hashing (wraps)
+    row = first + h % (work.shape[0] - first)
+    if (
+        work[row, M_ROOM] == room
+        and work[row, M_CHEAP] == cheap
+        and work[row, M_VALUE] == g[S.G_VALUE]
+        and work[row, M_VALUE + 1] == g[S.G_VALUE + 1]
+        and work[row, M_VALUE + 2] == g[S.G_VALUE + 2]
+        and work[row, M_BRANCHES] == branches
+        and work[row, M_WEIGHT] == w
+        and work[row, M_RULES] == rules
+    ):
+        return row
+    work[row, M_ROOM] = room
+    work[row, M_CHEAP] = cheap
+    for c in range(N_COLOURS):
+        work[row, M_VALUE + c] = g[S.G_VALUE + c]
+    work[row, M_BRANCHES] = branches
+    work[row, M_WEIGHT] = w
+    work[row, M_RULES] = rules
+    for k in range(M_STATION, M_WIDTH, 2):
+        work[row, k] = np.nan
+    return row
 
 
 @njit(cache=True)
@@ -426,9 +518,9 @@ def branch_value_within(r, b, pl, br, g, p, s, prm, work) -> float:
 
 @njit(cache=True, _nrt=False)
 def harvests_now(r, b, br, g, p, work) -> None:
-    """The last row of ``work``: :func:`harvest_value_of` at each of the player's open branches
-    (0 elsewhere), from their prefixes in ``work``."""
-    now = work.shape[0] - 1
+    """The row after the partners' in ``work``: :func:`harvest_value_of` at each of the
+    player's open branches (0 elsewhere), from their prefixes in ``work``."""
+    now = b.route_colour.shape[0] + 1
     for t in range(1, N_STATIONS + 1):
         work[now, t] = 0.0
         if br[p, t] > 0 and S.station_open(g, t):
@@ -443,28 +535,47 @@ def branch_value_of(r, b, pl, br, g, p, s, prm, work) -> float:
     left = max(0.0, 1.0 - pl[p, S.P_POINTS] / r.target_points)
     if left <= 0.0 or prm[LOOK_P.branch_worth] <= 0.0:
         return 0.0
-    full = best_route_of(b, br, g, p, s, r.coordinated_dice, False, work)
-    if full <= 0.0:
+    full, share = branch_share_of(r, b, br, g, p, s, work)
+    return branch_worth_of(prm, left, full, share)
+
+
+@njit(cache=True, _nrt=False)
+def branch_worth_of(prm, left, full, share) -> float:
+    """:func:`branch_value_of` from its station's two-dice harvest and share
+    (:func:`branch_share_of`) and the part of the target left."""
+    if left <= 0.0 or prm[LOOK_P.branch_worth] <= 0.0 or full <= 0.0:
         return 0.0
-    here = harvest_value_of(r, b, br, g, p, s, work)
-    # the last two rows of work: whether station t is a partner (1.0) and its harvest now
-    partner = work.shape[0] - 2
-    now = work.shape[0] - 1
-    for t in range(1, N_STATIONS + 1):
-        work[partner, t] = 0.0
-        if t != s and br[p, t] > 0 and S.station_open(g, t):
-            for i in range(b.route_ptr[t], b.route_ptr[t + 1]):
-                if b.route_end[i] == s:
-                    work[partner, t] = 1.0
-    before = br[p, s]
-    br[p, s] = g[S.G_TURN] + 1  # as if built: the partners' routes toward s coordinate
-    added = 0.0
-    for t in range(1, N_STATIONS + 1):
-        if work[partner, t] == 1.0:
-            gain = harvest_value_of(r, b, br, g, p, t, work) - work[now, t]
-            added += max(0.0, gain)
-    br[p, s] = before
-    return prm[LOOK_P.branch_worth] * left * (here + added) / full
+    return prm[LOOK_P.branch_worth] * left * share / full
+
+
+@njit(cache=True, _nrt=False)
+def branch_share_of(r, b, br, g, p, s, work) -> tuple[float, float]:
+    """:func:`branch_value_of`'s terms: the two-dice harvest at station ``s``, and the harvest
+    there with the branches as they are plus what a branch there adds to its partners' (0 when
+    the first is 0)."""
+    full = best_route_of(b, br, g, p, s, r.coordinated_dice, False, work)
+    share = 0.0
+    if full > 0.0:
+        here = harvest_value_of(r, b, br, g, p, s, work)
+        # the two rows after the prefixes: whether station t is a partner (1.0), its harvest now
+        partner = b.route_colour.shape[0]
+        now = partner + 1
+        for t in range(1, N_STATIONS + 1):
+            work[partner, t] = 0.0
+            if t != s and br[p, t] > 0 and S.station_open(g, t):
+                for i in range(b.route_ptr[t], b.route_ptr[t + 1]):
+                    if b.route_end[i] == s:
+                        work[partner, t] = 1.0
+        before = br[p, s]
+        br[p, s] = g[S.G_TURN] + 1  # as if built: the partners' routes toward s coordinate
+        added = 0.0
+        for t in range(1, N_STATIONS + 1):
+            if work[partner, t] == 1.0:
+                gain = harvest_value_of(r, b, br, g, p, t, work) - work[now, t]
+                added += max(0.0, gain)
+        br[p, s] = before
+        share = here + added
+    return full, share
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -527,15 +638,18 @@ def decide_move(pid, prm, p, r, b, pl, br, g, die) -> int:
 
 
 @njit(cache=True)
-def new_move_scratch(b, tables: bool = True):
-    """Scratch for :func:`decide_move_within`: a score per cell, a value per class, ``work``,
-    and the board's :func:`next_classes`, worth computing for many moves (a game's, a
-    search's); without ``tables`` two empty arrays (a single decision reads every square)."""
+def new_move_scratch(b, tables: bool = True, memo_slots: int = 1024):
+    """Scratch for :func:`decide_move_within`: a score per cell, a value per class, ``work``
+    (with ``memo_slots`` of station values), and the board's :func:`next_classes`, worth
+    computing for many moves (a game's, a search's); without ``tables`` two empty arrays and a
+    memo of one slot (a single decision reads every square)."""
     if tables:
         next_ptr, classes = next_classes(b)
+        work = new_work(b, memo_slots)
     else:
         next_ptr, classes = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    return np.empty(b.kind.shape[0]), np.empty(N_VALUES), new_work(b), next_ptr, classes
+        work = new_work(b)
+    return np.empty(b.kind.shape[0]), np.empty(N_VALUES), work, next_ptr, classes
 
 
 @njit(cache=True)

@@ -468,3 +468,50 @@ def test_station_values_sharing_the_routes_prefixes_are_each_values_alone(route_
                     kinds.add("branch" if worth > 0.0 else "no branch")
                 assert values[P.V_STATION + s] == alone
     assert kinds == {"harvest", "branch", "no branch"}
+
+
+def variants(pos, p):
+    """The position with seat ``p`` able to pay for a branch, then each change of one part of
+    the memo's key in turn: another value of one ore, a hold with little room, the same room
+    with another cheapest card."""
+    pl, g = pos.pl.copy(), pos.g.copy()
+    pl[p, S.P_POINTS] = max(pl[p, S.P_POINTS], 10)
+    yield pl, g
+    g = g.copy()
+    g[S.G_VALUE + 1] = g[S.G_VALUE + 1] % 3 + 1
+    yield pl, g
+    for cheap in (0, 2):
+        pl = pl.copy()
+        pl[p, S.P_CARDS : S.P_CARDS + 3] = 0
+        pl[p, S.P_HCARDS : S.P_HCARDS + 3] = 0
+        pl[p, S.P_CARDS + 1] = 6
+        pl[p, S.P_CARDS + cheap] += 1
+        yield pl, g
+
+
+@pytest.mark.parametrize("route_choice", ["after_roll", "before_roll"])
+def test_station_values_from_the_memo_are_those_computed_afresh(route_choice):
+    # 200 positions of 4-player lookahead self-play, every seat, each as it is and changed in
+    # one part of the memo's key after another, with three seat rows (two card weights, the
+    # racer's): the landing values read from a memo shared by them all (its keys repeat; its
+    # few slots are taken over often, and a memo of one slot compares each key with the last)
+    # are those computed with a memo of their own, to the last bit
+    rules = dataclasses.replace(Rules(), route_choice=route_choice)
+    r, b = engine_rules(rules), build_board(*rules.board_key()).arrays
+    ids, params = seats(["lookahead"] * 4)
+    rows = [params[0], seats(["lookahead:card_weight=0.5"])[1][0], seats(["racer"])[1][0]]
+    shared, small = P.new_work(b, 61), P.new_work(b, 1)
+    shared_values, alone_values = np.zeros(P.N_VALUES), np.zeros(P.N_VALUES)
+    keys = []
+    for k, (pos, _, _) in enumerate(F.bank(rules, 4, ids, params, 200, 11)):
+        for p in range(4):
+            prm = rows[(k + p) % 3]
+            br = pos.br
+            for pl, g in variants(pos, p):
+                P.landing_values_within(r, b, pl, br, g, p, prm, alone_values, P.new_work(b))
+                for work in (shared, small):
+                    P.landing_values_within(r, b, pl, br, g, p, prm, shared_values, work)
+                    assert shared_values.tobytes() == alone_values.tobytes()
+                row = P.memo_row(r, b, pl, br, g, p, prm[P.LOOK_P.card_weight], shared)
+                keys.append(tuple(shared[row, : P.M_STATION]))
+    assert len(keys) - len(set(keys)) > 1200  # most lookups find a key seen before

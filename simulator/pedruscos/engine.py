@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from policies.pedruscos import MCTS, new_move_scratch
+from policies.pedruscos import MCTS, MEMO_SLOTS, new_move_scratch
 from simulator.search import tally_for
 
 from . import outside as X  # the decisions: built-in, or a --policy-file's
@@ -148,7 +148,7 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
     collects = np.zeros((n, n_cells), dtype=np.int64)
     st = S.new_state(n_players, n_cells)
     pl, g = st.pl, st.g
-    scratch = new_move_scratch(b)  # the moves' scratch and the board's tables, once a chunk
+    scratch = new_move_scratch(b, True, MEMO_SLOTS)  # the moves' scratch, once a chunk
     for i in range(n):
         w, changes, half = play_game(
             r, b, pids, prm, seeds[i], st, False, rec, rec_n, scratch, ext, searching
