@@ -37,36 +37,62 @@ from .turn import (
 
 @njit(cache=True)
 def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, searching=None):
-    """One miner's turn: the station table if it starts on a station, then the die and the move
-    (recorded into ``rec``/``rec_n`` against ``snap`` when recording: record.py). ``searching``:
-    None unless a seat plays ``mcts`` (compiled without the search then), else the search's
-    tally; a searching seat's other decisions are its guide policy's. ``scratch``: the moves'
-    (``new_move_scratch``, one a chunk). (One function: every call counts the references of
-    every array it is passed, a cost a turn pays once; the steps that ask no policy run
-    without the runtime.)"""
+    """One miner's turn when a seat plays ``mcts`` (``searching``: the search's tally): the
+    searching seat's other decisions are its guide policy's, and the search chooses its end
+    square and what landing there does. The rest is :func:`quiet_turn`'s."""
+    search_prm = prm[p]
+    searches = pids[p] == MCTS
+    if searches:  # the seat's other decisions are its guide policy's
+        pids, prm = guided(pids, prm, p)
+    die = roll_turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext)
+    key = -1
+    pos = st.pl[p, S.P_POS]
+    if searches and die > 0 and b.reach_ptr[pos * 7 + die + 1] > b.reach_ptr[pos * 7 + die]:
+        key = search_landing(r, b, search_prm, st, p, die, None, searching)
+    move_and_land(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, die, key)
+
+
+@njit(cache=True, _nrt=False)
+def quiet_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None):
+    """One miner's turn without a search: the station table if it starts on a station, then
+    the die and the move (recorded into ``rec``/``rec_n`` against ``snap`` when recording:
+    record.py). ``scratch``: the moves' (``new_move_scratch``, one a chunk). Without the
+    runtime: a call with it counts the references of every array it is passed (the board's,
+    the state's, the scratch's), once a turn."""
+    die = roll_turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext)
+    move_and_land(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, die, -1)
+
+
+@njit(cache=True, inline="always")
+def roll_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext) -> int:
+    """A turn up to the move: the station table if the ship starts on a station, the die
+    (recorded). Returns the die, 0 when the turn ends without a move."""
     pl, br, g = st.pl, st.br, st.g
     if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
         R.before_turn(rec, snap, pl, br, g, p)
-    searches = False
-    if searching is not None:
-        searches = pids[p] == MCTS
-        search_prm = prm[p]
-        if searches:  # the seat's other decisions are its guide policy's
-            pids, prm = guided(pids, prm, p)
     if at_station_table(r, b, pl, p):
         die = start_turn(r, b, pids, prm, st, p, ext)
     else:
         die = take_off_and_roll(b, pl, p)
+    if die > 0 and rec.shape[0] > 0:
+        pos = pl[p, S.P_POS]
+        options = b.reach_ptr[pos * 7 + die + 1] - b.reach_ptr[pos * 7 + die]
+        R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, options)
+    return die
+
+
+@njit(cache=True, inline="always")
+def move_and_land(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext, die, key):
+    """The rest of a turn: the move for ``die`` (0: none) and what landing does. ``key``: the
+    search's end square and answer (``2 * cell + act``), -1 for the seat's policy to move."""
+    pl = st.pl
     if die > 0:
         pos = pl[p, S.P_POS]
         lo = b.reach_ptr[pos * 7 + die]
         hi = b.reach_ptr[pos * 7 + die + 1]
-        if rec.shape[0] > 0:
-            R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, hi - lo)
         if hi > lo:
             act = -1
-            if searching is not None and searches:
-                key = search_landing(r, b, search_prm, st, p, die, None, searching)
+            if key >= 0:
                 end = key // 2
                 act = key % 2
             else:
@@ -81,7 +107,7 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
                 land(r, b, pids, prm, st, p, end, scratch, ext, act)
     st.turn_ends[pl[p, S.P_POS]] += 1
     if rec.shape[0] > 0:
-        R.after_turn(rec, rec_n, b, pl, br, g, p, snap)
+        R.after_turn(rec, rec_n, b, pl, st.br, st.g, p, snap)
 
 
 # -- one game -------------------------------------------------------------------------------------
@@ -107,7 +133,10 @@ def play_game(
         rnd += 1
         g[S.G_ROUND] = rnd
         for p in range(n):
-            turn(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, searching)
+            if searching is None:
+                quiet_turn(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext)
+            else:
+                turn(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, searching)
             end_turn(r, st, p)
             if checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)

@@ -1,8 +1,9 @@
 """Pedruscos del Espacio's recording points (``balance replay``; events in docs/rules/pedruscos.md).
 
-A turn is recorded at three points of :func:`.engine.turn`: before it (a snapshot of the miner,
-its branches and the game), after the die is rolled (what the station table did, then the roll),
-and after the move (the move and what landing did). What a rule changed is read off the state
+A turn is recorded at three points of the engine's turn (:func:`.engine.roll_turn`,
+:func:`.engine.move_and_land`): before it (a snapshot of the miner, its branches and the game),
+after the die is rolled (what the station table did, then the roll), and after the move (the
+move and what landing did). What a rule changed is read off the state
 (cards aboard, points, shipments, branches, the closed station, ore values), so the rules'
 functions stay as they are; the harvest leaves its dice and route in ``g`` (``G_HARVEST_*``).
 Every helper returns at once on a zero-row buffer (a run). Rows: ``(kind, round, player, a, b,
