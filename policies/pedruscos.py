@@ -154,6 +154,9 @@ WIN = 1000.0  # value of reaching the target: above anything else
 # Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
 # call does not increment and decrement (atomically) every array it is passed, which cost more
 # than the helpers' own work (same results, measured in docs/performance.md).
+# The move's chain (end_scores_within, landing_values_within, event_value, station_values,
+# memo_row) is inlined into its caller (``inline="always"``): a call passes the rules and the
+# board by value, some 130 words pushed on the stack, which cost more than some of the callees.
 @njit(cache=True, _nrt=False)
 def card_gain(r, pl, g, p, c, w) -> float:
     """What one more card of colour ``c`` is worth (a full hold swaps out its cheapest card)."""
@@ -322,7 +325,7 @@ def shipment_gain(r, pl, g, p, cost, w) -> float:
     return (v - cost) - w * v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def event_value(r, pl, br, g, p, s, prm) -> float:
     """Expected points of the station table for ``p`` starting a turn on a station (the
     holidays result aside: it depends on the station)."""
@@ -388,7 +391,7 @@ def landing_values(r, b, pl, br, g, p, prm, out):
     landing_values_within(r, b, pl, br, g, p, prm, out, new_work(b))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def landing_values_within(r, b, pl, br, g, p, prm, out, work):
     w = prm[LOOK_P.card_weight]
     repair = pl[p, S.P_REPAIR] == 1
@@ -422,7 +425,7 @@ def landing_values_within(r, b, pl, br, g, p, prm, out, work):
 # the harvest rules alone: a memo keyed by them serves the many decisions of a game or a search
 # that share them (most do), each value computed as :func:`branch_value_of` and
 # :func:`harvests_now` compute it, so it is the same to the bit.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def station_values(r, b, pl, br, g, p, w, builds, repair, work) -> int:
     """The row of ``work``'s memo holding the player's station values (:data:`M_STATION`: the
     harvests at its open branches unless under repairs, :func:`branch_share_of`'s terms at the
@@ -450,7 +453,7 @@ def station_values(r, b, pl, br, g, p, w, builds, repair, work) -> int:
     return row
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def memo_row(r, b, pl, br, g, p, w, work) -> int:
     """The memo row of the player's key (:func:`station_values`): its own, or a slot taken over
     with its values cleared (NaN: not computed)."""
@@ -713,7 +716,7 @@ def end_scores(pid, prm, p, r, b, pl, br, g, score, lo, hi):
     end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr, classes)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def end_scores_within(pid, prm, p, r, b, pl, br, g, score, lo, hi, values, work, next_ptr,
                       classes):  # fmt: skip
     """:func:`end_scores` in scratch: ``values`` (``N_VALUES``), ``work`` (:func:`new_work`) and
