@@ -17,9 +17,10 @@ from .declarations import LOOK_P, WIN
 # Helpers compiled with ``_nrt=False`` allocate nothing and return scalars: without the runtime a
 # call does not increment and decrement (atomically) every array it is passed, which cost more
 # than the helpers' own work (same results, measured in docs/performance.md).
-# The move's chain (end_scores_within, landing_values_within, event_value, station_values,
-# memo_row) is inlined into its caller (``inline="always"``): a call passes the rules and the
-# board by value, some 130 words pushed on the stack, which cost more than some of the callees.
+# The move's scores (end_scores_within, and landing_values_within under it) are inlined into
+# their caller (``inline="always"``): a call passes the rules and the board by value, some 130
+# words pushed on the stack. Inlining the chain below them too (event_value, station_values,
+# memo_row) played about 13% faster again but cost 1 to 2 s more of the first run's compile.
 @njit(cache=True, _nrt=False)
 def card_gain(r, pl, g, p, c, w) -> float:
     """What one more card of colour ``c`` is worth (a full hold swaps out its cheapest card)."""
@@ -188,7 +189,7 @@ def shipment_gain(r, pl, g, p, cost, w) -> float:
     return (v - cost) - w * v
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def event_value(r, pl, br, g, p, s, prm) -> float:
     """Expected points of the station table for ``p`` starting a turn on a station (the
     holidays result aside: it depends on the station)."""
@@ -288,7 +289,7 @@ def landing_values_within(r, b, pl, br, g, p, prm, out, work):
 # the harvest rules alone: a memo keyed by them serves the many decisions of a game or a search
 # that share them (most do), each value computed as :func:`branch_value_of` and
 # :func:`harvests_now` compute it, so it is the same to the bit.
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def station_values(r, b, pl, br, g, p, w, builds, repair, work) -> int:
     """The row of ``work``'s memo holding the player's station values (:data:`M_STATION`: the
     harvests at its open branches unless under repairs, :func:`branch_share_of`'s terms at the
@@ -316,7 +317,7 @@ def station_values(r, b, pl, br, g, p, w, builds, repair, work) -> int:
     return row
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def memo_row(r, b, pl, br, g, p, w, work) -> int:
     """The memo row of the player's key (:func:`station_values`): its own, or a slot taken over
     with its values cleared (NaN: not computed)."""
