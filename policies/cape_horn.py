@@ -8,11 +8,17 @@ Progress is measured with ``B.rem[tokens, cell]``: the king steps a ship still n
 (through the stations it may still use, then the finish line), so a policy compares positions by
 one number. The engine checks every answer again, so a policy can only waste its own turn.
 
+The engine decides in scratch made once (``decide_place_within``, ``decide_move_within``:
+:func:`new_plan_scratch`), so a turn allocates nothing and runs without the runtime; the plain
+``decide_*`` make their own scratch (a policy file may call them).
+
 The search player ``mcts`` is the shared search (``simulator.search``) over Cape Horn's forward
 model (``simulator.cape_horn.forward``); the engine calls it, never the ``decide_*`` here.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -204,6 +210,7 @@ PLAN_VALUE = PLAN_SIZE
 OPTION_SIZE = PLAN_SIZE + 1
 VALUE_SCALE = 1000.0
 FAR = 1 << 20
+MAX_RANDOM_MOVES = 64  # moves the random policy chooses among (the last slot: no move)
 
 
 @njit(cache=True, _nrt=False)
@@ -251,6 +258,13 @@ def chain_field(B, r, card, dist, parent, depth: int):
     """``dist[c]``: cards needed to get a card onto the empty space ``c`` this turn (1 when it
     touches a card now), laying bridge cards along ``parent``; FAR where none can go within
     ``depth`` cards (no plan lays more than its hand or ``MAX_CHAIN``, so the search stops there).
+    :func:`chain_field_within` with a queue of its own."""
+    chain_field_within(B, r, card, dist, parent, depth, np.empty(card.shape[0], np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def chain_field_within(B, r, card, dist, parent, depth: int, queue):
+    """:func:`chain_field` with ``queue`` (a slot per space) as scratch.
 
     A breadth-first search from the spaces next to a laid card, in the order of their index; it
     finds them from the laid cards (a few) rather than from every space, since a space's
@@ -270,7 +284,6 @@ def chain_field(B, r, card, dist, parent, depth: int):
                 continue
             if not ortho_only or orth[m, i] == 1:
                 dist[c] = 1
-    queue = np.empty(card.shape[0], np.int64)
     tail = 0
     for c in range(card.shape[0]):  # the first spaces in index order
         if dist[c] == 1:
@@ -306,10 +319,12 @@ def _spare(left):
     return best
 
 
-@njit(cache=True)
-def _chain(hand, p, t, d, need, parent, chain):
-    """Bridge cards (nearest the laid cards first) then ``d`` on ``t`` into ``chain``."""
-    left = hand[p].copy()
+@njit(cache=True, _nrt=False)
+def _chain(hand, p, t, d, need, parent, chain, left):
+    """Bridge cards (nearest the laid cards first) then ``d`` on ``t`` into ``chain`` (``left``:
+    scratch for the cards left in hand)."""
+    for e in range(left.shape[0]):
+        left[e] = hand[p, e]
     left[d] -= 1
     u = parent[t]
     for i in range(need - 2, -1, -1):
@@ -325,6 +340,30 @@ def _chain(hand, p, t, d, need, parent, chain):
     return True
 
 
+PlanScratch = namedtuple("PlanScratch", "plan best weights chain dist parent queue left work moves")
+"""What the decisions work in, made once (:func:`new_plan_scratch`) and handed down, so that a
+decision allocates nothing and runs without the runtime."""
+
+
+@njit(cache=True)
+def new_plan_scratch(n_cells: int, n_designs: int) -> PlanScratch:
+    """Scratch for a board of ``n_cells`` spaces and ``n_designs`` card designs: a plan
+    (PLAN_*), its value, the weights, a chain of cards, the chain field (:func:`chain_field`)
+    and its queue, cards left in hand, a board to try cards on, and the random policy's moves."""
+    return PlanScratch(
+        np.zeros(PLAN_SIZE, np.int64),
+        np.zeros(1),
+        np.zeros(3),
+        np.zeros((MAX_CHAIN, 2), np.int64),
+        np.zeros(n_cells, np.int64),
+        np.zeros(n_cells, np.int64),
+        np.zeros(n_cells, np.int64),
+        np.zeros(n_designs, np.int64),
+        np.zeros(n_cells, np.int64),
+        np.zeros((MAX_RANDOM_MOVES, 3), np.int64),
+    )
+
+
 @njit(cache=True)
 def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice, prm_w, plan,
            every=None):  # fmt: skip
@@ -334,6 +373,17 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     ``every`` (the search player's options), when given: every plan considered as rows 1.. in the
     PLAN_* layout (with the plan's value in thousandths at PLAN_VALUE when the rows have room),
     their number in ``every[0, 0]`` and the best one's row in ``every[0, 1]``."""
+    scratch = new_plan_scratch(card.shape[0], hand.shape[1])
+    v = search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice,
+                      prm_w, scratch, every)  # fmt: skip
+    plan[:] = scratch.plan
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_twice, prm_w,
+                  scratch, every=None):  # fmt: skip
+    """:func:`search` in ``scratch`` (:func:`new_plan_scratch`), its plan in ``scratch.plan``."""
     if every is not None:
         every[0, 0] = 0
         every[0, 1] = 0
@@ -341,18 +391,19 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     # board arrays as locals: compiled code then keeps them in registers (reading them through
     # B in the inner loops made the search several times slower)
     rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
-    best = np.full(1, -1.0e18)
-    chain = np.zeros((MAX_CHAIN, 2), np.int64)
+    plan, best, chain, dist, parent, left = (
+        scratch.plan, scratch.best, scratch.chain, scratch.dist, scratch.parent, scratch.left
+    )  # fmt: skip
+    for i in range(plan.shape[0]):
+        plan[i] = 0
+    best[0] = -1.0e18
     s = ship[p]
     sp = pl[p, S.P_SP]
     hn = pl[p, S.P_HAND]
     ts = S.token_index(pl, p)
     nd = hand.shape[1]
-    nc = card.shape[0]
-    dist = np.empty(nc, np.int64)
-    parent = np.empty(nc, np.int64)
     if allow_place:
-        chain_field(B, r, card, dist, parent, max(1, min(hn, MAX_CHAIN)))
+        chain_field_within(B, r, card, dist, parent, max(1, min(hn, MAX_CHAIN)), scratch.queue)
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
     v = landing_value(rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, weights)
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)
@@ -374,7 +425,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
             elif allow_place and dist[t] <= min(hn, MAX_CHAIN):
                 need = dist[t]
                 for d in range(nd):
-                    if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain):
+                    if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain, left):
                         v = landing_value(
                             rem, target, n_moves, kind, r, ts1, t, d, sp, hn - need, weights
                         )
@@ -406,7 +457,7 @@ def search(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, allow_tw
     return best[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, allow_place, prm_w,
            best, plan, chain, every=None):  # fmt: skip
     """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
@@ -452,7 +503,14 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
 
 @njit(cache=True)
 def plan_weights(pid, prm, p):
+    """The seat's (next move, sail point, card in hand) weights of :func:`search`."""
     w = np.zeros(3)
+    plan_weights_into(pid, prm, p, w)
+    return w
+
+
+@njit(cache=True, _nrt=False)
+def plan_weights_into(pid, prm, p, w) -> None:
     if pid == PLANNER:
         w[0] = prm[p, PLANNER_P.next_weight]
         w[1] = prm[p, PLANNER_P.sp_value]
@@ -461,14 +519,16 @@ def plan_weights(pid, prm, p):
         w[0] = prm[p, RACER_P.next_weight]
         w[1] = prm[p, RACER_P.sp_value]
         w[2] = prm[p, RACER_P.card_value]
-    return w
 
 
 # -- step 2: laying cards -------------------------------------------------------------------------
-@njit(cache=True)
-def _random_place(B, r, card, ship, hand, p, buf):
-    work = card.copy()
-    left = hand[p].copy()
+@njit(cache=True, _nrt=False)
+def _random_place(B, r, card, ship, hand, p, buf, work, left):
+    """``work``, ``left``: scratch for the board and the hand as the cards are laid."""
+    for c in range(card.shape[0]):
+        work[c] = card[c]
+    for d in range(left.shape[0]):
+        left[d] = hand[p, d]
     n = 0
     nc = card.shape[0]
     nd = hand.shape[1]
@@ -523,7 +583,7 @@ def _first(left):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leader(B, ship, pl, p):
     """The perceived leader: the rival with the fewest steps left (and those steps)."""
     q_best = -1
@@ -540,11 +600,21 @@ def _leader(B, ship, pl, p):
 @njit(cache=True)
 def block_leader(B, r, card, ship, pl, hand, p, margin, buf, n):
     """Blocker: backward cards on the empty spaces the leader's card would move it forward to."""
+    left = np.empty(hand.shape[1], np.int64)
+    work = np.empty(card.shape[0], np.int64)
+    return block_leader_within(B, r, card, ship, pl, hand, p, margin, buf, n, left, work)
+
+
+@njit(cache=True, _nrt=False)
+def block_leader_within(B, r, card, ship, pl, hand, p, margin, buf, n, left, work):
+    """:func:`block_leader` with scratch for the hand (``left``) and the board (``work``)."""
     q, vq = _leader(B, ship, pl, p)
     if q < 0 or vq > B.rem[S.token_index(pl, p), ship[p]] + margin:
         return n
-    left = hand[p].copy()
-    work = card.copy()
+    for d in range(left.shape[0]):
+        left[d] = hand[p, d]
+    for c in range(card.shape[0]):
+        work[c] = card[c]
     for i in range(n):
         left[buf[i, 0]] -= 1
         work[buf[i, 1]] = buf[i, 0]
@@ -581,27 +651,40 @@ def block_leader(B, r, card, ship, pl, hand, p, margin, buf, n):
 @njit(cache=True)
 def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
     """Cards ``p`` lays this turn, in order, as rows (design, cell) of ``buf``; returns how many."""
+    scratch = new_plan_scratch(card.shape[0], hand.shape[1])
+    return decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch):
+    """:func:`decide_place` in ``scratch`` (:func:`new_plan_scratch`)."""
     if pid == RANDOM:
-        return _random_place(B, r, card, ship, hand, p, buf)
-    plan = np.zeros(PLAN_SIZE, np.int64)
-    w = plan_weights(pid, prm, p)
-    search(B, r, card, ship, pl, hand, g, p, True, True, pid == PLANNER, w, plan)
+        return _random_place(B, r, card, ship, hand, p, buf, scratch.work, scratch.left)
+    w = scratch.weights
+    plan_weights_into(pid, prm, p, w)
+    search_within(B, r, card, ship, pl, hand, g, p, True, True, pid == PLANNER, w, scratch)
+    plan = scratch.plan
     n = plan[PLAN_N]
     for i in range(n):
         buf[i, 0] = plan[PLAN_CARDS + 2 * i]
         buf[i, 1] = plan[PLAN_CARDS + 2 * i + 1]
+    left, work = scratch.left, scratch.work
     if pid == BLOCKER:
-        n = block_leader(B, r, card, ship, pl, hand, p, prm[p, BLOCKER_P.margin], buf, n)
+        margin = prm[p, BLOCKER_P.margin]
+        n = block_leader_within(B, r, card, ship, pl, hand, p, margin, buf, n, left, work)
     elif pid == PLANNER:
-        n = block_leader(B, r, card, ship, pl, hand, p, prm[p, PLANNER_P.margin], buf, n)
+        margin = prm[p, PLANNER_P.margin]
+        n = block_leader_within(B, r, card, ship, pl, hand, p, margin, buf, n, left, work)
     return n
 
 
 # -- step 3: the move -----------------------------------------------------------------------------
-@njit(cache=True)
-def _random_move(B, r, card, ship, pl, p):
+@njit(cache=True, _nrt=False)
+def _random_move(B, r, card, ship, pl, p, moves):
+    """A uniform choice among the legal moves, listed in ``moves`` (MAX_RANDOM_MOVES rows of
+    kind, a, b)."""
     s = ship[p]
-    moves = np.zeros((64, 3), np.int64)
+    room = moves.shape[0] - 1  # the last row: no move
     n = 0
     d = card[s]
     if d >= 0:
@@ -609,22 +692,26 @@ def _random_move(B, r, card, ship, pl, p):
             if turn.legal_move(B, r, card, ship, pl, p, S.MV_NORMAL, k, 0):
                 moves[n, 0] = S.MV_NORMAL
                 moves[n, 1] = k
+                moves[n, 2] = 0
                 n += 1
             t1 = B.target[s, d, k]
             if t1 >= 0 and card[t1] >= 0:
                 for k2 in range(B.n_moves[card[t1]]):
-                    if n < 63 and turn.legal_move(B, r, card, ship, pl, p, S.MV_TWICE, k, k2):
+                    if n < room and turn.legal_move(B, r, card, ship, pl, p, S.MV_TWICE, k, k2):
                         moves[n, 0] = S.MV_TWICE
                         moves[n, 1] = k
                         moves[n, 2] = k2
                         n += 1
     for i in range(8):
         t = B.neigh[s, i]
-        if n < 63 and t >= 0 and turn.legal_move(B, r, card, ship, pl, p, S.MV_IGNORE, t, 0):
+        if n < room and t >= 0 and turn.legal_move(B, r, card, ship, pl, p, S.MV_IGNORE, t, 0):
             moves[n, 0] = S.MV_IGNORE
             moves[n, 1] = t
+            moves[n, 2] = 0
             n += 1
     moves[n, 0] = S.MV_NONE
+    moves[n, 1] = 0
+    moves[n, 2] = 0
     n += 1
     i = np.random.randint(n)
     return moves[i, 0], moves[i, 1], moves[i, 2]
@@ -633,11 +720,19 @@ def _random_move(B, r, card, ship, pl, p):
 @njit(cache=True)
 def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
     """The move ``p`` makes: (kind, a, b) as in :mod:`simulator.cape_horn.state` (MV_*)."""
+    scratch = new_plan_scratch(card.shape[0], hand.shape[1])
+    return decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch):
+    """:func:`decide_move` in ``scratch`` (:func:`new_plan_scratch`)."""
     if pid == RANDOM:
-        return _random_move(B, r, card, ship, pl, p)
-    plan = np.zeros(PLAN_SIZE, np.int64)
-    w = plan_weights(pid, prm, p)
-    search(B, r, card, ship, pl, hand, g, p, False, True, pid == PLANNER, w, plan)
+        return _random_move(B, r, card, ship, pl, p, scratch.moves)
+    w = scratch.weights
+    plan_weights_into(pid, prm, p, w)
+    search_within(B, r, card, ship, pl, hand, g, p, False, True, pid == PLANNER, w, scratch)
+    plan = scratch.plan
     return plan[PLAN_KIND], plan[PLAN_A], plan[PLAN_B]
 
 
@@ -650,7 +745,7 @@ def decide_token(pid, prm, p, B, r, card, ship, pl, hand, g, c):
 
 
 # -- step 4: buying cards -------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g):
     """Cards ``p`` buys after the free draw (the engine stops at the hand limit and the piles)."""
     sp = pl[p, S.P_SP]

@@ -13,6 +13,7 @@ from policies.cape_horn import potential
 from simulator.cape_horn import engine as E
 from simulator.cape_horn import features as FX
 from simulator.cape_horn import forward as F
+from simulator.cape_horn import outside as X
 from simulator.cape_horn import state as S
 from simulator.cape_horn import turn
 from simulator.cape_horn.board import load
@@ -58,11 +59,12 @@ def _midgame(seed: int, turns: int, n_players: int = 2):
     ids, prm = _arrays(*["planner"] * n_players)
     buf = np.zeros((turn.MAX_PLACE, 2), np.int64)
     heat = np.zeros(B.kind.shape[0], np.int64)
+    scratch = X.new_turn_scratch(n_players, B.kind.shape[0], B.n_moves.shape[0])
     pos.g[S.G_ROUND] = 1
     pos.g[S.G_TURNS] = 1
     q = 0
     for _ in range(turns):
-        assert F.play_turn(B, r, (ids, prm), q, pos, buf, (heat, heat), *NO_REC) < 0
+        assert F.play_turn(B, r, (ids, prm), q, pos, buf, scratch, (heat, heat), *NO_REC) < 0
         q = turn.next_seat(r, pos.g, q, n_players)
     turn.sail(r, pos, q, *NO_REC)
     return B, r, pos, q

@@ -9,6 +9,7 @@ import numpy as np
 from simulator.cape_horn import board as BD
 from simulator.cape_horn import engine as E
 from simulator.cape_horn import forward as F
+from simulator.cape_horn import outside as X
 from simulator.cape_horn import state as S
 from simulator.cape_horn import turn
 from simulator.cape_horn.rules import Rules
@@ -360,5 +361,6 @@ def test_a_station_token_is_the_players_choice() -> None:
     z = position(cards=cards, ships=[(10, 0), (8, 8)])
     ids = np.zeros(2, np.int64)  # built-in ids: every built-in takes it
     prm = np.zeros((2, 8), np.float64)
-    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.st, (S.MV_NORMAL, 0, 0))
+    scratch = X.new_turn_scratch(2, z.B.kind.shape[0], z.B.n_moves.shape[0])
+    take = F.token_choice(None, ids[0], prm, 0, z.B, z.r, z.st, (S.MV_NORMAL, 0, 0), scratch)
     assert take == turn.TAKE_ALL

@@ -23,6 +23,7 @@ from simulator.search import tally_for
 from . import board as BD
 from . import state as S
 from .forward import play_turn, searched_turn
+from .outside import new_turn_scratch
 from .rules import engine_rules
 from .state import State, new_state
 from .turn import DRAW_DEALT, EV_DRAW, EV_END, EV_PRINTED, EV_START, EVENT_WIDTH, MAX_PLACE, draw
@@ -69,7 +70,7 @@ def record_setup(B, n_players: int, st: State, rec, rec_n) -> None:
         record(rec, rec_n, EV_DRAW, 0, p, deck[k], DRAW_DEALT, k // n_players + 1, pl[p, S.P_SP])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leader(B, pl, ship):
     """The seat with the best score (tokens + route share), -1 when tied."""
     best = -1.0
@@ -100,13 +101,14 @@ def play_game(B, r, seats, st: State, work, heat, checking, rec, rec_n, ext=None
               searching=None):  # fmt: skip
     """Play the game set up in ``st`` (:func:`start_game`) to its end. Returns (winner, lead
     changes, leader at half time). ``seats``: policy ids and parameter rows; ``work``: the
-    placement buffer and ``lead``, whose ``lead[k]`` gets the leader after round k; ``heat``: the
+    placement buffer, ``lead``, whose ``lead[k]`` gets the leader after round k, and the
+    decisions' scratch (``outside.new_turn_scratch``); ``heat``: the
     per-cell counts of cards laid and ships blocked. With ``checking``, broken invariants after
     any turn are OR-ed into the returned problems mask. ``searching``: None unless a seat plays
     ``mcts`` (compiled without the search then), else the search's tally."""
     card, ship, pl, hand, g, deck = st
     pids, prm = seats
-    buf, lead = work
+    buf, lead, scratch = work
     n_players = ship.shape[0]
     lead[0] = leader(B, pl, ship)
     last = lead[0]
@@ -119,7 +121,7 @@ def play_game(B, r, seats, st: State, work, heat, checking, rec, rec_n, ext=None
             if searching is not None and pids[p] == MCTS:
                 reason = searched_turn(B, r, prm, p, st, buf, heat, rec, rec_n, searching)
             else:
-                reason = play_turn(B, r, seats, p, st, buf, heat, rec, rec_n, ext)
+                reason = play_turn(B, r, seats, p, st, buf, scratch, heat, rec, rec_n, ext)
             if checking:
                 problems |= S.state_problems(B, r, st)
             if reason >= 0:
@@ -163,7 +165,8 @@ def play_games(B, r, deck0, n_players, pids, prm, seeds, rec, rec_n, ext=None, s
     st = new_state(n_players, nc, B.n_moves.shape[0], deck0.shape[0])  # one design per card kind
     ship, pl, g = st.ship, st.pl, st.g
     seats = (pids, prm)
-    work = (np.zeros((MAX_PLACE, 2), np.int64), np.zeros(r.max_rounds + 1, np.int64))
+    scratch = new_turn_scratch(n_players, nc, B.n_moves.shape[0])
+    work = (np.zeros((MAX_PLACE, 2), np.int64), np.zeros(r.max_rounds + 1, np.int64), scratch)
     for i in range(n):
         start_game(B, r, deck0, seeds[i], st, rec, rec_n)
         heat = (laid_heat[i], blocked_heat[i])
@@ -273,7 +276,8 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int) -> dic
     st = new_state(n_players, nc, len(rules.card_counts), deck0.shape[0])
     card, ship, pl, hand, g, _ = st
     lead = np.zeros(int(rules.max_rounds) + 1, np.int64)
-    work = (np.zeros((MAX_PLACE, 2), np.int64), lead)
+    scratch = new_turn_scratch(n_players, nc, B.n_moves.shape[0])
+    work = (np.zeros((MAX_PLACE, 2), np.int64), lead, scratch)
     laid = np.zeros(nc, np.int64)
     blocked = np.zeros(nc, np.int64)
     seats = (np.asarray(policy_ids, np.int64), np.asarray(policy_params, np.float64))

@@ -115,8 +115,8 @@ def redeal(st: State, p: int, pool, counts) -> None:
         i += 1
 
 
-@njit(cache=True)
-def token_choice(ext, pid, prm, p, B, r, st: State, move) -> int:
+@njit(cache=True, _nrt=False)
+def token_choice(ext, pid, prm, p, B, r, st: State, move, scratch) -> int:
     """The seat's answer to "puede tomar una ficha" for each station the ``move`` (kind, a, b)
     stops on (asked before the move, which nothing random separates from its stops): TAKE_FIRST
     and TAKE_END bits as :func:`.turn.make_move` reads them."""
@@ -128,7 +128,7 @@ def token_choice(ext, pid, prm, p, B, r, st: State, move) -> int:
     if kind == S.MV_TWICE:
         t1 = S.move_target(B, card, s, a)
         if t1 >= 0 and S.is_station(B, t1):
-            if not X.token(ext, pid, prm, p, B, r, st, t1):
+            if not X.token(ext, pid, prm, p, B, r, st, t1, scratch):
                 take &= ~TAKE_FIRST
         end = twice_target(B, r, card, ship, p, a, b)
     elif kind == S.MV_NORMAL:
@@ -136,28 +136,29 @@ def token_choice(ext, pid, prm, p, B, r, st: State, move) -> int:
     elif kind == S.MV_IGNORE:
         end = a
     if end >= 0 and S.is_station(B, end):
-        if not X.token(ext, pid, prm, p, B, r, st, end):
+        if not X.token(ext, pid, prm, p, B, r, st, end, scratch):
             take &= ~TAKE_END
     return take
 
 
-@njit(cache=True)
-def play_turn(B, r, seats, p: int, st: State, buf, heat, rec, rec_n, ext=None) -> int:
+@njit(cache=True, _nrt=False)
+def play_turn(B, r, seats, p: int, st: State, buf, scratch, heat, rec, rec_n, ext=None) -> int:
     """One player's turn, steps 1 to 4, decided by the seat's policy (``seats``: policy ids and
-    parameter rows; ``heat``: the per-cell counts of cards laid and ships blocked); returns the
-    end reason (-1 while the game goes on)."""
+    parameter rows; ``buf``: the placement buffer; ``scratch``: the decisions' scratch,
+    ``outside.new_turn_scratch``; ``heat``: the per-cell counts of cards laid and ships
+    blocked); returns the end reason (-1 while the game goes on)."""
     pids, prm = seats
     laid_heat, blocked_heat = heat
     pid = pids[p]
     sail(r, st, p, rec, rec_n)
-    n = X.place(ext, pid, prm, p, B, r, st, buf)
+    n = X.place(ext, pid, prm, p, B, r, st, buf, scratch)
     lay_cards(B, r, st, p, buf, min(n, buf.shape[0]), laid_heat, rec, rec_n)
-    move = X.move(ext, pid, prm, p, B, r, st)
-    take = token_choice(ext, pid, prm, p, B, r, st, move)
+    move = X.move(ext, pid, prm, p, B, r, st, scratch)
+    take = token_choice(ext, pid, prm, p, B, r, st, move, scratch)
     reason = move_and_draw(B, r, st, p, move, blocked_heat, rec, rec_n, take)
     if reason >= 0:
         return reason
-    nb = X.buy(ext, pid, prm, p, B, r, st)
+    nb = X.buy(ext, pid, prm, p, B, r, st, scratch)
     buy_step(r, st, p, nb, rec, rec_n)
     return -1
 
@@ -354,14 +355,14 @@ def _margin(pid: int, prm) -> float:
 
 
 @njit(cache=True)
-def play_on(B, r, seats, st: State, q: int, turns: int, buf, heat, rec, rec_n):
+def play_on(B, r, seats, st: State, q: int, turns: int, buf, scratch, heat, rec, rec_n):
     """Play on from the start of seat ``q``'s turn, each seat with its policy in ``seats``, for at
     most ``turns`` turns (negative: to the end). Returns (winner, the seat to move next, whether
     the game ended); the winner is -1 when the round cap or empty piles ended it."""
     n_players = st.ship.shape[0]
     played = 0
     while turns < 0 or played < turns:
-        reason = play_turn(B, r, seats, q, st, buf, heat, rec, rec_n)
+        reason = play_turn(B, r, seats, q, st, buf, scratch, heat, rec, rec_n)
         played += 1
         if reason >= 0:
             return (q if reason != S.END_PILES else -1), q, True
@@ -372,10 +373,10 @@ def play_on(B, r, seats, st: State, q: int, turns: int, buf, heat, rec, rec_n):
 
 
 @njit(cache=True)
-def playout(B, r, seats, st: State, q: int, buf, heat, rec, rec_n) -> int:
+def playout(B, r, seats, st: State, q: int, buf, scratch, heat, rec, rec_n) -> int:
     """Play the game to its end from the start of seat ``q``'s turn, each seat with its policy
     in ``seats``; returns the winner (-1: the round cap or empty piles ended it)."""
-    return play_on(B, r, seats, st, q, -1, buf, heat, rec, rec_n)[0]
+    return play_on(B, r, seats, st, q, -1, buf, scratch, heat, rec, rec_n)[0]
 
 
 @njit(cache=True)
@@ -528,6 +529,7 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
     pool = np.zeros(root.deck.shape[0] + root.hand.sum(), np.int64)
     counts = np.zeros(root.hand.shape[1], np.int64)
     heat = (np.zeros(nc, np.int64), np.zeros(nc, np.int64))  # cards laid, ships blocked
+    scratch = X.new_turn_scratch(n_players, nc, root.hand.shape[1])
     rec = np.zeros((0, EVENT_WIDTH), np.int64)
     rec_n = np.zeros(1, np.int64)
     rewards = np.zeros(n_players, np.float64)
@@ -605,7 +607,8 @@ def choose_turn(B, r, prm, root: State, p: int, root_opts, root_keys, n_root: in
                     turns += passes
         if not over and (limit <= 0 or turns < limit):
             left = limit - turns if limit > 0 else -1
-            winner, q, over = play_on(B, r, seats, sim, q, left, buf, heat, rec, rec_n)
+            winner, q, over = play_on(B, r, seats, sim, q, left, buf, scratch, heat, rec,
+                                      rec_n)  # fmt: skip
         _score(B, prm, sim, q, winner, over, feats, rewards)
         if in_tree:
             T.backup(tree, rewards)

@@ -4,15 +4,25 @@ The three decisions of ``policies.cape_horn`` without the policy id. An outside 
 hands as its seat may know them: its own row of ``hand``, the other rows zero (their sizes are
 public, ``pl[q, S.P_HAND]``). The engine calls the routers below where it called the built-in
 ``decide_*``: with no outside tuple (``ext`` None) numba prunes the outside branch and the router
-is the built-in call. The engine checks every answer again.
+is the built-in call, in the turn's scratch (:func:`new_turn_scratch`). The engine checks every
+answer again.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
+import numpy as np
 from numba import njit, types
 
-from policies.cape_horn import decide_buy, decide_move, decide_place, decide_token
+from policies.cape_horn import (
+    decide_buy,
+    decide_move_within,
+    decide_place_within,
+    decide_token,
+    new_plan_scratch,
+)
 from simulator.policy import OUTSIDE, Decision, OutsideDecisions
 
 from . import board as BD
@@ -20,48 +30,62 @@ from .rules import Rules, engine_rules
 
 X_PLACE, X_MOVE, X_BUY, X_TOKEN = 0, 1, 2, 3
 
+TurnScratch = namedtuple("TurnScratch", "plan seen")
+"""What the routers work in: the built-in decisions' scratch (``policies.cape_horn``) and the
+hands as an outside policy's seat sees them."""
+
 
 @njit(cache=True)
-def own_hand(hand, p):
-    """``hand`` as seat ``p`` knows it: its own cards; the other rows zero."""
-    v = hand.copy()
+def new_turn_scratch(n_players: int, n_cells: int, n_designs: int) -> TurnScratch:
+    """Scratch for the routers below, made once and handed down: they allocate nothing, so
+    they run without the runtime."""
+    return TurnScratch(
+        new_plan_scratch(n_cells, n_designs), np.zeros((n_players, n_designs), np.int64)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def own_hand(hand, p, seen):
+    """``hand`` as seat ``p`` knows it, into ``seen``: its own cards; the other rows zero."""
     for q in range(hand.shape[0]):
-        if q != p:
-            v[q, :] = 0
-    return v
+        for d in range(hand.shape[1]):
+            seen[q, d] = hand[q, d] if q == p else 0
+    return seen
 
 
-@njit(cache=True)
-def place(ext, pid, prm, p, B, r, st, buf):
+@njit(cache=True, _nrt=False)
+def place(ext, pid, prm, p, B, r, st, buf, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         f = ext[X_PLACE][pid - OUTSIDE]
-        return f(prm, p, B, r, card, ship, pl, own_hand(hand, p), g, buf)
-    return decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf)
+        return f(prm, p, B, r, card, ship, pl, own_hand(hand, p, scratch.seen), g, buf)
+    return decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch.plan)
 
 
-@njit(cache=True)
-def move(ext, pid, prm, p, B, r, st):
+@njit(cache=True, _nrt=False)
+def move(ext, pid, prm, p, B, r, st, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
-        return ext[X_MOVE][pid - OUTSIDE](prm, p, B, r, card, ship, pl, own_hand(hand, p), g)
-    return decide_move(pid, prm, p, B, r, card, ship, pl, hand, g)
+        seen = own_hand(hand, p, scratch.seen)
+        return ext[X_MOVE][pid - OUTSIDE](prm, p, B, r, card, ship, pl, seen, g)
+    return decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch.plan)
 
 
-@njit(cache=True)
-def buy(ext, pid, prm, p, B, r, st):
+@njit(cache=True, _nrt=False)
+def buy(ext, pid, prm, p, B, r, st, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
-        return ext[X_BUY][pid - OUTSIDE](prm, p, B, r, card, ship, pl, own_hand(hand, p), g)
+        seen = own_hand(hand, p, scratch.seen)
+        return ext[X_BUY][pid - OUTSIDE](prm, p, B, r, card, ship, pl, seen, g)
     return decide_buy(pid, prm, p, B, r, card, ship, pl, hand, g)
 
 
-@njit(cache=True)
-def token(ext, pid, prm, p, B, r, st, c):
+@njit(cache=True, _nrt=False)
+def token(ext, pid, prm, p, B, r, st, c, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
         f = ext[X_TOKEN][pid - OUTSIDE]
-        return f(prm, p, B, r, card, ship, pl, own_hand(hand, p), g, c)
+        return f(prm, p, B, r, card, ship, pl, own_hand(hand, p, scratch.seen), g, c)
     return decide_token(pid, prm, p, B, r, card, ship, pl, hand, g, c)
 
 

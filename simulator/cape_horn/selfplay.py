@@ -25,6 +25,7 @@ from .forward import (
     seat_rows,
     turn_options,
 )
+from .outside import new_turn_scratch
 from .state import State, copy_state, new_state
 from .turn import EVENT_WIDTH, MAX_PLACE, sail
 
@@ -38,6 +39,7 @@ def _record_games(B, r, deck0, pids, prm, seeds, feats, winner, game) -> int:
     rec = np.zeros((0, EVENT_WIDTH), np.int64)
     rec_n = np.zeros(1, np.int64)
     buf = np.zeros((MAX_PLACE, 2), np.int64)
+    scratch = new_turn_scratch(n_players, B.kind.shape[0], B.n_moves.shape[0])
     heat = (np.zeros(B.kind.shape[0], np.int64), np.zeros(B.kind.shape[0], np.int64))
     m = 0
     for i in range(seeds.shape[0]):
@@ -53,7 +55,7 @@ def _record_games(B, r, deck0, pids, prm, seeds, feats, winner, game) -> int:
                     features(B, st, p, feats[m])
                     game[m] = i
                     m += 1
-                reason = play_turn(B, r, (pids, prm), p, st, buf, heat, rec, rec_n)
+                reason = play_turn(B, r, (pids, prm), p, st, buf, scratch, heat, rec, rec_n)
                 if reason >= 0:
                     w = p if reason != S.END_PILES else -1
                     over = True
@@ -90,6 +92,7 @@ def _bank_games(B, r, deck0, pids, prm, seeds, every, states, seats) -> int:
     rec = np.zeros((0, EVENT_WIDTH), np.int64)
     rec_n = np.zeros(1, np.int64)
     buf = np.zeros((MAX_PLACE, 2), np.int64)
+    scratch = new_turn_scratch(n_players, B.kind.shape[0], B.n_moves.shape[0])
     heat = (np.zeros(B.kind.shape[0], np.int64), np.zeros(B.kind.shape[0], np.int64))
     opts = np.zeros((MAX_OPTIONS + 1, OPTION_SIZE), np.int64)
     keys = np.zeros(MAX_OPTIONS, np.int64)
@@ -117,7 +120,7 @@ def _bank_games(B, r, deck0, pids, prm, seeds, every, states, seats) -> int:
                         deck_s[m] = look.deck
                         seats[m] = p
                         m += 1
-                reason = play_turn(B, r, (pids, prm), p, st, buf, heat, rec, rec_n)
+                reason = play_turn(B, r, (pids, prm), p, st, buf, scratch, heat, rec, rec_n)
                 if reason >= 0:
                     over = True
                     break
