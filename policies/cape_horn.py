@@ -25,7 +25,7 @@ from numba import njit
 
 from simulator.cape_horn import state as S
 from simulator.cape_horn import turn
-from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, N_ZONES
+from simulator.cape_horn.board import K_FINISH, K_LAND, K_NONE, MAX_MOVES, N_ZONES
 from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
 from simulator.policy import PolicyDef, PolicyParam
 from simulator.search import mcts_policy
@@ -258,13 +258,17 @@ def chain_field(B, r, card, dist, parent, depth: int):
     """``dist[c]``: cards needed to get a card onto the empty space ``c`` this turn (1 when it
     touches a card now), laying bridge cards along ``parent``; FAR where none can go within
     ``depth`` cards (no plan lays more than its hand or ``MAX_CHAIN``, so the search stops there).
-    :func:`chain_field_within` with a queue of its own."""
-    chain_field_within(B, r, card, dist, parent, depth, np.empty(card.shape[0], np.int64))
+    :func:`chain_field_within` over the whole field, with a queue of its own."""
+    queue = np.empty(card.shape[0], np.int64)
+    chain_field_within(B, r, card, dist, parent, depth, queue, queue, -1)
 
 
 @njit(cache=True, _nrt=False)
-def chain_field_within(B, r, card, dist, parent, depth: int, queue):
-    """:func:`chain_field` with ``queue`` (a slot per space) as scratch.
+def chain_field_within(B, r, card, dist, parent, depth: int, queue, wanted, n_wanted: int):
+    """:func:`chain_field` with ``queue`` (a slot per space) as scratch, which stops once the
+    spaces ``wanted[:n_wanted]`` have their distance and parent (``n_wanted`` < 0: never). The
+    rest of ``dist`` and ``parent`` is then unfinished: only the spaces next to a laid card
+    (``dist`` 1) are all marked, and a wanted space's chain of parents is complete.
 
     A breadth-first search from the spaces next to a laid card, in the order of their index; it
     finds them from the laid cards (a few) rather than from every space, since a space's
@@ -284,6 +288,14 @@ def chain_field_within(B, r, card, dist, parent, depth: int, queue):
                 continue
             if not ortho_only or orth[m, i] == 1:
                 dist[c] = 1
+    missing = -1  # wanted spaces not found yet (-1: the whole field)
+    if n_wanted >= 0:
+        missing = 0
+        for j in range(n_wanted):
+            if dist[wanted[j]] == FAR:
+                missing += 1
+        if missing == 0:
+            return
     tail = 0
     for c in range(card.shape[0]):  # the first spaces in index order
         if dist[c] == 1:
@@ -305,6 +317,12 @@ def chain_field_within(B, r, card, dist, parent, depth: int, queue):
             parent[v] = u
             queue[tail] = v
             tail += 1
+            if missing > 0:
+                for j in range(n_wanted):
+                    if wanted[j] == v:
+                        missing -= 1
+                if missing == 0:
+                    return
 
 
 @njit(cache=True, _nrt=False)
@@ -340,7 +358,9 @@ def _chain(hand, p, t, d, need, parent, chain, left):
     return True
 
 
-PlanScratch = namedtuple("PlanScratch", "plan best weights chain dist parent queue left work moves")
+PlanScratch = namedtuple(
+    "PlanScratch", "plan best weights chain dist parent queue wanted left work moves"
+)
 """What the decisions work in, made once (:func:`new_plan_scratch`) and handed down, so that a
 decision allocates nothing and runs without the runtime."""
 
@@ -348,8 +368,9 @@ decision allocates nothing and runs without the runtime."""
 @njit(cache=True)
 def new_plan_scratch(n_cells: int, n_designs: int) -> PlanScratch:
     """Scratch for a board of ``n_cells`` spaces and ``n_designs`` card designs: a plan
-    (PLAN_*), its value, the weights, a chain of cards, the chain field (:func:`chain_field`)
-    and its queue, cards left in hand, a board to try cards on, and the random policy's moves."""
+    (PLAN_*), its value, the weights, a chain of cards, the chain field (:func:`chain_field`),
+    its queue and the spaces the search wants from it, cards left in hand, a board to try cards
+    on, and the random policy's moves."""
     return PlanScratch(
         np.zeros(PLAN_SIZE, np.int64),
         np.zeros(1),
@@ -358,6 +379,7 @@ def new_plan_scratch(n_cells: int, n_designs: int) -> PlanScratch:
         np.zeros(n_cells, np.int64),
         np.zeros(n_cells, np.int64),
         np.zeros(n_cells, np.int64),
+        np.zeros(MAX_MOVES, np.int64),
         np.zeros(n_designs, np.int64),
         np.zeros(n_cells, np.int64),
         np.zeros((MAX_RANDOM_MOVES, 3), np.int64),
@@ -402,12 +424,23 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
     hn = pl[p, S.P_HAND]
     ts = S.token_index(pl, p)
     nd = hand.shape[1]
+    d0 = card[s]
     if allow_place:
-        chain_field_within(B, r, card, dist, parent, max(1, min(hn, MAX_CHAIN)), scratch.queue)
+        # the field is read at the empty spaces the card under the ship leads to (and at the
+        # spaces next to a laid card, which it marks first): it stops once it has those
+        wanted = scratch.wanted
+        n_wanted = 0
+        if d0 >= 0:
+            for k in range(n_moves[d0]):
+                t = target[s, d0, k]
+                if t >= 0 and card[t] < 0 and n_wanted < wanted.shape[0]:
+                    wanted[n_wanted] = t
+                    n_wanted += 1
+        depth = max(1, min(hn, MAX_CHAIN))
+        chain_field_within(B, r, card, dist, parent, depth, scratch.queue, wanted, n_wanted)
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
     v = landing_value(rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, weights)
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)
-    d0 = card[s]
     can_twice = allow_twice and sp >= r.twice_cost
     if d0 >= 0:
         for k in range(n_moves[d0]):

@@ -177,3 +177,43 @@ def test_the_chain_field_is_a_breadth_first_search_cut_at_its_depth(seed, laid, 
     near = want_dist <= depth
     assert (dist[near] == want_dist[near]).all() and (parent[near] == want_parent[near]).all()
     assert (dist[~near] == FAR_TEST).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    laid=st.integers(1, 40),
+    depth=st.integers(1, 6),
+    ortho=st.booleans(),
+    n_wanted=st.integers(0, 5),
+)
+def test_a_chain_field_stopped_at_its_wanted_spaces_agrees_where_the_search_reads_it(
+    seed, laid, depth, ortho, n_wanted
+):
+    """The field the planner's search makes, stopped once its wanted spaces are found, has the
+    full field's distance at every wanted space and every space next to a laid card, and its
+    parents along each wanted space's chain."""
+    from policies import cape_horn as PC
+
+    rules = Rules().with_values({"adjacency": "orthogonal" if ortho else "diagonal"})
+    r = rules.to_engine()
+    rng = np.random.default_rng(seed)
+    sea = np.flatnonzero((ARR.kind != BD.K_NONE) & (ARR.kind != BD.K_LAND))
+    card = np.full(ARR.kind.shape[0], -1, np.int64)
+    laid = min(laid, len(sea))
+    card[rng.choice(sea, size=laid, replace=False)] = rng.integers(0, 8, laid)
+    full_dist = np.empty_like(card)
+    full_parent = np.empty_like(card)
+    PC.chain_field(ARR, r, card, full_dist, full_parent, depth)
+    wanted = rng.choice(sea, size=n_wanted, replace=True).astype(np.int64)
+    dist = np.empty_like(card)
+    parent = np.empty_like(card)
+    queue = np.empty_like(card)
+    PC.chain_field_within(ARR, r, card, dist, parent, depth, queue, wanted, n_wanted)
+    assert ((dist == 1) == (full_dist == 1)).all()
+    for t in wanted:
+        assert dist[t] == full_dist[t]
+        u, steps = t, 0
+        while full_dist[t] <= depth and steps < full_dist[t] - 1:
+            assert parent[u] == full_parent[u]
+            u, steps = parent[u], steps + 1
