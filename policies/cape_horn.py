@@ -266,13 +266,22 @@ def chain_field(B, r, card, dist, parent, depth: int):
 @njit(cache=True, _nrt=False)
 def chain_field_within(B, r, card, dist, parent, depth: int, queue, wanted, n_wanted: int):
     """:func:`chain_field` with ``queue`` (a slot per space) as scratch, which stops once the
-    spaces ``wanted[:n_wanted]`` have their distance and parent (``n_wanted`` < 0: never). The
-    rest of ``dist`` and ``parent`` is then unfinished: only the spaces next to a laid card
-    (``dist`` 1) are all marked, and a wanted space's chain of parents is complete.
+    empty spaces ``wanted[:n_wanted]`` have their distance and parent (``n_wanted`` < 0:
+    never). The rest of ``dist`` and ``parent`` is then unfinished, but for each wanted space's
+    chain of parents; when every wanted space touches a card, only they are marked (1).
 
     A breadth-first search from the spaces next to a laid card, in the order of their index; it
     finds them from the laid cards (a few) rather than from every space, since a space's
     neighbours are mutual (``board.board_arrays``)."""
+    if n_wanted >= 0:
+        near = 0
+        for j in range(n_wanted):
+            if turn.touches_card(B, r, card, wanted[j]):
+                near += 1
+        if near == n_wanted:  # no bridge needed: the field is not read beyond them
+            for j in range(n_wanted):
+                dist[wanted[j]] = 1
+            return
     kind = B.kind
     neigh = B.neigh
     orth = B.orth
@@ -294,8 +303,6 @@ def chain_field_within(B, r, card, dist, parent, depth: int, queue, wanted, n_wa
         for j in range(n_wanted):
             if dist[wanted[j]] == FAR:
                 missing += 1
-        if missing == 0:
-            return
     tail = 0
     for c in range(card.shape[0]):  # the first spaces in index order
         if dist[c] == 1:
@@ -426,8 +433,8 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
     nd = hand.shape[1]
     d0 = card[s]
     if allow_place:
-        # the field is read at the empty spaces the card under the ship leads to (and at the
-        # spaces next to a laid card, which it marks first): it stops once it has those
+        # the field is read only at the empty spaces the card under the ship leads to: it
+        # stops once it has those
         wanted = scratch.wanted
         n_wanted = 0
         if d0 >= 0:
@@ -478,7 +485,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
                     rem, target, n_moves, kind, r, ts1, t, card[t], sp - cost, hn, weights
                 )
                 _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0, every)
-            elif allow_place and dist[t] == 1:
+            elif allow_place and turn.touches_card(B, r, card, t):  # an empty space
                 for d in range(nd):
                     if hand[p, d] > 0:
                         chain[0, 0] = d
