@@ -264,11 +264,68 @@ def chain_field(B, r, card, dist, parent, depth: int):
 
 
 @njit(cache=True, _nrt=False)
+def _first_touching(B, r, card, c):
+    """The lowest-numbered empty space next to ``c`` (by an edge the rules count) that touches
+    a card: where the breadth-first search of :func:`chain_field` first reaches ``c`` from, as
+    it takes the spaces touching a card in index order. -1 when there is none."""
+    ortho_only = r.adjacency == ADJ_ORTHOGONAL
+    first = -1
+    for i in range(8):
+        u = B.neigh[c, i]
+        if u < 0 or card[u] >= 0 or not S.holds_cards(B, u) or (ortho_only and B.orth[c, i] == 0):
+            continue
+        if (first < 0 or u < first) and turn.touches_card(B, r, card, u):
+            first = u
+    return first
+
+
+@njit(cache=True, _nrt=False)
+def _near_field(B, r, card, dist, parent, depth: int, t) -> bool:
+    """The chain field at the empty space ``t`` from its neighbours alone when it is at most
+    3 cards away, as :func:`chain_field` finds it (FAR beyond ``depth``); False when it is
+    further (the whole search decides then). The search reaches the spaces touching a card in
+    index order, then each one's neighbours in their order; so a space 2 away comes from its
+    lowest-numbered neighbour touching a card, and one 3 away from the neighbour 2 away that
+    was reached first."""
+    if turn.touches_card(B, r, card, t):
+        dist[t] = 1
+        return True
+    first = _first_touching(B, r, card, t)
+    if first >= 0:
+        dist[t] = 2 if depth >= 2 else FAR
+        parent[t] = first
+        return True
+    ortho_only = r.adjacency == ADJ_ORTHOGONAL
+    best = -1
+    best_key = 0
+    for i in range(8):
+        v = B.neigh[t, i]
+        if v < 0 or card[v] >= 0 or not S.holds_cards(B, v) or (ortho_only and B.orth[t, i] == 0):
+            continue
+        u = _first_touching(B, r, card, v)
+        if u < 0:
+            continue
+        for j in range(8):
+            if B.neigh[u, j] == v:
+                key = u * 8 + j  # the order the search reached v in
+                if best < 0 or key < best_key:
+                    best = v
+                    best_key = key
+    if best < 0:
+        return False
+    dist[t] = 3 if depth >= 3 else FAR
+    parent[t] = best
+    parent[best] = best_key // 8
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def chain_field_within(B, r, card, dist, parent, depth: int, queue, wanted, n_wanted: int):
     """:func:`chain_field` with ``queue`` (a slot per space) as scratch, which stops once the
     empty spaces ``wanted[:n_wanted]`` have their distance and parent (``n_wanted`` < 0:
     never). The rest of ``dist`` and ``parent`` is then unfinished, but for each wanted space's
-    chain of parents; when every wanted space touches a card, only they are marked (1).
+    chain of parents; when every wanted space is at most 3 cards away (:func:`_near_field`),
+    only those chains are marked.
 
     A breadth-first search from the spaces next to a laid card, in the order of their index; it
     finds them from the laid cards (a few) rather than from every space, since a space's
@@ -276,11 +333,9 @@ def chain_field_within(B, r, card, dist, parent, depth: int, queue, wanted, n_wa
     if n_wanted >= 0:
         near = 0
         for j in range(n_wanted):
-            if turn.touches_card(B, r, card, wanted[j]):
+            if _near_field(B, r, card, dist, parent, depth, wanted[j]):
                 near += 1
-        if near == n_wanted:  # no bridge needed: the field is not read beyond them
-            for j in range(n_wanted):
-                dist[wanted[j]] = 1
+        if near == n_wanted:  # each found by its neighbours: the field is not read beyond
             return
     kind = B.kind
     neigh = B.neigh

@@ -179,7 +179,7 @@ def test_the_chain_field_is_a_breadth_first_search_cut_at_its_depth(seed, laid, 
     assert (dist[~near] == FAR_TEST).all()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     seed=st.integers(0, 2**31 - 1),
     laid=st.integers(1, 40),
