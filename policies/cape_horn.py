@@ -185,7 +185,19 @@ def potential(rem, target, n_moves, ts, c, d):
 
 
 @njit(cache=True, _nrt=False)
-def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, weights):
+def potential_of(rem, next_low, ts, c, d):
+    """:func:`potential` from the board's ``next_low`` (the same value: the largest of
+    ``base - rem`` is ``base`` less the smallest ``rem``, rounding included)."""
+    if d < 0:
+        return 0.0
+    low = next_low[ts, c, d]
+    if low < 0.0:
+        return -2.0  # every move leaves the board: only a paid 'ignorar' moves it
+    return rem[ts, c] - low
+
+
+@njit(cache=True, _nrt=False)
+def landing_value(rem, next_low, kind, r, ts, c, d, sp, handn, weights):
     """Value of ending the turn on ``c`` with card ``d`` under the ship (ts after the token);
     ``weights``: (next move, sail point, card in hand)."""
     w_next, w_sp, w_card = weights
@@ -194,12 +206,7 @@ def landing_value(rem, target, n_moves, kind, r, ts, c, d, sp, handn, weights):
         return WIN
     if kind[c] == K_FINISH and n >= r.finish_tokens:
         return WIN
-    return (
-        -rem[ts, c]
-        + w_next * potential(rem, target, n_moves, ts, c, d)
-        + w_sp * sp
-        + w_card * handn
-    )
+    return -rem[ts, c] + w_next * potential_of(rem, next_low, ts, c, d) + w_sp * sp + w_card * handn
 
 
 PLAN_N, PLAN_KIND, PLAN_A, PLAN_B, PLAN_CARDS = 0, 1, 2, 3, 4
@@ -474,7 +481,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
     weights = (prm_w[0], prm_w[1], prm_w[2])  # next move, sail point, card in hand
     # board arrays as locals: compiled code then keeps them in registers (reading them through
     # B in the inner loops made the search several times slower)
-    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
+    rem, target, n_moves, kind, next_low = B.rem, B.target, B.n_moves, B.kind, B.next_low
     plan, best, chain, dist, parent, left = (
         scratch.plan, scratch.best, scratch.chain, scratch.dist, scratch.parent, scratch.left
     )  # fmt: skip
@@ -501,7 +508,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
         depth = max(1, min(hn, MAX_CHAIN))
         chain_field_within(B, r, card, dist, parent, depth, scratch.queue, wanted, n_wanted)
     sp_none = min(sp + r.no_move_gain, r.max_sail_points)
-    v = landing_value(rem, target, n_moves, kind, r, ts, s, card[s], sp_none, hn, weights)
+    v = landing_value(rem, next_low, kind, r, ts, s, card[s], sp_none, hn, weights)
     _offer(best, plan, v, S.MV_NONE, 0, 0, chain, 0, every)
     can_twice = allow_twice and sp >= r.twice_cost
     if d0 >= 0:
@@ -512,7 +519,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
             reach_fin = r.finish_mode == FINISH_REACH and kind[t] == K_FINISH
             ts1 = ts_token(B, g, ts, t)
             if card[t] >= 0 or reach_fin:
-                v = landing_value(rem, target, n_moves, kind, r, ts1, t, card[t], sp, hn, weights)
+                v = landing_value(rem, next_low, kind, r, ts1, t, card[t], sp, hn, weights)
                 _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, 0, every)
                 if can_twice and card[t] >= 0:
                     _twice(B, r, card, ship, hand, g, p, ts, ts1, t, card[t], -1, k, sp, hn,
@@ -521,9 +528,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
                 need = dist[t]
                 for d in range(nd):
                     if hand[p, d] > 0 and _chain(hand, p, t, d, need, parent, chain, left):
-                        v = landing_value(
-                            rem, target, n_moves, kind, r, ts1, t, d, sp, hn - need, weights
-                        )
+                        v = landing_value(rem, next_low, kind, r, ts1, t, d, sp, hn - need, weights)
                         _offer(best, plan, v, S.MV_NORMAL, k, 0, chain, need, every)
                         if can_twice and need == 1:
                             _twice(B, r, card, ship, hand, g, p, ts, ts1, t, d, d, k, sp, hn - 1,
@@ -536,9 +541,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
                 continue
             ts1 = ts_token(B, g, ts, t)
             if card[t] >= 0 or (r.finish_mode == FINISH_REACH and kind[t] == K_FINISH):
-                v = landing_value(
-                    rem, target, n_moves, kind, r, ts1, t, card[t], sp - cost, hn, weights
-                )
+                v = landing_value(rem, next_low, kind, r, ts1, t, card[t], sp - cost, hn, weights)
                 _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 0, every)
             elif allow_place and turn.touches_card(B, r, card, t):  # an empty space
                 for d in range(nd):
@@ -546,7 +549,7 @@ def search_within(B, r, card, ship, pl, hand, g, p, allow_place, allow_ignore, a
                         chain[0, 0] = d
                         chain[0, 1] = t
                         v = landing_value(
-                            rem, target, n_moves, kind, r, ts1, t, d, sp - cost, hn - 1, weights
+                            rem, next_low, kind, r, ts1, t, d, sp - cost, hn - 1, weights
                         )
                         _offer(best, plan, v, S.MV_IGNORE, t, 0, chain, 1, every)
     return best[0]
@@ -558,7 +561,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
     """Second moves of 'mover dos veces' after landing on ``t1`` with card ``d1`` under it
     (``placed`` = d1 when the plan lays it, else -1)."""
     weights = (prm_w[0], prm_w[1], prm_w[2])  # next move, sail point, card in hand
-    rem, target, n_moves, kind = B.rem, B.target, B.n_moves, B.kind
+    rem, target, n_moves, kind, next_low = B.rem, B.target, B.n_moves, B.kind, B.next_low
     if r.token_on_first_of_twice:
         ts = ts1
         n = ts_count(ts)
@@ -578,7 +581,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
             continue
         ts2 = ts_token(B, g, ts, t2)
         if card[t2] >= 0 or (r.finish_mode == FINISH_REACH and kind[t2] == K_FINISH):
-            v = landing_value(rem, target, n_moves, kind, r, ts2, t2, card[t2], sp2, hn, weights)
+            v = landing_value(rem, next_low, kind, r, ts2, t2, card[t2], sp2, hn, weights)
             _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace, every)
         elif (
             allow_place
@@ -590,9 +593,7 @@ def _twice(B, r, card, ship, hand, g, p, ts0, ts1, t1, d1, placed, k1, sp, hn, a
                 if left > 0:
                     chain[nplace, 0] = d2
                     chain[nplace, 1] = t2
-                    v = landing_value(
-                        rem, target, n_moves, kind, r, ts2, t2, d2, sp2, hn - 1, weights
-                    )
+                    v = landing_value(rem, next_low, kind, r, ts2, t2, d2, sp2, hn - 1, weights)
                     _offer(best, plan, v, S.MV_TWICE, k1, k2, chain, nplace + 1, every)
 
 

@@ -217,3 +217,17 @@ def test_a_chain_field_stopped_at_its_wanted_spaces_agrees_where_the_search_read
         while full_dist[t] <= depth and steps < full_dist[t] - 1:
             assert parent[u] == full_parent[u]
             u, steps = parent[u], steps + 1
+
+
+def test_a_cards_promise_from_the_board_table_is_the_one_its_moves_give():
+    """``next_low`` holds the fewest steps left among a card's landing spaces, so the planner's
+    ``potential_of`` equals ``potential``, which walks the moves, at every token state, space
+    and design (a card whose moves all leave the board included)."""
+    from policies import cape_horn as PC
+
+    assert (ARR.next_low == -1.0).any()  # cards whose every move leaves the board
+    for s in range(0, BD.N_TOKEN_STATES, 3):
+        for c in range(ARR.kind.shape[0]):
+            for d in range(ARR.n_moves.shape[0]):
+                want = PC.potential(ARR.rem, ARR.target, ARR.n_moves, s, c, d)
+                assert PC.potential_of(ARR.rem, ARR.next_low, s, c, d) == want, (s, c, d)
