@@ -751,7 +751,8 @@ def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
     return decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch)
 
 
-@njit(cache=True, _nrt=False)
+# inlined into the engine's turn (simulator/cape_horn/outside.py says why)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch):
     """:func:`decide_place` in ``scratch`` (:func:`new_plan_scratch`)."""
     if pid == RANDOM:
@@ -820,7 +821,8 @@ def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
     return decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch)
 
 
-@njit(cache=True, _nrt=False)
+# inlined into the engine's turn (simulator/cape_horn/outside.py says why)
+@njit(cache=True, _nrt=False, inline="always")
 def decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch):
     """:func:`decide_move` in ``scratch`` (:func:`new_plan_scratch`)."""
     if pid == RANDOM:

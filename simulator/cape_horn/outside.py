@@ -53,7 +53,10 @@ def own_hand(hand, p, seen):
     return seen
 
 
-@njit(cache=True, _nrt=False)
+# The place and move routers and the built-in decisions under them are inlined into the turn
+# (numba's inline="always"): a call copies every array of the board, the state and the scratch
+# onto the stack, which cost a tenth of a game (same results, measured).
+@njit(cache=True, _nrt=False, inline="always")
 def place(ext, pid, prm, p, B, r, st, buf, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
@@ -62,7 +65,7 @@ def place(ext, pid, prm, p, B, r, st, buf, scratch):
     return decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch.plan)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def move(ext, pid, prm, p, B, r, st, scratch):
     card, ship, pl, hand, g, _ = st  # the piles are not the seat's to see
     if ext is not None and pid >= OUTSIDE:
