@@ -151,6 +151,17 @@ def _chain_field_reference(kind, neigh, orth, ortho_only, card):
     return dist, parent
 
 
+def _cards_laid_at_sea(seed: int, laid: int):
+    """(the generator, the sea spaces, ``card``): up to ``laid`` random designs on random sea
+    spaces (-1 elsewhere), drawn from ``seed``; the generator goes on for the caller's draws."""
+    rng = np.random.default_rng(seed)
+    sea = np.flatnonzero((ARR.kind != BD.K_NONE) & (ARR.kind != BD.K_LAND))
+    card = np.full(ARR.kind.shape[0], -1, np.int64)
+    laid = min(laid, len(sea))
+    card[rng.choice(sea, size=laid, replace=False)] = rng.integers(0, 8, laid)
+    return rng, sea, card
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**31 - 1),
@@ -165,11 +176,7 @@ def test_the_chain_field_is_a_breadth_first_search_cut_at_its_depth(seed, laid, 
 
     assert PC.FAR == FAR_TEST
     rules = Rules().with_values({"adjacency": "orthogonal" if ortho else "diagonal"})
-    rng = np.random.default_rng(seed)
-    sea = np.flatnonzero((ARR.kind != BD.K_NONE) & (ARR.kind != BD.K_LAND))
-    card = np.full(ARR.kind.shape[0], -1, np.int64)
-    laid = min(laid, len(sea))
-    card[rng.choice(sea, size=laid, replace=False)] = rng.integers(0, 8, laid)
+    _, _, card = _cards_laid_at_sea(seed, laid)
     dist = np.empty_like(card)
     parent = np.empty_like(card)
     PC.chain_field(ARR, rules.to_engine(), card, dist, parent, depth)
@@ -197,11 +204,7 @@ def test_a_chain_field_stopped_at_its_wanted_spaces_agrees_where_the_search_read
 
     rules = Rules().with_values({"adjacency": "orthogonal" if ortho else "diagonal"})
     r = rules.to_engine()
-    rng = np.random.default_rng(seed)
-    sea = np.flatnonzero((ARR.kind != BD.K_NONE) & (ARR.kind != BD.K_LAND))
-    card = np.full(ARR.kind.shape[0], -1, np.int64)
-    laid = min(laid, len(sea))
-    card[rng.choice(sea, size=laid, replace=False)] = rng.integers(0, 8, laid)
+    rng, sea, card = _cards_laid_at_sea(seed, laid)
     full_dist = np.empty_like(card)
     full_parent = np.empty_like(card)
     PC.chain_field(ARR, r, card, full_dist, full_parent, depth)
