@@ -300,6 +300,36 @@ def ref_walk(rules, ships, occ, owner, treasure, s, d, n):
     return c
 
 
+@pytest.mark.parametrize(
+    "sets",
+    [
+        {},
+        {"wind_pass": True, "strait_pass": True},
+        {"wind_diagonal": False, "anchorages_after_taking": "closed"},
+        {"treasure_limit": "none", "anchorages_after_taking": "closed", "wind_pass": True},
+    ],
+)
+def test_open_directions_are_the_reference_walks_of_a_lone_ship(sets):
+    """The direction table (one read per ship and die) against the reference walk of a ship
+    alone on the sea, from every space, every die, every direction; the ship holding the
+    treasure or not. Nothing but other ships can still stop a walk in an open direction."""
+    rules = Rules().with_values(sets)
+    r = rules.to_engine()
+    owner = turn.fleets_of(r, 2)
+    ships = np.full(S.N_SHIPS, -1, dtype=np.int64)
+    g = np.zeros(S.N_G, dtype=np.int64)
+    for holder in (S.ON_ISLAND, 0):
+        g[S.G_TREASURE] = holder
+        for c in range(B.N_CELLS):
+            ships[0] = c
+            for pips in range(1, 7):
+                dirs = turn.open_directions(r, ships, g, 0, pips)
+                want = [ref_walk(rules, [c], {c: 0}, owner, holder, 0, d, pips) >= 0
+                        for d in range(B.N_DIRS)]  # fmt: skip
+                assert [bool((dirs >> d) & 1) for d in range(B.N_DIRS)] == want, (c, pips)
+                assert dirs >> B.N_DIRS == 0
+
+
 def ref_outcomes(rules, ships0, owner, treasure0, p, d1, d2):
     """Set of (ships, treasure) after every legal move, found by plain search."""
 

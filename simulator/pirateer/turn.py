@@ -82,7 +82,7 @@ RAY = _rays()
 
 # RAY_FLAGS[c, d, k]: what the ray RAY[c, d, 1..k] meets, as bits: a trade wind or a strait it
 # passes (spaces 1 to k - 1, grid directions only: the diagonal runs along a wind) and an
-# anchorage on it (spaces 1 to k). A walk checks these in one read instead of space by space.
+# anchorage on it (spaces 1 to k). OPENINGS packs them by direction.
 PASSES_WIND, PASSES_STRAIT, MEETS_ANCHORAGE = 1, 2, 4
 
 
@@ -177,47 +177,91 @@ def new_game(r, n_players: int, st: State) -> None:
             occ[c] = f * FLEET + k
 
 
-# No reference counting (``_nrt=False``: it allocates nothing): the atomic increments and
-# decrements of its four arrays per call cost more than the walk itself.
+# OPENINGS[c, k]: the directions of the rays of k pips from c, as four 6-bit masks in one int32:
+# those landing on the water (bits 0-5), those passing a trade wind (8-13) or a strait (16-21),
+# those meeting an anchorage (24-29). One read tells a ship which directions the board and the
+# rules leave open; only other ships can still stop it.
+WATER, WIND_SHIFT, STRAIT_SHIFT, ANCHORAGE_SHIFT = 0x3F, 8, 16, 24
+GRID_DIRECTIONS = 0b1111  # the four grid directions; 4 and 5 are the trade-wind diagonals
+
+
+def _openings() -> np.ndarray:
+    openings = np.zeros((N_CELLS, 7), dtype=np.int32)
+    for c in range(N_CELLS):
+        for d in range(N_DIRS):
+            for k in range(1, 7):
+                if RAY[c, d, k] < 0:
+                    continue
+                f = int(RAY_FLAGS[c, d, k])
+                bits = 1 << d
+                for flag, shift in (
+                    (PASSES_WIND, WIND_SHIFT),
+                    (PASSES_STRAIT, STRAIT_SHIFT),
+                    (MEETS_ANCHORAGE, ANCHORAGE_SHIFT),
+                ):
+                    if f & flag:
+                        bits |= 1 << (shift + d)
+                openings[c, k] |= bits
+    return openings
+
+
+OPENINGS = _openings()
+# ALLOWED_BITS[corner]: ALLOWED's directions as a mask
+ALLOWED_BITS = np.array([sum(1 << d for d in range(N_DIRS) if ALLOWED[k, d]) for k in range(4)])
+# LOWEST[m]: the lowest set bit of a 6-bit mask (a loop over a mask's bits in direction order)
+LOWEST = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)])
+
+
+# No reference counting (``_nrt=False``: they allocate nothing): the atomic increments and
+# decrements of the arrays per call cost more than the walk itself.
 @njit(cache=True, _nrt=False)
-def walk(r, ships, owner, occ, g, s: int, d: int, pips: int) -> int:
-    """Where ship ``s`` lands moving ``pips`` spaces in direction ``d`` with one die, or -1.
+def open_directions(r, ships, g, s: int, pips: int) -> int:
+    """The directions (bits) in which ship ``s`` may move ``pips`` spaces as far as the board and
+    the rules go; :func:`walk_clear` then checks the ships in the way.
 
     A die moves in one straight line: grid steps anywhere, the trade-wind diagonal only from a
-    trade wind and only along it (the step table has no diagonal leaving a wind). No ship may be
-    passed, nor (by default) a trade wind or a strait: those must be landed on. The landing space
-    is empty or holds an opponent's ship (a capture). A treasure ship never heads away from its
-    port; closed anchorages (an option) are land once the treasure has left the island.
+    trade wind and only along it (the step table has no diagonal leaving a wind). By default a
+    trade wind or a strait may not be passed, only landed on. A treasure ship never heads away
+    from its port; closed anchorages (an option) are land once the treasure has left the island.
     """
+    m = OPENINGS[ships[s], pips]
+    dirs = m & WATER
+    if not r.wind_diagonal:
+        dirs &= GRID_DIRECTIONS
+    if not r.wind_pass:
+        dirs &= ~(m >> WIND_SHIFT)
+    if not r.strait_pass:
+        dirs &= ~(m >> STRAIT_SHIFT)
+    if r.anchorages_after_taking == ANCHORAGES_CLOSED and g[G_TREASURE] != ON_ISLAND:
+        dirs &= ~(m >> ANCHORAGE_SHIFT)
+    if g[G_TREASURE] == s and r.treasure_limit == LIMIT_DIRECTIONS:
+        dirs &= ALLOWED_BITS[s // FLEET]
+    return dirs & WATER
+
+
+@njit(cache=True, _nrt=False)
+def walk_clear(ships, owner, occ, s: int, d: int, pips: int) -> int:
+    """Where ship ``s`` lands moving ``pips`` spaces in an open direction ``d``
+    (:func:`open_directions`), or -1: no ship may be passed, and the landing space is empty or
+    holds an opponent's ship (a capture)."""
     c = ships[s]
-    if d >= 4 and not r.wind_diagonal:
-        return -1
-    if g[G_TREASURE] == s and r.treasure_limit == LIMIT_DIRECTIONS and not ALLOWED[s // FLEET, d]:
-        return -1
-    t = RAY[c, d, pips]
-    if t < 0:
-        return -1
-    meets = RAY_FLAGS[c, d, pips]
-    if meets & PASSES_WIND and not r.wind_pass:
-        return -1
-    if meets & PASSES_STRAIT and not r.strait_pass:
-        return -1
-    if (
-        meets & MEETS_ANCHORAGE
-        and r.anchorages_after_taking == ANCHORAGES_CLOSED
-        and g[G_TREASURE] != ON_ISLAND
-    ):
-        return -1
     for k in range(1, pips):
         if occ[RAY[c, d, k]] >= 0:
             return -1
+    t = RAY[c, d, pips]
     o = occ[t]
     if o >= 0 and owner[o // FLEET] == owner[s // FLEET]:
         return -1
     return t
 
 
-# Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
+@njit(cache=True, _nrt=False)
+def walk(r, ships, owner, occ, g, s: int, d: int, pips: int) -> int:
+    """Where ship ``s`` lands moving ``pips`` spaces in direction ``d`` with one die, or -1
+    (:func:`open_directions`, then :func:`walk_clear`)."""
+    if (open_directions(r, ships, g, s, pips) >> d) & 1 == 0:
+        return -1
+    return walk_clear(ships, owner, occ, s, d, pips)
 
 
 # Helpers of the capture odds' inner loops allocate nothing: no reference counting (as ``walk``).
@@ -317,8 +361,11 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
         b = d2 if order == 0 else d1
         for i in range(mine.shape[0]):
             s = mine[i]
-            for d in range(N_DIRS):
-                t = walk(r, ships, owner, occ, g, s, d, a)
+            dirs = open_directions(r, ships, g, s, a)
+            while dirs:
+                d = LOWEST[dirs]
+                dirs &= dirs - 1
+                t = walk_clear(ships, owner, occ, s, d, a)
                 if t < 0:
                     continue
                 n_take = 2 if can_take(g, t) else 1
@@ -340,8 +387,11 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
                             s2 = mine[j]
                             if s2 == s and stopped:
                                 continue
-                            for e in range(N_DIRS):
-                                t2 = walk(r, ships, owner, occ, g, s2, e, b)
+                            dirs2 = open_directions(r, ships, g, s2, b)
+                            while dirs2:
+                                e = LOWEST[dirs2]
+                                dirs2 &= dirs2 - 1
+                                t2 = walk_clear(ships, owner, occ, s2, e, b)
                                 if t2 < 0:
                                     continue
                                 n_take2 = 2 if can_take(g, t2) else 1
@@ -547,8 +597,11 @@ def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
         for s in range(N_SHIPS):
             if (theirs >> s) & 1 == 0:
                 continue
-            for d in range(N_DIRS):
-                t = walk(r, ships, owner, occ, g, s, d, x)
+            dirs = open_directions(r, ships, g, s, x)
+            while dirs:
+                d = LOWEST[dirs]
+                dirs &= dirs - 1
+                t = walk_clear(ships, owner, occ, s, d, x)
                 if t < 0:
                     continue
                 frm, cap, old = make_step(ships, occ, g, s, t, 0)
@@ -559,8 +612,11 @@ def _has_two_step(r, ships, owner, occ, g, q: int, a: int, b: int) -> bool:
                         break
                     if (theirs >> s2) & 1 == 0 or (s2 == s and stopped):
                         continue
-                    for e in range(N_DIRS):
-                        if walk(r, ships, owner, occ, g, s2, e, y) >= 0:
+                    dirs2 = open_directions(r, ships, g, s2, y)
+                    while dirs2:
+                        e = LOWEST[dirs2]
+                        dirs2 &= dirs2 - 1
+                        if walk_clear(ships, owner, occ, s2, e, y) >= 0:
                             found = True
                             break
                 unmake_step(ships, occ, g, s, frm, cap, old)
@@ -575,8 +631,11 @@ def _has_single(r, ships, owner, occ, g, q: int, pips: int) -> bool:
     for s in range(N_SHIPS):
         if (theirs >> s) & 1 == 0:
             continue
-        for d in range(N_DIRS):
-            if walk(r, ships, owner, occ, g, s, d, pips) >= 0:
+        dirs = open_directions(r, ships, g, s, pips)
+        while dirs:
+            d = LOWEST[dirs]
+            dirs &= dirs - 1
+            if walk_clear(ships, owner, occ, s, d, pips) >= 0:
                 return True
     return False
 
@@ -606,10 +665,13 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
         for s in range(N_SHIPS):
             if (theirs >> s) & 1 == 0 or (relevant >> s) & 1 == 0:
                 continue
-            for d in range(N_DIRS):
+            dirs = open_directions(r, ships, g, s, x)
+            while dirs:
+                d = LOWEST[dirs]
+                dirs &= dirs - 1
                 if got & within == within:
                     return got
-                t = walk(r, ships, owner, occ, g, s, d, x)
+                t = walk_clear(ships, owner, occ, s, d, x)
                 if t < 0:
                     continue
                 o = occ[t]
@@ -627,7 +689,10 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
                     if (relevant >> s2) & 1 == 0 and cont:
                         continue
                     c2 = ships[s2]
-                    for e in range(N_DIRS):
+                    dirs2 = open_directions(r, ships, g, s2, y)
+                    while dirs2:
+                        e = LOWEST[dirs2]
+                        dirs2 &= dirs2 - 1
                         if cont:
                             # a second step is known to exist: walk only to a capture not yet
                             # counted (a walk lands on RAY's space or nowhere)
@@ -637,7 +702,7 @@ def roll_captures(r, ships, owner, occ, g, q: int, p: int, a: int, b: int, relev
                             o2 = occ[t2]
                             if o2 < 0 or owner[o2 // FLEET] != p or (got >> o2) & 1:
                                 continue
-                        t2 = walk(r, ships, owner, occ, g, s2, e, y)
+                        t2 = walk_clear(ships, owner, occ, s2, e, y)
                         if t2 < 0:
                             continue
                         cont = True
