@@ -14,6 +14,13 @@ The engine decides in scratch made once (``decide_place_within``, ``decide_move_
 
 The search player ``mcts`` is the shared search (``simulator.search``) over Cape Horn's forward
 model (``simulator.cape_horn.forward``); the engine calls it, never the ``decide_*`` here.
+
+One module per job: ``declarations`` (the policies, their parameters, the search player's
+rollouts), ``values`` (the value of a position: the token state, what the card under a ship
+promises, a landing), ``bridges`` (the chain field: the cards it takes to reach an empty space,
+and the bridge cards laid on the way), ``plans`` (the one-turn plan search of the racer, blocker
+and planner, with its plan layout, scratch and weights) and this one (the decisions: laying, with
+the random policy's cards and the blocker's, the move, the token and buying).
 """
 
 from __future__ import annotations
