@@ -155,17 +155,24 @@ def _entrances() -> np.ndarray:
 ENTRANCE = _entrances()
 
 
+def _places() -> np.ndarray:
+    """PLACE[corner, space]: the space's place on the way into that corner's harbour: its index
+    in the harbour strip (0: the anchor), the strip's length on the way in, one more elsewhere."""
+    width = HARBOUR.shape[1]
+    place = np.full((HARBOUR.shape[0], DIST.shape[0]), width + 1, dtype=np.int64)
+    for k in range(HARBOUR.shape[0]):
+        place[k, ENTRANCE[k]] = width
+        place[k, HARBOUR[k]] = np.arange(width)
+    return place
+
+
+PLACE = _places()
+
+
 @njit(cache=True, _nrt=False)
 def way_in(ships, t: int) -> int:
-    """Where treasure ship ``t`` is on its way in: its place in its harbour strip (0: the
-    anchor), the strip's length on the space leading in, one more anywhere else."""
-    k = t // S.FLEET
-    if ships[t] == ENTRANCE[k]:
-        return HARBOUR.shape[1]
-    for i in range(HARBOUR.shape[1]):
-        if HARBOUR[k, i] == ships[t]:
-            return i
-    return HARBOUR.shape[1] + 1
+    """Where treasure ship ``t`` is on its way in (:data:`PLACE`)."""
+    return PLACE[t // S.FLEET, ships[t]]
 
 
 @njit(cache=True, _nrt=False)
@@ -175,11 +182,10 @@ def harbour_blockers(ships, owner, p: int, t: int) -> int:
     k = t // S.FLEET
     ahead = way_in(ships, t)
     n = 0
-    for s in range(S.N_SHIPS):
-        if s != t and ships[s] >= 0 and owner[s // S.FLEET] == p:
-            for i in range(ahead):
-                cell = HARBOUR[k, i] if i < HARBOUR.shape[1] else ENTRANCE[k]
-                if cell == ships[s]:
+    for f in range(S.N_FLEETS):  # fleet by fleet (see count_ships)
+        if owner[f] == p:
+            for s in range(f * S.FLEET, (f + 1) * S.FLEET):
+                if s != t and ships[s] >= 0 and PLACE[k, ships[s]] < ahead:
                     n += 1
     return n
 
