@@ -10,7 +10,6 @@ from simulator.errors import BalanceError
 from simulator.pedruscos import state as S
 from simulator.pedruscos.board import MOON, PLANET, STATION, build_board
 from simulator.pedruscos.engine import turn
-from simulator.pedruscos.record import EVENT_WIDTH
 from simulator.pedruscos.rules import Rules, engine_rules
 from simulator.pedruscos.turn import (
     EV_HAULER,
@@ -27,7 +26,6 @@ from simulator.pedruscos.turn import (
     take_card,
 )
 from simulator.policy import engine_arrays, seat_policies
-from simulator.recording import no_recording
 
 RED, YELLOW, BLUE = 0, 1, 2
 BOARD = build_board(*Rules().board_key())
@@ -79,8 +77,7 @@ class Table:
         return take_card(*self.args(), p, c, False, -1)
 
     def turn(self, p):
-        rec, rec_n = no_recording(EVENT_WIDTH)
-        turn(*self.args(), p, rec, rec_n, np.zeros(0, np.int64), self.scratch)
+        turn(*self.args(), p, None, None, np.zeros(0, np.int64), self.scratch)  # as a run
 
 
 # -- shipping -------------------------------------------------------------------------------------

@@ -56,7 +56,8 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
 def quiet_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None):
     """One miner's turn without a search: the station table if it starts on a station, then
     the die and the move (recorded into ``rec``/``rec_n`` against ``snap`` when recording:
-    record.py). ``scratch``: the moves' (``new_move_scratch``, one a chunk). Without the
+    record.py; ``rec`` None when not recording, and numba leaves the recording out of the
+    compile). ``scratch``: the moves' (``new_move_scratch``, one a chunk). Without the
     runtime: a call with it counts the references of every array it is passed (the board's,
     the state's, the scratch's), once a turn."""
     die = roll_turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext)
@@ -68,13 +69,13 @@ def roll_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, ext) -> int:
     """A turn up to the move: the station table if the ship starts on a station, the die
     (recorded). Returns the die, 0 when the turn ends without a move."""
     pl, br, g = st.pl, st.br, st.g
-    if rec.shape[0] > 0:  # guarded here: a call passes the board's arrays, even when idle
+    if rec is not None:  # a run passes None: pruned before compiling
         R.before_turn(rec, snap, pl, br, g, p)
     if at_station_table(r, b, pl, p):
         die = start_turn(r, b, pids, prm, st, p, ext)
     else:
         die = take_off_and_roll(b, pl, p)
-    if die > 0 and rec.shape[0] > 0:
+    if rec is not None and die > 0:
         pos = pl[p, S.P_POS]
         options = b.reach_ptr[pos * 7 + die + 1] - b.reach_ptr[pos * 7 + die]
         R.after_roll(rec, rec_n, b, pl, br, g, p, snap, die, options)
@@ -106,7 +107,7 @@ def move_and_land(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext,
             if not land_unasked(r, b, st, p, end):
                 land(r, b, pids, prm, st, p, end, scratch, ext, act)
     st.turn_ends[pl[p, S.P_POS]] += 1
-    if rec.shape[0] > 0:
+    if rec is not None:
         R.after_turn(rec, rec_n, b, pl, st.br, st.g, p, snap)
 
 
@@ -115,14 +116,17 @@ def move_and_land(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext,
 def play_game(
     r, b, pids, prm, seed, st: State, checking, rec, rec_n, scratch, ext=None, searching=None
 ):
-    """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they have rows);
+    """Play one game from ``seed`` (recording it into ``rec``/``rec_n`` when they are not None);
     returns (winner, lead_changes, half_leader). ``scratch``: the moves' (``new_move_scratch``).
-    ``searching``: the search's tally when a seat plays ``mcts``, else None."""
+    ``searching``: the search's tally when a seat plays ``mcts``, else None. ``checking``: True
+    to collect the broken invariants after every turn (:func:`play_one`), else None. numba
+    prunes what a None switch guards, so a run compiles neither the recording nor the check."""
     np.random.seed(seed)
     setup(r, st)
     pl, br, g = st.pl, st.br, st.g
-    R.record_setup(rec, rec_n, r, pl, g)
-    snap = R.snapshot_buffer(rec)
+    if rec is not None:
+        R.record_setup(rec, rec_n, r, pl, g)
+    snap = np.zeros(R.SNAPSHOT if rec is not None else 0, dtype=np.int64)  # a turn's, recording
     n = pl.shape[0]
     lead = np.empty(r.max_rounds + 1, dtype=np.int64)  # the points leader after each round
     lead[0] = -1
@@ -138,7 +142,7 @@ def play_game(
             else:
                 turn(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, searching)
             end_turn(r, st, p)
-            if checking:
+            if checking is not None and checking:
                 g[S.G_PROBLEMS] |= S.state_problems(r, b, pl, br, g)
             if g[S.G_ENDED] == 1:
                 break
@@ -149,14 +153,15 @@ def play_game(
                 changes += 1
             last = leader
         end_round(r, st)
-    R.record_end(rec, rec_n, pl, g)
+    if rec is not None:
+        R.record_end(rec, rec_n, pl, g)
     return g[S.G_WINNER], changes, lead[rnd // 2]
 
 
 @njit(cache=True)
 def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searching=None):
     """Play every game of a chunk; one row of every output per game (``rec``/``rec_n``: a
-    recording buffer, zero rows when not recording; a replay passes one seed)."""
+    recording buffer, None when not recording; a replay passes one seed)."""
     n = seeds.shape[0]
     n_cells = b.kind.shape[0]
     winner = np.full(n, -1, dtype=np.int64)
@@ -180,7 +185,7 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
     scratch = new_move_scratch(b, True, MEMO_SLOTS)  # the moves' scratch, once a chunk
     for i in range(n):
         w, changes, half = play_game(
-            r, b, pids, prm, seeds[i], st, False, rec, rec_n, scratch, ext, searching
+            r, b, pids, prm, seeds[i], st, None, rec, rec_n, scratch, ext, searching
         )
         winner[i] = w
         length[i] = g[S.G_ROUND]
@@ -240,8 +245,6 @@ def play_chunk(
     ``tally``: int64[2] the search adds its simulations and the rounds they played to
     (benchmarks)."""
     r, b = engine_inputs(rules)
-    if rec is None:
-        rec, rec_n = R.no_recording(R.EVENT_WIDTH)
     out = play_games(
         r, b, np.int64(n_players), np.asarray(policy_ids, dtype=np.int64),
         np.asarray(policy_params, dtype=np.float64), np.asarray(seeds, dtype=np.int64), rec,
@@ -254,13 +257,15 @@ def play_one(rules, n_players: int, policy_ids, policy_params, seed: int, checki
     """Play one game from ``seed``: the final state arrays and the outcome.
 
     With ``checking`` the invariants of :func:`state.state_problems` are verified after every
-    turn and the broken ones collected in ``problems``."""
+    turn and the broken ones collected in ``problems`` (without it, the check is not even
+    compiled)."""
     r, b = engine_inputs(rules)
     st = S.new_state(n_players, b.kind.shape[0])
     winner, changes, half = play_game(
         r, b, np.asarray(policy_ids, dtype=np.int64),
-        np.asarray(policy_params, dtype=np.float64), np.int64(seed), st, checking,
-        *R.no_recording(R.EVENT_WIDTH), new_move_scratch(b), None, tally_for(policy_ids, MCTS),
+        np.asarray(policy_params, dtype=np.float64), np.int64(seed), st,
+        True if checking else None, None, None, new_move_scratch(b), None,
+        tally_for(policy_ids, MCTS),
     )  # fmt: skip
     g = st.g
     out: dict[str, Any] = {

@@ -6,8 +6,10 @@ after the die is rolled (what the station table did, then the roll), and after t
 move and what landing did). What a rule changed is read off the state
 (cards aboard, points, shipments, branches, the closed station, ore values), so the rules'
 functions stay as they are; the harvest leaves its dice and route in ``g`` (``G_HARVEST_*``).
-Every helper returns at once on a zero-row buffer (a run). Rows: ``(kind, round, player, a, b,
-c, d, e, f, h)``.
+A run passes no buffer (None) and the engine calls none of these helpers: numba prunes the calls,
+so a run does not compile them. Each still returns at once on a zero-row buffer. The engine
+keeps the snapshot in an int64[SNAPSHOT] array a game. Rows: ``(kind, round, player, a, b, c, d,
+e, f, h)``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.recording import no_recording as no_recording  # the engine's buffer when off
 from simulator.recording import record
 
 from . import state as S
@@ -53,12 +54,6 @@ _G = _BR + N_STATIONS + 1
 _STAGE = _G + S.N_GAME_FIELDS
 _DIE = _STAGE + 1
 SNAPSHOT = _DIE + 1
-
-
-@njit(cache=True)
-def snapshot_buffer(rec):
-    """The per-game snapshot a turn records against (empty when not recording)."""
-    return np.zeros(SNAPSHOT if rec.shape[0] > 0 else 0, dtype=np.int64)
 
 
 @njit(cache=True)
