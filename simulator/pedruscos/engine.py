@@ -203,8 +203,9 @@ def play_games(r, b, n_players, pids, prm, seeds, rec, rec_n, ext=None, searchin
             via_planet[i, p] = pl[p, S.P_HARVESTS_PLANET]
         for k in range(N_EVENTS):
             events[i, k] = g[S.G_EVENTS + k]
-        ends[i, :] = st.turn_ends
-        collects[i, :] = st.collects
+        for c in range(n_cells):  # a loop: an array assignment compiles its shape error's text
+            ends[i, c] = st.turn_ends[c]
+            collects[i, c] = st.collects[c]
     return (
         winner, length, reason, scores, lead_changes, half_leader, shipments, branches, pirate,
         harvest_pts, lost_turns, harvests, via_planet, events, ends, collects,
