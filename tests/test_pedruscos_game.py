@@ -138,6 +138,19 @@ def test_compiled_equals_interpreted():
         assert v.tolist() == slow[k], k
 
 
+def test_a_run_compiles_no_recording():
+    """Played from a fresh process, the compiled Pedruscos functions with a recording buffer
+    (``rec``) have it typed None: numba prunes the recording away (and the state check, which
+    ``play_games`` switches off with None too)."""
+    from tests.test_game_contract import _switch_signatures
+
+    found = _switch_signatures([("pedruscos", ["lookahead"])], "rec")
+    engine = {k: v for k, v in found.items() if k.startswith("simulator.pedruscos.") and v}
+    assert "simulator.pedruscos.engine.play_games" in engine
+    for name, types_seen in engine.items():
+        assert types_seen == ["none"], (name, types_seen)
+
+
 def test_station_table_counts_fit_2d6():
     # every roll on the table is a fresh 2d6, so the pooled counts of a large run follow
     # 6, 4, 5, 6, 5, 4, 3, 3 in 36 (results 2-4, 5, 6, 7, 8, 9, 10, 11-12)
