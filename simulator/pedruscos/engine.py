@@ -35,11 +35,13 @@ from .turn import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, searching=None):
     """One miner's turn when a seat plays ``mcts`` (``searching``: the search's tally): the
     searching seat's other decisions are its guide policy's, and the search chooses its end
-    square and what landing there does. The rest is :func:`quiet_turn`'s."""
+    square and what landing there does. The rest is :func:`quiet_turn`'s. With the runtime
+    (the search allocates), though :func:`play_rounds` calls it without: a callee that does not
+    say takes its caller's setting."""
     search_prm = prm[p]
     searches = pids[p] == MCTS
     if searches:  # the seat's other decisions are its guide policy's
@@ -52,14 +54,15 @@ def turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None, sea
     move_and_land(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, die, key)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def quiet_turn(r, b, pids, prm, st: State, p, rec, rec_n, snap, scratch, ext=None):
     """One miner's turn without a search: the station table if it starts on a station, then
     the die and the move (recorded into ``rec``/``rec_n`` against ``snap`` when recording:
     record.py; ``rec`` None when not recording, and numba leaves the recording out of the
-    compile). ``scratch``: the moves' (``new_move_scratch``, one a chunk). Without the
-    runtime: a call with it counts the references of every array it is passed (the board's,
-    the state's, the scratch's), once a turn."""
+    compile). ``scratch``: the moves' (``new_move_scratch``, one a chunk). Inlined into
+    :func:`play_rounds`, without the runtime: a call would pass the rules, the board, the
+    state and the scratch on the stack once a turn, and a call with the runtime would count the
+    references of every array it is passed."""
     die = roll_turn(r, b, pids, prm, st, p, rec, rec_n, snap, ext)
     move_and_land(r, b, pids, prm, st, p, rec, rec_n, snap, scratch, ext, die, -1)
 
@@ -120,16 +123,34 @@ def play_game(
     returns (winner, lead_changes, half_leader). ``scratch``: the moves' (``new_move_scratch``).
     ``searching``: the search's tally when a seat plays ``mcts``, else None. ``checking``: True
     to collect the broken invariants after every turn (:func:`play_one`), else None. numba
-    prunes what a None switch guards, so a run compiles neither the recording nor the check."""
+    prunes what a None switch guards, so a run compiles neither the recording nor the check.
+    The set-up, the recording's ends and the arrays a game needs are here, with the runtime;
+    the rounds are :func:`play_rounds`'s."""
     np.random.seed(seed)
     setup(r, st)
-    pl, br, g = st.pl, st.br, st.g
+    pl, g = st.pl, st.g
     if rec is not None:
         R.record_setup(rec, rec_n, r, pl, g)
     snap = np.zeros(R.SNAPSHOT if rec is not None else 0, dtype=np.int64)  # a turn's, recording
-    n = pl.shape[0]
     lead = np.empty(r.max_rounds + 1, dtype=np.int64)  # the points leader after each round
     lead[0] = -1
+    changes, rnd = play_rounds(
+        r, b, pids, prm, st, checking, rec, rec_n, snap, lead, scratch, ext, searching
+    )
+    if rec is not None:
+        R.record_end(rec, rec_n, pl, g)
+    return g[S.G_WINNER], changes, lead[rnd // 2]
+
+
+@njit(cache=True, _nrt=False)
+def play_rounds(
+    r, b, pids, prm, st: State, checking, rec, rec_n, snap, lead, scratch, ext=None, searching=None
+):
+    """The rounds of one game, turn by turn, until it ends (``lead``: the points leader after
+    each round; the other arguments :func:`play_game`'s); returns (lead_changes, rounds).
+    Without the runtime, with a turn without a search (:func:`quiet_turn`) inlined."""
+    pl, br, g = st.pl, st.br, st.g
+    n = pl.shape[0]
     last = -1
     changes = 0
     rnd = 0
@@ -153,9 +174,7 @@ def play_game(
                 changes += 1
             last = leader
         end_round(r, st)
-    if rec is not None:
-        R.record_end(rec, rec_n, pl, g)
-    return g[S.G_WINNER], changes, lead[rnd // 2]
+    return changes, rnd
 
 
 @njit(cache=True)

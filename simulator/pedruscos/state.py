@@ -213,7 +213,7 @@ def event_probability(r, k) -> float:
 
 
 # -- checks ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates; its caller (engine.play_rounds) runs without
 def state_problems(r, b, pl, br, g) -> int:
     bits = 0
     held = np.zeros(N_COLOURS, dtype=np.int64)
