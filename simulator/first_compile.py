@@ -33,8 +33,10 @@ REAL_COMPILE_S = 5.0  # a first call shorter than this loaded code compiled befo
 QUIET_LINE_S = 20.0  # off a terminal (a log, CI), a progress line this often instead of ticking
 
 
-def compiled_what(config: RunConfig) -> tuple[str, str]:
-    """The compiled combination a run needs: a file-safe key and its description in words."""
+def compiled_what(config: RunConfig, replay: bool = False) -> tuple[str, str]:
+    """The compiled combination a run needs: a file-safe key and its description in words.
+    ``replay``: a recorded game's (``balance replay``), a combination of its own when the game
+    compiles its recording apart from its runs (``ReplayDef.compiled_apart``)."""
     key, words = [config.spec.id], f"the {config.spec.id} engine"
     played = {seat.policy.name for seat in config.seats}
     if SEARCH_POLICY in played:
@@ -48,6 +50,9 @@ def compiled_what(config: RunConfig) -> tuple[str, str]:
     if config.policy_file is not None:
         key.append(f"policy-file-{config.policy_file.sha256[:16]}")
         words += f" and the policies of {config.policy_file.path}"
+    if replay and config.spec.replay is not None and config.spec.replay.compiled_apart:
+        key.append("replay")
+        words += " with its recording"
     return "-".join(key), words
 
 
@@ -93,9 +98,9 @@ def needs_compile(config: RunConfig) -> bool:
     return not numba_config.DISABLE_JIT and not (cache_folder() / "compiled" / key).is_file()
 
 
-def estimate(config: RunConfig) -> str:
+def estimate(config: RunConfig, replay: bool = False) -> str:
     """About how long compiling what the run needs takes (the last version's time if known)."""
-    before = seconds_before(compiled_what(config)[0])
+    before = seconds_before(compiled_what(config, replay)[0])
     return f"about {before:.0f} s last time" if before is not None else USUAL
 
 
@@ -162,15 +167,17 @@ def ticking(start: float, what: Callable[[], str] = lambda: "compiling") -> Iter
 
 
 @contextmanager
-def compile_notice(config: RunConfig, say: bool = True, background: bool = False) -> Iterator[None]:
+def compile_notice(
+    config: RunConfig, say: bool = True, background: bool = False, replay: bool = False
+) -> Iterator[None]:
     """Around a run's first engine call: when this version has not compiled what the run needs,
     say so first (once, about how long), show the elapsed time, then mark it compiled. With
     ``say`` off (a quiet command) it only times and marks the compile. A compile of the same
     code under way in another process is waited for instead (unless this is that process:
-    ``background``)."""
+    ``background``). ``replay``: around a recorded game's (:func:`compiled_what`)."""
     from numba.core import config as numba_config
 
-    key, words = compiled_what(config)
+    key, words = compiled_what(config, replay)
     marker = cache_folder() / "compiled" / key
     if numba_config.DISABLE_JIT or marker.is_file() or not config.spec.compiled:
         yield
@@ -180,7 +187,8 @@ def compile_notice(config: RunConfig, say: bool = True, background: bool = False
         return
     if say:
         tell(
-            f"compiling {words} for this version of balance, once (then cached): {estimate(config)}"
+            f"compiling {words} for this version of balance, once (then cached): "
+            f"{estimate(config, replay)}"
         )
     start = time.perf_counter()
     with ticking(start, lambda: f"compiling {words}") if say else nullcontext():

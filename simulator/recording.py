@@ -139,6 +139,9 @@ class ReplayDef:
       ``{"title", "columns": [...], "rows": [[...]], "event_of_row": [...]}``: the row shown
       up to event ``event_of_row[i]`` (e.g. one row per trick), the page shows rows up to the
       current step.
+    - ``compiled_apart``: the engine compiles a recorded game as a variant of its own (a run
+      passes no buffer, None, and numba leaves the recording out of the run's compile), so a
+      replay's first compile is announced and marked apart from a run's.
     """
 
     play: Callable[..., tuple[np.ndarray, dict]]
@@ -148,3 +151,4 @@ class ReplayDef:
     table: Callable[[RuleSet, int, np.ndarray, list[dict]], dict[str, Any]] | None = None
     # piece label (or a kind of labels, "1, 2, ...") -> what the piece is: the page's key
     pieces: dict[str, str] = field(default_factory=dict)
+    compiled_apart: bool = False

@@ -140,7 +140,7 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     spec = config.spec
     _replayable(spec)
     ids, params, extra = engine_seats(config)
-    with compile_notice(config):
+    with compile_notice(config, replay=True):
         rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
                                          **extra)  # fmt: skip
     row = chunk_table(

@@ -48,6 +48,21 @@ def test_search_player_and_policy_files_are_compiled_combinations_of_their_own()
     assert key.startswith("pirateer-policy-file-") and words.endswith(f"policies of {path}")
 
 
+def test_a_replay_is_a_combination_of_its_own_where_the_recording_compiles_apart():
+    """Pedruscos's runs compile no recording, so its replays compile (and are announced) apart;
+    a game whose runs carry the recording buffer replays with what its runs compiled."""
+    ped = plan_run("pedruscos", 10)
+    assert first_compile.compiled_what(ped) == ("pedruscos", "the pedruscos engine")
+    assert first_compile.compiled_what(ped, replay=True) == (
+        "pedruscos-replay",
+        "the pedruscos engine with its recording",
+    )
+    pirateer = plan_run("pirateer", 10)
+    assert first_compile.compiled_what(pirateer, replay=True) == first_compile.compiled_what(
+        pirateer
+    )
+
+
 def test_the_wait_ticks_on_a_log_too(monkeypatch, capsys):
     """Off a terminal the elapsed time is a line every QUIET_LINE_S seconds, naming the wait."""
     import time

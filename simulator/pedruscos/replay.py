@@ -229,5 +229,6 @@ REPLAY = ReplayDef(
         "b": "a branch, in its owner's colour",
         "x": "a station closed for the holidays",
     },
+    compiled_apart=True,  # a run passes no recording buffer (engine.py)
 )
 assert N_STATIONS == 6  # station k is cell k (board.py), which frames rely on
