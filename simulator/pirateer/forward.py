@@ -11,7 +11,7 @@ simulation plays the root move, then ``horizon`` rounds (a round: every seat wit
 once, the searching seat last; 0: to the end) in which the searching seat plays ``rollout`` and
 every other seat plays ``opponents`` (or, with ``opponents=tree``, the
 seats choose in the old max-n tree below the root, keyed by the position a move leads to,
-``state.position_key``, then play ``rollout``); a game not ended by then is scored by the fitted
+``state.pack_position``, then play ``rollout``); a game not ended by then is scored by the fitted
 evaluation of :mod:`.features`. The simulations play the engine's own turn (:mod:`.turn`).
 """
 

@@ -139,7 +139,7 @@ def is_terminal(ships, owner, g, p: int) -> bool:
 @njit(cache=True, _nrt=False)
 def fleet_mask(ships, owner, p: int) -> int:
     """``p``'s ships on the board as bits (bit ``s``: ship ``s``); iterating the bits in order
-    visits them as :func:`ships_of` lists them, with no array."""
+    visits them as :func:`list_ships` lists them."""
     mask = 0
     for f in range(N_FLEETS):
         if owner[f] == p:
@@ -149,23 +149,17 @@ def fleet_mask(ships, owner, p: int) -> int:
     return mask
 
 
-@njit(cache=True)
-def ships_of(ships, owner, p: int) -> np.ndarray:
-    """The ids of ``p``'s ships on the board, in id order."""
-    out = np.empty(N_SHIPS, dtype=np.int64)
-    n = 0
-    for s in range(N_SHIPS):
-        if ships[s] >= 0 and owner[s // FLEET] == p:
-            out[n] = s
-            n += 1
-    return out[:n]
-
-
 @njit(cache=True, _nrt=False)
-def position_key(ships, owner, g, p: int, mine) -> int:
-    """Pack what a move of ``p`` can change: where ``p``'s ships are (8 bits each), who holds the
-    treasure (3 bits) and which ships are still on the board (12 bits) into one int64."""
-    return pack_position(ships, g, mine, alive_mask(ships))
+def list_ships(ships, owner, p: int, out) -> int:
+    """Write the ids of ``p``'s ships on the board into ``out``, in id order; returns how many."""
+    n = 0
+    for f in range(N_FLEETS):  # fleet by fleet: no per-ship owner read (see fleet_mask)
+        if owner[f] == p:
+            for s in range(f * FLEET, (f + 1) * FLEET):
+                if ships[s] >= 0:
+                    out[n] = s
+                    n += 1
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -179,13 +173,14 @@ def alive_mask(ships) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def pack_position(ships, g, mine, alive: int) -> int:
-    """:func:`position_key` given the ships on the board (``alive``, as :func:`alive_mask`): a
-    move's generator knows them from its captures without looking at every ship."""
+def pack_position(ships, g, mine, n_mine: int, alive: int) -> int:
+    """Pack what a move of a player can change: where its ships ``mine[:n_mine]`` are (8 bits
+    each), who holds the treasure (3 bits) and which ships are still on the board (``alive``, as
+    :func:`alive_mask`: a move's generator knows them from its captures) into one int64."""
     key = 0
     t = g[G_TREASURE]
     tcode = 0
-    for i in range(mine.shape[0]):
+    for i in range(n_mine):
         key = key * 256 + ships[mine[i]] + 1
         if t == mine[i]:
             tcode = i + 1

@@ -52,10 +52,9 @@ from .state import (
     can_take,
     fleet_mask,
     is_terminal,
+    list_ships,
     opponents_left,
     pack_position,
-    position_key,
-    ships_of,
     treasure_home,
 )
 
@@ -313,18 +312,19 @@ SEEN_SLOTS = 2 * MAX_MOVES  # hash slots of the positions already listed: at mos
 
 
 @njit(cache=True)
-def new_move_scratch() -> tuple[np.ndarray, np.ndarray]:
-    """The scratch :func:`legal_moves` works in: the single steps' rows, and the hash slots of
-    the positions listed so far (each slot -1 or a row of the list; then, per listed row, the
-    slot it took, so that a call leaves every slot empty again)."""
+def new_move_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch :func:`legal_moves` works in: the single steps' rows, the hash slots of the
+    positions listed so far (each slot -1 or a row of the list; then, per listed row, the slot it
+    took, so that a call leaves every slot empty again), and the ids of the player's ships."""
     singles = np.zeros((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    return singles, np.full(SEEN_SLOTS + MAX_MOVES, -1, dtype=np.int64)
+    seen = np.full(SEEN_SLOTS + MAX_MOVES, -1, dtype=np.int64)
+    return singles, seen, np.zeros(N_SHIPS, dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
 def _record_new(out, n: int, first, second, key: int, seen) -> int:
     """:func:`_record` a move unless ``out[:n]`` already leads to the position ``key`` (the
-    first move of each position is kept, as :func:`dedupe` keeps it)."""
+    first move of each position is kept)."""
     h = _slot(key, SEEN_SLOTS)
     while seen[h] >= 0:
         if out[seen[h], M_KEY] == key:
@@ -343,7 +343,7 @@ def _slot(key: int, size: int) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, counts):
+def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, n_mine, still, pre, counts):
     """The moves of :func:`legal_moves` from the position as it is (``pre`` >= 0: the treasure
     was just taken where a ship stood, recorded in the first step's take field), each resulting
     position once (``seen``: :func:`new_move_scratch`). ``counts``: (distinct positions of
@@ -359,7 +359,7 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
     for order in range(n_orders):
         a = d1 if order == 0 else d2
         b = d2 if order == 0 else d1
-        for i in range(mine.shape[0]):
+        for i in range(n_mine):
             s = mine[i]
             dirs = open_directions(r, ships, g, s, a)
             while dirs:
@@ -372,7 +372,7 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
                 for tk in range(n_take):
                     frm, cap, old = make_step(ships, occ, g, s, t, tk)
                     alive1 = alive if cap < 0 else alive & ~(1 << cap)
-                    key1 = pack_position(ships, g, mine, alive1)
+                    key1 = pack_position(ships, g, mine, n_mine, alive1)
                     f1 = tk if pre < 0 else pre
                     first = (s, d, a, f1)
                     n1 = _record(singles, n1, first, none, key1)
@@ -383,7 +383,7 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
                         n2 = _record_new(out, n2, first, none, key1, seen)
                     else:
                         stopped = r.wind_entry_stops and IS_WIND[t] and not IS_WIND[frm]
-                        for j in range(mine.shape[0]):
+                        for j in range(n_mine):
                             s2 = mine[j]
                             if s2 == s and stopped:
                                 continue
@@ -398,7 +398,7 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
                                 for tk2 in range(n_take2):
                                     f2, c2, o2 = make_step(ships, occ, g, s2, t2, tk2)
                                     alive2 = alive1 if c2 < 0 else alive1 & ~(1 << c2)
-                                    key = pack_position(ships, g, mine, alive2)
+                                    key = pack_position(ships, g, mine, n_mine, alive2)
                                     unmake_step(ships, occ, g, s2, f2, c2, o2)
                                     if key == still and not null_ok:
                                         continue  # out and back: not a move of both dice
@@ -408,7 +408,9 @@ def _moves_from(r, st: State, p, d1, d2, out, singles, seen, mine, still, pre, c
     return n2, n_real2, n1
 
 
-@njit(cache=True)
+# Allocates nothing (its scratch is handed in): compiled without reference counting, which
+# would count the state's and the scratch's arrays in and out at every turn.
+@njit(cache=True, _nrt=False)
 def legal_moves(r, st: State, p: int, d1: int, d2: int, out, scratch) -> int:
     """Every legal move of player ``p`` for the roll ``(d1, d2)``, duplicates removed, into
     ``out``; returns how many. ``scratch``: :func:`new_move_scratch`.
@@ -423,70 +425,52 @@ def legal_moves(r, st: State, p: int, d1: int, d2: int, out, scratch) -> int:
     a move.
     """
     ships, owner, g = st.ships, st.owner, st.g
-    singles, seen = scratch
-    mine = ships_of(ships, owner, p)
+    singles, seen, mine = scratch
+    n_mine = list_ships(ships, owner, p, mine)
     counts = (0, 0, 0)  # two-step moves and game-ending first steps, two-step moves, singles
-    still = position_key(ships, owner, g, p, mine)  # the position if nothing moved
+    still = pack_position(ships, g, mine, n_mine, alive_mask(ships))  # if nothing moved
     # 'any_time': a ship standing on an anchorage may take the treasure before the dice
     n_pre = 1
     if r.take_on_anchorage == TAKE_ANY_TIME and g[G_TREASURE] == ON_ISLAND:
-        n_pre += mine.shape[0]
+        n_pre += n_mine
     for pre in range(n_pre):
         if pre > 0:
             if not IS_ANCHORAGE[ships[mine[pre - 1]]]:
                 continue
             g[G_TREASURE] = mine[pre - 1]
         taken = TAKEN_BEFORE + mine[pre - 1] if pre > 0 else -1
-        counts = _moves_from(r, st, p, d1, d2, out, singles, seen, mine, still, taken, counts)
+        counts = _moves_from(r, st, p, d1, d2, out, singles, seen, mine, n_mine, still, taken,
+                             counts)  # fmt: skip
         if pre > 0:
             g[G_TREASURE] = ON_ISLAND
     n2, n_real2, n1 = counts
-    for i in range(n2):
-        seen[seen[SEEN_SLOTS + i]] = -1
     if n_real2 == 0:
-        # no sequence uses both dice: one die, any single step (the larger die's if required)
+        # no sequence uses both dice: one die, any single step (the larger die's if required),
+        # each resulting position once
+        _forget(seen, n2)
         big = max(d1, d2)
         keep_big = False
         if r.must_use_larger:
             for i in range(min(n1, singles.shape[0])):
                 if singles[i, M_PIPS1] == big:
                     keep_big = True
+        none = (-1, -1, 0, 0)
         n2 = 0
         for i in range(min(n1, singles.shape[0])):
             if keep_big and singles[i, M_PIPS1] != big:
                 continue
-            out[n2, :] = singles[i, :]
-            n2 += 1
-        return dedupe(out, min(n2, out.shape[0]))
+            first = (singles[i, M_SHIP1], singles[i, M_SHIP1 + 1], singles[i, M_SHIP1 + 2],
+                     singles[i, M_SHIP1 + 3])  # fmt: skip
+            n2 = _record_new(out, n2, first, none, singles[i, M_KEY], seen)
+    _forget(seen, n2)
     return n2
 
 
-@njit(cache=True)
-def dedupe(out, n: int) -> int:
-    """Keep the first move of each resulting position (moves stay in generation order).
-
-    An open-addressing hash set of the keys (a sort would cost seconds of compile time)."""
-    size = 16
-    while size < 2 * n:
-        size *= 2
-    table = np.full(size, -1, dtype=np.int64)
-    m = 0
+@njit(cache=True, _nrt=False)
+def _forget(seen, n: int) -> None:
+    """Empty the hash slots the first ``n`` rows of a list took."""
     for i in range(n):
-        key = out[i, M_KEY]
-        h = _slot(key, size)
-        dup = False
-        while table[h] >= 0:
-            if out[table[h], M_KEY] == key:
-                dup = True
-                break
-            h = (h + 1) & (size - 1)
-        if dup:
-            continue
-        if m != i:
-            out[m, :] = out[i, :]
-        table[h] = m
-        m += 1
-    return m
+        seen[seen[SEEN_SLOTS + i]] = -1
 
 
 @njit(cache=True, _nrt=False)
