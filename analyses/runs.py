@@ -10,6 +10,7 @@ import polars as pl
 
 from simulator.dataset import RunFolder
 from simulator.games import GameSpec, available, get_game
+from simulator.outcomes import with_outcome_columns
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ class Run:
         return cls(folder.path, manifest, label or variant, dict(params or {}))
 
     def scan(self) -> pl.LazyFrame:
-        return RunFolder(self.path).scan(check=False)  # checked by open
+        """The run's games (checked by ``open``), with ``win_share`` even in a run written
+        before the outcome model (``simulator.outcomes``)."""
+        return with_outcome_columns(RunFolder(self.path).scan(check=False), self.n_players)
 
     @property
     def config(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from .errors import BalanceError
 from .games import game_of_manifest
+from .outcomes import OUTCOME_COLUMNS, WIN_SHARE, winner_columns
 
 MANIFEST = "manifest.json"
 PARTS_DIR = "games"
@@ -503,10 +504,17 @@ def chunk_table(
     policies: list[str],
     cooperative: bool,
     end_reasons: tuple[str, ...],
+    lowest_wins: bool = False,
 ) -> pl.DataFrame:
-    """The common columns of DESIGN.md followed by the engine's game-specific ones."""
+    """The common columns of DESIGN.md, the outcome model's (``simulator.outcomes``: the
+    engine's own ``win_share``, ``place`` and ``returns`` where it gives them, else derived from
+    its one winner and the scores), then the engine's game-specific ones."""
     n = len(seeds)
     winner = np.asarray(columns["winner"], dtype=np.int64)
+    outcome = {k: columns[k] for k in OUTCOME_COLUMNS if k in columns}
+    if WIN_SHARE not in outcome:
+        success = np.asarray(columns["success"], dtype=bool) if cooperative else None
+        outcome = winner_columns(winner, np.asarray(columns["scores"]), lowest_wins, success)
     data: dict[str, Any] = {
         "game": _repeat(game, pl.String, n),
         "variant": _repeat(variant, pl.String, n),
@@ -524,6 +532,7 @@ def chunk_table(
             np.asarray(columns["end_reason"])
         ),
         "scores": _list_column(np.asarray(columns["scores"])),
+        **{k: _list_column(np.asarray(v)) for k, v in outcome.items()},
     }
     for name, values in columns.items():
         if name in data:

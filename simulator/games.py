@@ -167,6 +167,15 @@ class GameSpec:
     # What the ``scores`` column counts, in a designer's words ("victory points"), so a replay's
     # "scores 3.75, 2.611" says what those numbers are.
     score_note: str = ""
+    # How a game ends for each seat (``simulator.outcomes``): do lower scores rank a seat higher
+    # (leads, places, comebacks and replays read scores that way), does the game pay a return
+    # per seat (a ``returns`` column), what its players maximise ("win": their share of the win,
+    # or "return"), and are ``scores`` known during play (lead changes and comebacks are "not
+    # measured" when they are only known at the end).
+    lowest_score_wins: bool = False
+    has_returns: bool = False
+    objective: str = "win"
+    scores_during_play: bool = True
     # Is the engine compiled (numba)? A game file is played by plain Python: nothing compiles.
     compiled: bool = True
     # Policies compiled into the engine only for a run a seat of which plays them, or plays the

@@ -170,6 +170,7 @@ def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.Da
         policies=config.policy_labels,
         cooperative=config.spec.cooperative,
         end_reasons=config.spec.end_reasons,
+        lowest_wins=config.spec.lowest_score_wins,
     )
 
 

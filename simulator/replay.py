@@ -23,6 +23,7 @@ from .evaluation import recorded_evaluation
 from .first_compile import compile_notice
 from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
+from .outcomes import OUTCOME_COLUMNS, PLACE, RETURNS, WIN_SHARE, result_words
 from .plan import RunConfig, engine_seats, plan_run
 from .policy_file import PolicyFile
 from .requests import PlayRequest
@@ -62,6 +63,13 @@ class Replay:
             out["success"] = r["success"]
         else:
             out["winner"] = r["winner"]
+            if r.get(WIN_SHARE) is not None:
+                out[WIN_SHARE] = r[WIN_SHARE]
+                out["result"] = result_words(r[WIN_SHARE])
+            if r.get(PLACE) is not None:
+                out[PLACE] = r[PLACE]
+            if r.get(RETURNS) is not None:
+                out[RETURNS] = r[RETURNS]
         out.update(
             length=r["length"],
             length_unit=self.spec.length_unit,
@@ -104,6 +112,8 @@ class Replay:
         reason = str(r["end_reason"]).replace("_", " ")
         if self.spec.cooperative:
             who = f"{self.spec.success_subject} {'succeeds' if r['success'] else 'fails'}"
+        elif "result" in r:
+            who = r["result"]
         elif r["winner"] is None:
             who = "no winner"
         else:
@@ -114,9 +124,15 @@ class Replay:
             f"result: {who} ({reason}) after {r['length']} {self.spec.length_unit}; scores "
             f"{scores}{what}"
         )
-        if r.get("winner") is not None and r["scores"][r["winner"]] < max(r["scores"]):
+        if RETURNS in r:
+            line += "; returns " + ", ".join(f"{x:.4g}" for x in r[RETURNS])
+        if PLACE in r and len(r[PLACE]) > 2:
+            line += "; places " + ", ".join(str(x) for x in r[PLACE])
+        best = min(r["scores"]) if self.spec.lowest_score_wins else max(r["scores"])
+        if r.get("winner") is not None and r["scores"][r["winner"]] != best:
             note = self.spec.end_notes.get(str(r["end_reason"]), "the game's end rule decides")
-            line += f". Seat {r['winner'] + 1} wins with a lower score: {note}"
+            worse = "a higher" if self.spec.lowest_score_wins else "a lower"
+            line += f". Seat {r['winner'] + 1} wins with {worse} score: {note}"
         return line
 
     def text(self) -> str:
@@ -152,6 +168,7 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
         policies=config.policy_labels,
         cooperative=spec.cooperative,
         end_reasons=spec.end_reasons,
+        lowest_wins=spec.lowest_score_wins,
     )
     events = spec.replay.decode(config.rules, config.n_players, rows)  # type: ignore[union-attr]
     return Replay(config, rows, events, row, game_index, run)
@@ -262,6 +279,10 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
 
 def same_row(replayed: pl.DataFrame, recorded: pl.DataFrame) -> bool:
     """Do two one-row tables hold the same game (same columns, same values)?"""
+    # A run written before the outcome model has no win_share/place/returns: those are new.
+    replayed = replayed.drop(
+        [c for c in OUTCOME_COLUMNS if c not in recorded.columns], strict=False
+    )
     if set(replayed.columns) != set(recorded.columns):
         return False
     return replayed.equals(recorded.select(replayed.columns))

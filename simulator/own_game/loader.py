@@ -23,15 +23,17 @@ from typing import Any
 import numpy as np
 
 from ..errors import BalanceError
+from ..outcomes import places_of, shares_of
 
 REQUIRED = ("start", "to_move", "legal_actions", "chance_outcomes", "apply", "winners")
 OPTIONAL = (
     "turn", "sample_chance", "scores", "measures", "end_reason", "observe", "determinize",
-    "describe", "clone", "board", "pieces",
+    "describe", "clone", "board", "pieces", "ranking", "returns",
 )  # fmt: skip
 DEFAULT_MAX_MOVES = 100_000
 NO_WINNER = "no winner"
 RESERVED_POLICIES = ("random", "greedy", "mcts")
+OBJECTIVES = ("win", "return")
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,21 @@ class GameFile:
             return tuple(declared)
         return ("won", NO_WINNER) if self.end_reason is None else ("over",)
 
+    @cached_property
+    def lowest_score_wins(self) -> bool:
+        """Do ``scores`` count against a seat (golf, No Thanks!)?"""
+        return bool(getattr(self.module, "lowest_score_wins", False))
+
+    @cached_property
+    def objective(self) -> str:
+        """What a player maximises: ``"win"`` (its share of the win) or ``"return"``."""
+        return str(getattr(self.module, "objective", "win"))
+
+    @cached_property
+    def scores_during_play(self) -> bool:
+        """Are ``scores`` meaningful before the end (lead changes, comebacks)?"""
+        return bool(getattr(self.module, "scores_during_play", True))
+
     @property
     def measure_notes(self) -> dict[str, str]:
         return dict(getattr(self.module, "measure_notes", {}))
@@ -134,6 +151,24 @@ class GameFile:
                 return outcome
         return outcomes[-1][0]  # rounding: the probabilities summed to a hair under 1
 
+    def ending(self, state: Any, n_players: int) -> Ending:
+        """How a finished game ended for every seat (``simulator.outcomes``): ``winners`` (a
+        list of two or more shares the win), the places (``ranking``, else from the winners and
+        the scores) and the returns (``returns``, else None)."""
+        won = list(self.winners(state))
+        if self.cooperative:
+            shares = [1.0 if won else 0.0] * n_players
+        else:
+            shares = shares_of(won, n_players)
+        points = list(self.scores(state)) if self.scores is not None else None
+        places: list[int] | None = None
+        if self.ranking is not None:
+            places = [int(x) for x in self.ranking(state)]
+        elif not self.cooperative:
+            places = places_of(won, points or [0] * n_players, self.lowest_score_wins)
+        paid = [float(x) for x in self.returns(state)] if self.returns is not None else None
+        return Ending(won, shares, places, paid, points)
+
     def length(self, state: Any, decisions: int) -> int:
         return int(self.turn(state)) if self.turn is not None else decisions
 
@@ -141,6 +176,18 @@ class GameFile:
         if self.end_reason is not None:
             return str(self.end_reason(state))
         return "won" if won else NO_WINNER
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one game ended: the winners, each seat's share of the win, place and return (None
+    where the game has none), and its scores (None without ``scores``)."""
+
+    winners: list[int]
+    shares: list[float]
+    places: list[int] | None
+    returns: list[float] | None
+    scores: list[float] | None
 
 
 def _where(path: str) -> str:
@@ -230,6 +277,21 @@ def _check(game: GameFile) -> GameFile:
     max_moves = getattr(m, "max_moves", DEFAULT_MAX_MOVES)
     if not isinstance(max_moves, int) or max_moves < 1:
         raise BalanceError(f"{where}: max_moves must be a positive whole number")
+    objective = getattr(m, "objective", "win")
+    if objective not in OBJECTIVES:
+        raise BalanceError(
+            f"{where}: objective must be 'win' (a player maximises its share of the win) or "
+            f"'return' (its payoff from returns()), not {objective!r}"
+        )
+    if objective == "return" and game.returns is None:
+        raise BalanceError(
+            f"{where}: objective = 'return' needs returns(state): each seat's payoff"
+        )
+    for flag in ("lowest_score_wins", "scores_during_play", "cooperative"):
+        if hasattr(m, flag) and not isinstance(getattr(m, flag), bool):
+            raise BalanceError(f"{where}: {flag} must be True or False")
+    if getattr(m, "lowest_score_wins", False) and game.scores is None:
+        raise BalanceError(f"{where}: lowest_score_wins needs scores(state)")
     if game.determinize is not None and game.observe is None:
         raise BalanceError(f"{where}: determinize() needs observe(): what the seat knows")
     _check_options(game)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BalanceError
+from ..outcomes import PLACE, RETURNS, WIN_SHARE
 from .loader import GameFile, _raised
 
 # A policy as the loop calls it: (state, seat, actions, rng) -> one of actions.
@@ -32,6 +33,9 @@ class Outcome:
     """One finished game."""
 
     winners: list[int]
+    shares: list[float]
+    places: list[int] | None
+    returns: list[float] | None
     length: int
     reason: str
     scores: list[float]
@@ -60,7 +64,8 @@ def play_game(
         outcomes_of, sample = game.chance_outcomes, game.sample_chance
         scores, turn = game.scores, game.turn
         # The leader is looked at whenever another seat comes to decide (and at the end).
-        track = scores is not None and not game.cooperative
+        track = scores is not None and not game.cooperative and game.scores_during_play
+        sign = -1.0 if game.lowest_score_wins else 1.0
         leaders: list[tuple[int, int]] = []  # (length so far, leader) when the leader changes
         last_seat = -1
         limit = game.max_moves
@@ -86,7 +91,7 @@ def play_game(
             else:
                 if track and mover != last_seat:
                     where = "scores"
-                    _follow(leaders, scores(state), turn, state, decisions)
+                    _follow(leaders, scores(state), turn, state, decisions, sign)
                     last_seat = mover
                 where = "legal_actions"
                 actions = legal(state)
@@ -107,14 +112,16 @@ def play_game(
             record.append((step, None, None, state))
         where = "winners"
         won = list(game.winners(state))
+        where = "ranking" if game.ranking is not None else "scores"
+        ending = game.ending(state, n)
         where = "turn"
         length = game.length(state, decisions)
         where = "end_reason"
         reason = game.reason(state, won)
         where = "scores"
-        points = list(scores(state)) if scores is not None else [int(s in won) for s in range(n)]
+        points = ending.scores if ending.scores is not None else [int(s in won) for s in range(n)]
         if track:
-            _follow(leaders, points, None, state, length)
+            _follow(leaders, points, None, state, length, sign)
         where = "measures"
         extra = dict(game.measures(state)) if game.measures is not None else {}
     except BalanceError:
@@ -129,7 +136,10 @@ def play_game(
         definite = [who for _, who in leaders if who >= 0]  # a tie hands the lead to nobody
         changes = sum(1 for a, b in zip(definite, definite[1:], strict=False) if a != b)
         half = next((who for at, who in reversed(leaders) if at <= length / 2), -1)
-    return Outcome(won, length, reason, points, extra, changes, half)
+    return Outcome(
+        won, ending.shares, ending.places, ending.returns, length, reason, points, extra, changes,
+        half,
+    )  # fmt: skip
 
 
 def policy_name(chooser: Chooser) -> str:
@@ -143,10 +153,16 @@ def policy_name(chooser: Chooser) -> str:
 
 
 def _follow(
-    leaders: list[tuple[int, int]], points: list[float], turn: Any, state: Any, so_far: int
+    leaders: list[tuple[int, int]],
+    points: list[float],
+    turn: Any,
+    state: Any,
+    so_far: int,
+    sign: float = 1.0,
 ) -> None:
-    """Note the leader when it changed (``turn``: the file's clock, else ``so_far``)."""
-    leader = _leader(points)
+    """Note the leader when it changed (``turn``: the file's clock, else ``so_far``; ``sign``
+    -1 where the lowest score leads)."""
+    leader = _leader([sign * p for p in points])
     if not leaders or leaders[-1][1] != leader:
         leaders.append((int(turn(state)) if turn is not None else so_far, leader))
 
@@ -177,7 +193,15 @@ def columns(
     lead_changes = np.zeros(g, np.int64)
     half_leader = np.full(g, -1, np.int64)
     extra = {col: np.zeros(g, np.float64) for col in measure_columns}
+    shares = np.zeros((g, n_players), np.float64)
+    places = np.zeros((g, n_players), np.int64)
+    paid = np.zeros((g, n_players), np.float64)
     for i, o in enumerate(outcomes):
+        shares[i] = o.shares
+        if o.places is not None:
+            places[i] = o.places
+        if o.returns is not None:
+            paid[i] = o.returns
         if game.cooperative:
             success[i] = bool(o.winners)
         elif len(o.winners) == 1:
@@ -201,8 +225,13 @@ def columns(
         "length": length,
         "end_reason": reason,
         "scores": points,
+        WIN_SHARE: shares,
         **extra,
     }
+    if not game.cooperative:
+        out[PLACE] = places
+    if game.returns is not None:
+        out[RETURNS] = paid
     for col in whole:
         values = out[col]
         if not np.array_equal(values, np.round(values)):
@@ -214,7 +243,7 @@ def columns(
         out[col] = values.astype(np.int64)
     if game.cooperative:
         out["success"] = success
-    elif game.scores is not None:
+    elif game.scores is not None and game.scores_during_play:
         out["lead_changes"] = lead_changes
         out["half_leader"] = half_leader
     return out

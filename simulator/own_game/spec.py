@@ -474,6 +474,10 @@ def _build(game: GameFile) -> FileGameSpec:
         strongest=own[0] if own else None,
         score_note=str(getattr(game.module, "score_note", "")),
         compiled=False,
+        lowest_score_wins=game.lowest_score_wins,
+        has_returns=game.returns is not None,
+        objective=game.objective,
+        scores_during_play=game.scores is not None and game.scores_during_play,
         game_file=game,
     )
 
