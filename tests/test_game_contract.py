@@ -48,7 +48,9 @@ COMMON = {
     "length": pl.Int64,
     "end_reason": pl.String,
     "scores": pl.List,
+    "win_share": pl.List,
 }
+OUTCOME = {"place", "returns"}  # the outcome model's columns a game has only where they apply
 N = 6  # games per check: enough to cover a few end reasons, cheap for the slowest engine
 SEARCH_PLAYOUTS = 4  # the search player's budget in these checks
 # Games whose engines do not record yet (`balance replay`); a game leaves this set when its
@@ -107,10 +109,34 @@ def test_common_columns_and_dtypes(played):
         assert table["winner"].drop_nulls().is_between(0, table["n_players"].max() - 1).all()
 
 
+def test_every_seat_ending_agrees_with_the_winner_column(played):
+    """The outcome model (``simulator.outcomes``): a sole winner holds the whole win and first
+    place, a game nobody won gives nobody a share, places run from 1 to the seats; a
+    cooperative success is every seat's win and has no places."""
+    game, _, table = played
+    spec = get_game(game)
+    for row in table.iter_rows(named=True):
+        shares, n = row["win_share"], row["n_players"]
+        assert len(shares) == n
+        if spec.cooperative:
+            assert shares == [1.0 if row["success"] else 0.0] * n
+            assert "place" not in table.columns
+            continue
+        if row["winner"] is not None:
+            assert shares[row["winner"]] == 1.0 and sum(shares) == 1.0
+            assert row["place"][row["winner"]] == 1
+        else:
+            # nobody won (no share) or seats shared the win (shares of 1/k summing to 1)
+            assert sum(shares) == 0.0 or (abs(sum(shares) - 1.0) < 1e-9 and max(shares) < 1.0)
+        assert all(1 <= p <= n for p in row["place"])
+        assert min(row["place"]) == 1
+    assert ("returns" in table.columns) == spec.has_returns
+
+
 def test_own_columns_carry_the_game_prefix_and_are_declared(played):
     game, _, table = played
     spec = get_game(game)
-    own = [c for c in table.columns if c not in COMMON]
+    own = [c for c in table.columns if c not in COMMON and c not in OUTCOME]
     drama = {"lead_changes", "half_leader"}
     for name in own:
         assert name in drama or name.startswith(_prefixes(game)), f"{game}: column {name}"
