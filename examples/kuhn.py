@@ -5,6 +5,9 @@ its own card only, so the file says what a seat knows (`observe`) and deals what
 (`determinize`). Both seats put 1 chip in the pot and get one card of Jack, Queen and King. Seat
 1 checks or bets 1; facing a bet, a seat calls or folds; after two checks or a call, the higher
 card takes the pot.
+
+The hand's winner takes the pot (`winners`); `returns` says how many chips each seat won or
+lost, so reports give each seat's mean chips a hand beside its share of hands won.
 """
 
 title = "Kuhn poker"
@@ -73,6 +76,11 @@ def scores(state):
     paid = [_paid(state, 0), _paid(state, 1)]
     (w,) = winners(state)
     return [paid[1 - w] if s == w else -paid[s] for s in range(2)]
+
+
+def returns(state):
+    """Each seat's chips won or lost in the hand: the payoff a player plays for."""
+    return scores(state)
 
 
 def measures(state):
