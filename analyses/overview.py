@@ -8,6 +8,7 @@ from typing import Any
 import polars as pl
 
 from simulator.dataset import RunFolder
+from simulator.outcomes import is_no_winner, is_shared, share, with_outcome_columns
 
 from .runs import evaluation_fallback
 
@@ -17,9 +18,11 @@ def headline(run: str | Path) -> dict[str, Any]:
     what its games never vary in (``degenerate``, as the report says it).
 
     ``estimates`` gives each rate with its 95% interval (``{"value", "lo", "hi"}``): ``win_rate``
-    by seat, ``no_winner_rate`` or ``success_rate``. ``draw_rate`` repeats ``no_winner_rate``
-    under its old name for one version (CHANGELOG.md)."""
-    from .stats import proportion
+    by seat (a seat's mean share of the win: a k-way shared win counts 1/k), ``shared_win_rate``
+    (games two or more seats shared) and ``no_winner_rate`` (games nobody won), or
+    ``success_rate``. ``draw_rate`` repeats ``no_winner_rate`` under its old name for one
+    version (CHANGELOG.md)."""
+    from .stats import proportion, share_proportion
 
     folder = RunFolder.open(run)
     manifest = folder.read_manifest()
@@ -27,19 +30,18 @@ def headline(run: str | Path) -> dict[str, Any]:
     n_players = config["n_players"]
     cooperative = manifest["cooperative"]
     row = (
-        folder.scan()
+        with_outcome_columns(folder.scan(), n_players)
         .select(
             pl.len().alias("games"),
             pl.col("length").mean().alias("mean_length"),
-            pl.col("winner").is_null().sum().alias("no_winner"),
+            is_no_winner().sum().alias("no_winner"),
+            is_shared().sum().alias("shared"),
             pl.col("success").sum().alias("successes"),
             pl.col("length").min().alias("shortest"),
             pl.col("length").max().alias("longest"),
             pl.col("end_reason").unique().alias("reasons").implode(),
-            *[
-                (pl.col("winner") == s).fill_null(False).sum().alias(f"w{s}")
-                for s in range(n_players)
-            ],
+            *[share(s).sum().alias(f"w{s}") for s in range(n_players)],
+            *[(share(s) ** 2).sum().alias(f"q{s}") for s in range(n_players)],
         )
         .collect()
         .row(0, named=True)
@@ -50,8 +52,12 @@ def headline(run: str | Path) -> dict[str, Any]:
         estimates = {"success_rate": proportion(int(row["successes"] or 0), games).as_dict()}
     else:
         estimates = {
-            "win_rate": [proportion(int(row[f"w{s}"]), games).as_dict() for s in range(n_players)],
-            "no_winner_rate": proportion(int(row["no_winner"]), games).as_dict(),
+            "win_rate": [
+                share_proportion(float(row[f"w{s}"] or 0.0), games, row[f"q{s}"]).as_dict()
+                for s in range(n_players)
+            ],
+            "shared_win_rate": proportion(int(row["shared"] or 0), games).as_dict(),
+            "no_winner_rate": proportion(int(row["no_winner"] or 0), games).as_dict(),
         }
     value = {
         k: v["value"] if isinstance(v, dict) else [e["value"] for e in v]
@@ -65,6 +71,7 @@ def headline(run: str | Path) -> dict[str, Any]:
         "policies": config["policies"],
         "win_rate": value.get("win_rate"),
         "success_rate": value.get("success_rate"),
+        "shared_win_rate": value.get("shared_win_rate"),
         "no_winner_rate": value.get("no_winner_rate"),
         "draw_rate": value.get("no_winner_rate"),  # the old name, kept for one version
         "estimates": estimates,

@@ -7,6 +7,8 @@ from typing import Any
 
 from .study_sections import targets_headline
 
+SHARED_NOTE = "a win shared by k seats counts 1/k to each of them"
+
 
 def run_lines(s: dict[str, Any]) -> list[str]:
     """The terminal headline of a run (``analyses.overview.headline``, with ``targets`` when
@@ -16,8 +18,13 @@ def run_lines(s: dict[str, Any]) -> list[str]:
     est = s["estimates"]
     if s["win_rate"] is not None:
         rates = "  ".join(f"seat {i + 1}: {_ci(e)}" for i, e in enumerate(est["win_rate"]))
-        no_winner = _ci(est["no_winner_rate"])
-        out.append(f"win rate [95% interval]  {rates}  (no winner: {no_winner})")
+        ends = f"no winner: {_ci(est['no_winner_rate'])}"
+        shared = est.get("shared_win_rate")
+        if shared and shared["value"] > 0:  # only a run with a shared win says so
+            ends = f"shared wins: {_ci(shared)}; {ends}"
+        out.append(f"win rate [95% interval]  {rates}  ({ends})")
+        if shared and shared["value"] > 0:
+            out.append(SHARED_NOTE)
         if len(set(s["policies"])) > 1:  # as the report says it
             seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(s["policies"]))
             out.append(f"seats play different policies ({seats}): a seat's rate is its policy's")
