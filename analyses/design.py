@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from .outcomes import per_game_outcome
 from .runs import Run
 from .seats import outcome_blocks
 from .stats import (
@@ -127,7 +128,7 @@ def per_game(run: Run, measure: str) -> pl.Expr | None:
     if measure.startswith("policy:"):
         seats = [s for s, p in enumerate(run.policies) if p.partition(":")[0] == measure[7:]]
         return pl.col("winner").is_in(seats).fill_null(False)
-    return None
+    return per_game_outcome(measure)  # return:seat-N, place:seat-N, shared
 
 
 def per_game_values(run: Run, measure: str) -> np.ndarray | None:

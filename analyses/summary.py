@@ -8,6 +8,7 @@ import polars as pl
 
 from .drama import drama_summary
 from .length import end_reasons, length_summary
+from .outcomes import outcome_estimates, outcome_summary
 from .runs import Run
 from .seats import seat_summary, success_summary
 from .stats import Estimate, mean_from_moments, proportion
@@ -21,6 +22,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         summary["success"] = success_summary(run)
     else:
         summary["seats"] = seat_summary(run)
+    summary["outcomes"] = outcome_summary(run)  # places, returns, shared wins
     summary["length"] = length_summary(run)
     summary["end_reasons"] = end_reasons(run)
     summary["drama"] = drama_summary(run)
@@ -79,6 +81,7 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
         out[f"end:{row['end_reason']}"] = est(row)
     for name, d in summary.get("columns", {}).items():
         out[f"mean:{name}"] = est(d)
+    out.update(outcome_estimates(summary))  # return:seat-N, place:seat-N, shared
     return out
 
 

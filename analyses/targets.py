@@ -5,7 +5,9 @@ Numbers may end in ``%`` (``25%`` is 0.25); ``±`` may stand for ``+-``. Names: 
 last-seat, seat-N (win rate of seat N), no-winner (share of games nobody wins; ``draw``, its old
 name, is accepted for one version), balance, success (cooperative
 success rate), length (mean game length), lead-changes (mean per game), comeback (comeback
-rate), ``end:REASON`` (share of games ended by that end condition of the game),
+rate), shared (share of games two or more seats share the win), ``return:seat-N`` (seat N's
+mean return per game, in a game that pays one), ``place:seat-N`` (seat N's mean place, 1 =
+first), ``end:REASON`` (share of games ended by that end condition of the game),
 ``mean:COLUMN`` (mean per game of one of the game's own numeric columns; a column with a value
 per seat counts every seat together) and ``policy:NAME`` (share of games won by the seats playing
 that policy, whatever its parameters).
@@ -32,9 +34,11 @@ if TYPE_CHECKING:  # kept out of imports so the command line starts without scip
 TARGET_HELP = (
     "Design target, repeatable: NAME=VALUE+-TOL, NAME=LOW..HIGH, NAME<=X or NAME>=X (numbers "
     "may end in %). NAME: first-seat, last-seat, seat-N, no-winner, balance, success, length, "
-    "lead-changes, comeback, end:REASON (share of games ended that way), mean:COLUMN (mean of "
-    "one of the game's own columns), policy:NAME (share of games won by the seats playing NAME). "
-    "Example: --target first-seat=25%+-2% --target length=40..60 --target end:treasures>=30%."
+    "lead-changes, comeback, shared (games whose win is shared), return:seat-N (mean return), "
+    "place:seat-N (mean place, 1 = first), end:REASON (share of games ended that way), "
+    "mean:COLUMN (mean of one of the game's own columns), policy:NAME (share of games won by the "
+    "seats playing NAME). Example: --target first-seat=25%+-2% --target length=40..60 --target "
+    "end:treasures>=30% --target return:seat-1>=0."
 )
 FIXED_NAMES = (
     "first-seat",
@@ -45,8 +49,10 @@ FIXED_NAMES = (
     "length",
     "lead-changes",
     "comeback",
+    "shared",
 )
-SEAT_NAMES = ("first-seat", "last-seat", "no-winner", "balance")  # measured when someone can win
+# measured when someone can win
+SEAT_NAMES = ("first-seat", "last-seat", "no-winner", "balance", "shared")
 # Old names still accepted, for one version (CHANGELOG.md).
 ALIASES = {"draw": "no-winner", "draw-rate": "no-winner", "draw_rate": "no-winner"}
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)%?"
@@ -54,6 +60,8 @@ _TOLERANCE = re.compile(rf"^({_NUMBER})\s*(?:\+-|±)\s*({_NUMBER})$")
 _RANGE = re.compile(rf"^({_NUMBER})\s*\.\.\s*({_NUMBER})$")
 _SPLIT = re.compile(r"^\s*([^<>=\s]+)\s*(<=|>=|=)\s*(.*)$")
 _PREFIXED = re.compile(r"^(end|mean|policy):([a-z0-9_-]+)$")
+# A seat's figure of the outcome model: its mean return or its mean place.
+_SEAT_FIGURE = re.compile(r"^(return|place):seat-([1-9]\d*)$")
 
 MEETS, MISSES, UNKNOWN = "meets", "misses", "cannot tell yet"
 
@@ -102,14 +110,20 @@ def parse_target(text: str) -> Target:
         raise BalanceError(f"--target {text!r}: {grammar}")
     name, op, spec = m[1].strip().lower(), m[2], m[3].strip().replace(" ", "")
     name = ALIASES.get(name, name)
+    if name.startswith(("return:", "place:")) and not _SEAT_FIGURE.match(name):
+        raise BalanceError(
+            f"--target {text!r}: {name.partition(':')[0]}: names a seat, e.g. "
+            f"{name.partition(':')[0]}:seat-1"
+        )
     if (
         name not in FIXED_NAMES
         and not re.fullmatch(r"seat-[1-9]\d*", name)
         and not _PREFIXED.match(name)
+        and not _SEAT_FIGURE.match(name)
     ):
         raise BalanceError(
             f"--target {text!r}: unknown measure {name!r}; known: {', '.join(FIXED_NAMES)}, "
-            "seat-N, end:REASON, mean:COLUMN, policy:NAME"
+            "seat-N, return:seat-N, place:seat-N, end:REASON, mean:COLUMN, policy:NAME"
         )
     if op != "=":
         if not re.fullmatch(_NUMBER, spec):
@@ -144,6 +158,10 @@ def _reachable(name: str) -> tuple[float, float] | None:
     mean, whose sign the game's spec knows)."""
     if name in ("length", "lead-changes"):
         return 0.0, math.inf
+    if name.startswith("place:"):
+        return 1.0, math.inf
+    if name.startswith("return:"):
+        return None
     if name == "balance" or is_share_measure(name):
         return 0.0, 1.0
     return None
@@ -156,6 +174,8 @@ def _check_reachable(name: str, values: tuple[float, ...], text: str) -> None:
         return
     if bounds[1] == 1.0:
         what = "balance runs from 0 to 1" if name == "balance" else "a share lies in 0%..100%"
+    elif bounds[0] == 1.0:
+        what = "a place is 1 (first) or more"
     else:
         what = f"{name} is never negative"
     bad = next(v for v in values if not bounds[0] <= v <= bounds[1])
@@ -165,7 +185,9 @@ def _check_reachable(name: str, values: tuple[float, ...], text: str) -> None:
 
 def is_share_measure(name: str) -> bool:
     """Whether a measure is a share of games (printed as a percentage, between 0 and 1)."""
-    return name not in ("length", "lead-changes", "balance") and not name.startswith("mean:")
+    return name not in ("length", "lead-changes", "balance") and not name.startswith(
+        ("mean:", "return:", "place:")
+    )
 
 
 def parse_targets(texts: list[str] | None) -> list[Target]:
@@ -200,7 +222,14 @@ def check_measurable(targets: list[Target], spec: GameSpec) -> None:
                 f"--target {t.text!r}: {min(t.given):.4g} cannot be reached; {what} is a count, "
                 "never negative"
             )
-        seat_measure = t.name in SEAT_NAMES or t.name.startswith(("seat-", "policy:"))
+        if kind == "return" and not spec.has_returns:
+            raise BalanceError(
+                f"--target {t.text!r}: {spec.id} pays no return (a game file declares "
+                "returns(state) for one); measure a seat's win rate (seat-N) or place instead"
+            )
+        seat_measure = t.name in SEAT_NAMES or t.name.startswith(
+            ("seat-", "policy:", "place:", "return:")
+        )
         if spec.cooperative and seat_measure:
             raise BalanceError(
                 f"--target {t.text!r}: {spec.id} is cooperative (no seat wins); "
@@ -216,10 +245,16 @@ def check_measurable(targets: list[Target], spec: GameSpec) -> None:
                 f"--target {t.text!r}: {spec.id} has no policy {what!r}; its policies: "
                 f"{', '.join(spec.policies)}"
             )
-        if t.name.startswith("seat-") and int(t.name[5:]) > spec.max_players:
+        if _seat_of(t.name) > spec.max_players:
             raise BalanceError(
                 f"--target {t.text!r}: {spec.id} is played by at most {spec.max_players} players"
             )
+
+
+def _seat_of(name: str) -> int:
+    """The seat a measure names (seat-N, return:seat-N, place:seat-N), 0 for none."""
+    seat = name.rpartition(":")[2]
+    return int(seat[5:]) if re.fullmatch(r"seat-[1-9]\d*", seat) else 0
 
 
 def check_targets(
@@ -228,7 +263,7 @@ def check_targets(
     """One row per target: the run's estimate and interval, the target range and the verdict."""
     rows = []
     for target in targets:
-        if target.name.startswith("seat-") and int(target.name[5:]) > n_players:
+        if _seat_of(target.name) > n_players:
             raise BalanceError(
                 f"--target {target.text!r}: the game was played by {n_players} players"
             )
@@ -258,4 +293,8 @@ def measures_text(spec: GameSpec) -> str:
     ]
     if not spec.cooperative:
         lines.append("and policy:NAME for " + ", ".join(spec.policies))
+        lines.append(
+            "and place:seat-N (mean place)"
+            + (", return:seat-N (mean return)" if spec.has_returns else "")
+        )
     return "\n".join(lines)

@@ -614,7 +614,7 @@ def target_rows(targets: list[Target], runs: list[Run], summaries: list[dict]) -
 
 def target_value_text(measure: str, v: float | None) -> str:
     """A target measure's value in its own unit: shares as percentages, means as numbers."""
-    if measure in ("length", "lead-changes") or measure.startswith("mean:"):
+    if measure in ("length", "lead-changes") or measure.startswith(("mean:", "return:", "place:")):
         return num(v, 2)
     if measure == "balance":
         return num(v, 3)
