@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from simulator.outcomes import WIN_SHARE, is_no_winner
+
 from .runs import Run
 from .stats import mean_from_moments, proportion
 
@@ -25,12 +27,19 @@ def drama_summary(run: Run) -> dict[str, Any] | None:
     """Lead changes per game (mean with interval, share of games with none) and comeback rate.
 
     The comeback rate is the share of games with a clear half-time leader and a winner in which
-    another seat won. Games nobody won are left out: they are no one's comeback, and counting
-    them would mix the no-winner rate into this one. None when the game records no drama columns.
+    the leader holds no share of the win (another seat won, alone or sharing without it; the
+    leader sharing the win was not overtaken). Games nobody won are left out: they are no one's
+    comeback, and counting them would mix the no-winner rate into this one. "Leading" is the
+    game's: where the lowest score wins, the engine records the lowest score as the lead. None
+    when the game records no drama columns (``scores_during_play`` False: not measured).
     """
     if not has_drama(run):
         return None
     leader = pl.col("half_leader")
+    decided = ~is_no_winner()
+    leader_share = pl.col(WIN_SHARE).list.get(
+        pl.when(leader >= 0).then(leader).cast(pl.Int64), null_on_oob=True
+    )
     row = (
         run.scan()
         .select(
@@ -38,8 +47,8 @@ def drama_summary(run: Run) -> dict[str, Any] | None:
             pl.col("lead_changes").mean().alias("mean"),
             pl.col("lead_changes").std().alias("std"),
             (pl.col("lead_changes") == 0).sum().alias("no_change"),
-            ((leader >= 0) & pl.col("winner").is_not_null()).sum().alias("led"),
-            ((leader >= 0) & (pl.col("winner") != leader))
+            ((leader >= 0) & decided).sum().alias("led"),
+            ((leader >= 0) & decided & (leader_share == 0))
             .fill_null(False)
             .sum()
             .alias("comebacks"),

@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simulator.outcomes import share
+
 from .runs import Run
 from .stats import mean_from_moments, proportion
 
@@ -72,12 +74,17 @@ def end_reasons(run: Run) -> list[dict[str, Any]]:
     """Share of games ended by each end condition (caps included), with Wilson intervals.
 
     Every end condition the game declares is listed, even those that never happened.
-    ``lower_score_wins`` counts the games of each whose winner scored less than another seat
-    (the end rule, not the score, chose the winner).
+    ``lower_score_wins`` counts the games of each in which a seat holding a share of the win
+    scored worse than another seat (the end rule, not the score, chose the winner); worse is
+    lower, or higher in a game where the lowest score wins.
     """
     lf = run.scan()
-    winner_score = pl.col("scores").list.get(pl.col("winner").cast(pl.Int64), null_on_oob=True)
-    lower = (winner_score < pl.col("scores").list.max()).fill_null(False)
+    sign = -1 if run.spec is not None and run.spec.lowest_score_wins else 1
+    score = [sign * pl.col("scores").list.get(s, null_on_oob=True) for s in range(run.n_players)]
+    worst_winner = pl.min_horizontal(
+        [pl.when(share(s) > 0).then(score[s]) for s in range(run.n_players)]
+    )
+    lower = (worst_winner < pl.max_horizontal(score)).fill_null(False)
     table = lf.group_by("end_reason").agg(pl.len().alias("n"), lower.sum().alias("lower")).collect()
     counts = dict(zip(table["end_reason"], table["n"], strict=True))
     lower_counts = dict(zip(table["end_reason"], table["lower"], strict=True))

@@ -11,7 +11,7 @@ from .length import end_reasons, length_summary
 from .outcomes import outcome_estimates, outcome_summary
 from .runs import Run
 from .seats import seat_summary, success_summary
-from .stats import Estimate, mean_from_moments, proportion
+from .stats import Estimate, mean_from_moments, share_proportion
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -66,11 +66,13 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
             out[f"seat-{s['seat']}"] = est(s)
         out["first-seat"], out["last-seat"] = est(seats[0]), est(seats[-1])
         out["no-winner"] = est(summary["seats"]["no_winner_rate"])
+        if "shared_win_rate" in summary["seats"]:
+            out["shared"] = est(summary["seats"]["shared_win_rate"])
         out["balance"] = est(summary["seats"]["balance"])
         games = summary["seats"]["games"]
         for name in {s["policy"].partition(":")[0] for s in seats}:
             wins = sum(s["wins"] for s in seats if s["policy"].partition(":")[0] == name)
-            out[f"policy:{name}"] = proportion(wins, games)
+            out[f"policy:{name}"] = share_proportion(wins, games)
     if "success" in summary:
         out["success"] = est(summary["success"]["success"])
     out["length"] = est(summary["length"]["mean"])
@@ -86,7 +88,8 @@ def estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
 
 
 def headline_rate_widths(run: Run) -> dict[str, float]:
-    """Width of every headline rate interval: seat win rates and no-winner rate, or success.
+    """Width of every headline rate interval: seat win rates, shared-win and no-winner rates, or
+    success.
 
     ``--until-ci W`` keeps playing until all of these are narrower than W (rates, so W=0.02
     means two percentage points).
@@ -96,6 +99,7 @@ def headline_rate_widths(run: Run) -> dict[str, float]:
         return {"success": s["hi"] - s["lo"]}
     seats = seat_summary(run)
     widths = {f"seat-{s['seat']}": s["hi"] - s["lo"] for s in seats["seats"]}
-    if seats["no_winner_rate"]["value"] > 0:
-        widths["no-winner"] = seats["no_winner_rate"]["hi"] - seats["no_winner_rate"]["lo"]
+    for name, key in (("shared", "shared_win_rate"), ("no-winner", "no_winner_rate")):
+        if seats[key]["value"] > 0:
+            widths[name] = seats[key]["hi"] - seats[key]["lo"]
     return widths

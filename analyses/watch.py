@@ -1,4 +1,5 @@
-"""Games worth watching in a run: the longest, one nobody won (or a failed mission), a comeback.
+"""Games worth watching in a run: the longest, one nobody won (or a failed mission), one seats
+shared, a comeback.
 
 Each comes with the ``balance replay`` command that shows it move by move, so a surprising
 figure in a report leads straight to an example game.
@@ -11,6 +12,8 @@ from typing import Any
 
 import polars as pl
 
+from simulator.outcomes import WIN_SHARE, is_no_winner, is_shared
+
 from .runs import Run
 
 
@@ -18,11 +21,18 @@ def replay_command(run: Run, game_index: int) -> str:
     return f"balance replay {shlex.quote(str(run.path))} --game-index {game_index}"
 
 
+def seat_words(seats: list[int]) -> str:
+    """0-based seats in words, from 1: "seats 1 and 2", "seats 1, 2 and 3"."""
+    named = [str(s + 1) for s in seats]
+    return "seats " + ", ".join(named[:-1]) + f" and {named[-1]}"
+
+
 def games_to_watch(run: Run) -> list[dict[str, Any]]:
-    """Up to three games of the run: ``{"what", "game_index", "length", "end_reason",
-    "command"}``; a kind the run has no game of has ``game_index`` None. A comeback is a game
-    won by a seat that was not leading at half time (from the ``half_leader`` column, when the
-    game has it); the one with most lead changes is shown."""
+    """Up to four games of the run: ``{"what", "game_index", "length", "end_reason",
+    "command"}``; a kind the run has no game of has ``game_index`` None. The first shared game
+    ("a game seats 1 and 2 shared", its seats named) is listed only when the run has one. A
+    comeback is a game won by seats the one leading at half time is not among (from the
+    ``half_leader`` column, when the game has it); the one with most lead changes is shown."""
     games = run.scan()
     names = games.collect_schema().names()
     picks: list[tuple[str, pl.LazyFrame]] = [
@@ -31,13 +41,18 @@ def games_to_watch(run: Run) -> list[dict[str, Any]]:
     if run.cooperative:
         picks.append(("a failed game", games.filter(~pl.col("success")).sort("game_index")))
     else:
-        picks.append(("a game nobody won", games.filter(pl.col("winner").is_null())))
+        picks.append(("a game nobody won", games.filter(is_no_winner())))
+        shared = games.filter(is_shared()).select("game_index", WIN_SHARE).head(1).collect()
+        if shared.height:  # named by its seats, so only a run with a shared game lists one
+            seats = [s for s, x in enumerate(shared[WIN_SHARE][0]) if x > 0]
+            first = pl.col("game_index") == shared["game_index"][0]
+            picks.append((f"a game {seat_words(seats)} shared", games.filter(first)))
         if "half_leader" in names:
-            comeback = games.filter(
-                pl.col("winner").is_not_null()
-                & (pl.col("half_leader") >= 0)
-                & (pl.col("half_leader") != pl.col("winner"))
+            leader = pl.col("half_leader")
+            leader_share = pl.col(WIN_SHARE).list.get(
+                pl.when(leader >= 0).then(leader).cast(pl.Int64), null_on_oob=True
             )
+            comeback = games.filter(~is_no_winner() & (leader >= 0) & (leader_share == 0))
             order = ["lead_changes", "game_index"] if "lead_changes" in names else ["game_index"]
             descending = [True, False] if "lead_changes" in names else [False]
             picks.append(("a comeback", comeback.sort(order, descending=descending)))

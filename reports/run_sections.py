@@ -71,6 +71,11 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
     if "seats" in summary:
         s = summary["seats"]
         out += _seat_sentences(s, prefix)
+        if shared_rate(s) > 0:
+            out.append(
+                f"{prefix}Seats share the win in {with_interval(s['shared_win_rate'])} of games "
+                f"({SHARED_NOTE})."
+            )
         if s["no_winner_rate"]["value"] > 0:
             out.append(f"{prefix}Nobody wins {with_interval(s['no_winner_rate'])} of games.")
     else:
@@ -110,6 +115,19 @@ def run_headline(summary: dict[str, Any], label: bool) -> list[str]:
             f"{with_interval(drama['comeback_rate'])} of the games someone won."
         )
     return out
+
+
+SHARED_NOTE = "a win shared by k seats counts 1/k to each of their win rates"
+
+
+def shared_rate(seats: dict[str, Any]) -> float:
+    """The share of games two or more seats shared (0 for a summary written before shares)."""
+    return seats.get("shared_win_rate", {}).get("value", 0.0)
+
+
+def wins_text(wins: float) -> str:
+    """A seat's wins: a whole count, or a sum of shares of the win to one decimal."""
+    return f"{wins:,}" if float(wins).is_integer() else f"{wins:,.1f}"
 
 
 def fallback_sentences(summary: dict[str, Any], prefix: str = "") -> list[str]:
@@ -218,12 +236,21 @@ def outcome_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[S
     if dramatic:
         sections.append(_drama_section(dramatic, label_of))
     elif competitive:
+        known_late = runs[0].spec is not None and not runs[0].spec.scores_during_play
         sections.append(
             Section(
                 "Drama: lead changes and comebacks",
                 [
-                    "Not measured: this game's engine records no lead_changes and half_leader "
-                    "columns (the leader by score, turn by turn), which the drama analysis needs."
+                    "Not measured: "
+                    + (
+                        "this game's scores are known only at the end (its file says "
+                        "scores_during_play = False, or keeps no scores), so no lead can be "
+                        "followed through a game: lead changes and comebacks are not counted."
+                        if known_late
+                        else "this game's engine records no lead_changes and half_leader "
+                        "columns (the leader by score, turn by turn), which the drama analysis "
+                        "needs."
+                    )
                 ],
             )
         )
@@ -255,19 +282,28 @@ def _seats_section(summaries: list[dict[str, Any]], label_of: dict[int, str]) ->
                     label_of[id(s)],
                     str(seat["seat"]),
                     seat["policy"],
-                    f"{seat['wins']:,}",
+                    wins_text(seat["wins"]),
                     pct(seat["value"]),
                     interval(seat),
                 ]
             )
-    section.add(Table(["run", "seat", "policy", "wins", "win rate", "95% interval"], rows))
+    shared = any(shared_rate(s["seats"]) > 0 for s in summaries)
     section.add(
         Table(
-            ["run", "fair share", "no winner", "seat test", "balance", "95% interval"],
+            ["run", "seat", "policy", "wins", "win rate", "95% interval"],
+            rows,
+            f"Wins and win rates count shared wins: {SHARED_NOTE}." if shared else "",
+        )
+    )
+    section.add(
+        Table(
+            ["run", "fair share"]
+            + (["shared wins"] if shared else [])
+            + ["no winner", "seat test", "balance", "95% interval"],
             [
-                [
-                    label_of[id(s)],
-                    pct(s["seats"]["fair_share"]),
+                [label_of[id(s)], pct(s["seats"]["fair_share"])]
+                + ([pct(shared_rate(s["seats"]))] if shared else [])
+                + [
                     pct(s["seats"]["no_winner_rate"]["value"]),
                     p_value(s["seats"]["seat_test_p"]),
                     num(s["seats"]["balance"]["value"], 3),
@@ -547,7 +583,7 @@ def board_sections(runs: list[Run]) -> list[Section]:
     return list(by_column.values())
 
 
-_NONE_TO_WATCH = {
+_NONE_TO_WATCH = {  # a shared game is listed only when the run has one
     "a game nobody won": "Every game of the run had a winner.",
     "a failed game": "No game of the run failed.",
     "a comeback": "No game of the run was won by a seat that trailed at half time.",

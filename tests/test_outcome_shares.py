@@ -6,13 +6,21 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
-from analyses.seats import outcome_blocks, seat_counts
+from analyses.drama import drama_summary
+from analyses.overview import headline
+from analyses.runs import Run
+from analyses.seats import outcome_blocks, seat_counts, seat_summary
 from analyses.stats import proportion, share_proportion
+from analyses.summary import estimates, headline_rate_widths, run_summary
+from analyses.watch import games_to_watch
+from reports.terminal import run_lines
+from simulator.runner import simulate
 
 # Three seats, a known truth: each row an outcome (every seat's share) and its probability.
 OUTCOMES = np.array(
@@ -123,3 +131,58 @@ def exact_dice_shares(players: int, rounds: int, faces: int) -> tuple[list[Fract
         if len(best) > 1:
             shared += chance
     return shares, shared
+
+
+SHARED_DICE = str(Path(__file__).with_name("shared_dice.py"))
+DICE_GAMES = 1500
+
+
+@pytest.fixture(scope="module")
+def dice_run(tmp_path_factory) -> Run:
+    out = tmp_path_factory.mktemp("dice") / "run"
+    return Run.open(simulate(SHARED_DICE, DICE_GAMES, out, players=3, jobs=1, seed=5))
+
+
+def test_a_dice_game_where_ties_share_gives_its_exact_shares(dice_run):
+    """Three seats, two d6 each, ties share: every seat's share and the shared-win rate are
+    known exactly; the run's intervals hold them, and the shares add up to every game."""
+    exact, shared = exact_dice_shares(3, 2, 6)
+    s = seat_summary(dice_run)
+    for seat, truth in zip(s["seats"], exact, strict=True):
+        assert seat["lo"] < float(truth) < seat["hi"]
+    assert s["shared_win_rate"]["lo"] < float(shared) < s["shared_win_rate"]["hi"]
+    assert s["no_winner_rate"]["value"] == 0  # a tie is a shared win, never "nobody won"
+    assert sum(x["wins"] for x in s["seats"]) == pytest.approx(DICE_GAMES)
+    assert s["fair_share"] == pytest.approx(1 / 3)
+    assert s["balance"]["lo"] <= s["balance"]["value"] <= s["balance"]["hi"]
+    widths = headline_rate_widths(dice_run)
+    assert "shared" in widths and "no-winner" not in widths
+
+
+def test_the_terminal_and_json_say_shared_wins_and_no_winner_apart(dice_run):
+    h = headline(dice_run.path)
+    assert h["shared_win_rate"] > 0.1 and h["no_winner_rate"] == 0
+    assert set(h["estimates"]["shared_win_rate"]) == {"value", "lo", "hi"}
+    assert sum(h["win_rate"]) == pytest.approx(1)
+    line = run_lines(h)[1]
+    assert "shared wins: " in line and "no winner: 0.0%" in line
+    assert estimates(run_summary(dice_run))["shared"].value == h["shared_win_rate"]
+
+
+def test_games_to_watch_names_the_seats_of_a_shared_game(dice_run):
+    frame = dice_run.scan().select("game_index", "win_share").collect()
+    first = next(r for r in frame.iter_rows(named=True) if sum(x > 0 for x in r["win_share"]) > 1)
+    seats = [s + 1 for s, x in enumerate(first["win_share"]) if x > 0]
+    picks = {g["what"]: g for g in games_to_watch(dice_run)}
+    words = "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+    shared = picks[f"a game {words} shared"]
+    assert shared["game_index"] == first["game_index"] and shared["end_reason"] == "won"
+    assert picks["a game nobody won"]["game_index"] is None
+
+
+def test_a_comeback_is_a_half_time_leader_without_a_share(dice_run):
+    frame = dice_run.scan().select("half_leader", "win_share").collect()
+    led = [r for r in frame.iter_rows(named=True) if r["half_leader"] >= 0]
+    comebacks = sum(r["win_share"][r["half_leader"]] == 0 for r in led)
+    d = drama_summary(dice_run)
+    assert (d["games_with_half_leader"], d["comebacks"]) == (len(led), comebacks)
