@@ -17,6 +17,7 @@ from scipy import stats
 
 from simulator.errors import BalanceError
 
+from .outcomes import return_changes
 from .runs import Run, paired
 from .stats import (
     ALPHA,
@@ -137,6 +138,8 @@ def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
             mean(b["length"].to_numpy().astype(float), o["length"].to_numpy().astype(float)),
         )
     )
+    for seat, d in return_changes(base, other, is_paired):  # a game that pays returns
+        rows.append(row(f"seat {seat} mean return", "return", seat, d))
     return rows
 
 

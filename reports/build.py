@@ -22,6 +22,7 @@ from simulator.games import get_game
 
 from .document import Document, Section
 from .grouping import kind_words, known, open_runs
+from .outcome_sections import ending_headline, ending_sections
 from .run_sections import (
     board_sections,
     degenerate_sentences,
@@ -114,12 +115,15 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
     if kind in ("single", "compare", "runs"):
         for summary in summaries[:1] if kind == "compare" else summaries:
             headline += run_headline(summary, label=len(summaries) > 1)
+            labelled = f"{summary['run']['label']}: " if len(summaries) > 1 else ""
+            headline += ending_headline(summary, labelled)  # places and returns
         if kind == "compare":  # each variant's own seats, and one whose games never vary
             for summary in summaries[1:]:
                 label = f"{summary['run']['label']}: "
                 headline += degenerate_sentences(summary, label) + seat_headline(summary, label)
                 headline += fallback_sentences(summary, label)
         sections += outcome_sections(runs, summaries)
+        sections += ending_sections(runs, summaries)  # places and returns
     if targets and not ladders:
         rows = target_rows(targets, runs, summaries)
         data["targets"] = rows

@@ -40,8 +40,14 @@ def shown_change(row: dict[str, Any]) -> float:
     return round(row["other"], 2) - round(row["base"], 2)
 
 
+def _unit_of(row: dict[str, Any], unit: str) -> str:
+    """What a non-rate change counts: the game's length unit, or a return's amount a game."""
+    return "a game" if row["kind"] == "return" else unit
+
+
 def _change_text(row: dict[str, Any], unit: str) -> str:
     """A change with the interval its corrected verdict tests (widened for the comparisons)."""
+    unit = _unit_of(row, unit)
     c = row.get("corrected") or {"confidence": 0.95, "comparisons": 1, **row["change"]}
     value = shown_change(row)
     level = f"{c['confidence']:.1%}".replace(".0%", "%")
@@ -134,7 +140,7 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
         fmt = pct if rate else (lambda v: num(v, 2))
         d = r["change"]
         shown = shown_change(r)
-        change = points(shown) if rate else f"{signed(shown, 2)} {unit}"
+        change = points(shown) if rate else f"{signed(shown, 2)} {_unit_of(r, unit)}"
         ci = (
             f"[{points(d['lo'])}, {points(d['hi'])}]"
             if rate
@@ -180,9 +186,11 @@ def compare_section(rows: list[dict[str, Any]], runs: list[Run]) -> Section:
     )
     rates = [r for r in rows if r["kind"] == "rate"]
     lengths = [r for r in rows if r["kind"] == "length"]
+    returns = [r for r in rows if r["kind"] == "return"]
     for chosen, name, percent, xlabel in (
         (rates, "rate-changes", True, "change in rate (variant minus default)"),
         (lengths, "length-changes", False, f"change in mean length ({unit})"),
+        (returns, "return-changes", False, "change in mean return a game"),
     ):
         if not chosen:
             continue
