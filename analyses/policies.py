@@ -3,7 +3,8 @@
 A tournament plays the same game seeds with the policies rotated through every seat, so each
 policy sits in each seat equally often and seat effects cancel out of the policy win rates. A
 policy's win rate is counted per seat it occupies ("per slot"): at a table of P seats with no
-draws, a policy no better than the others wins 1/P of its slots.
+draws, a policy no better than the others wins 1/P of its slots. A win k seats share counts 1/k
+to each of their policies.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simulator.outcomes import WIN_SHARE, is_no_winner, share
+
 from .runs import Run
-from .stats import Estimate, family_confidence, lead, paired_interval, proportion
+from .stats import Estimate, family_confidence, lead, paired_interval, share_proportion
 
 
 def _is_random(label: str) -> bool:
@@ -32,20 +35,37 @@ def policy_labels(runs: list[Run]) -> list[str]:
 
 
 def _games(runs: list[Run], labels: list[str]) -> pl.LazyFrame:
-    """Every game of the runs with its winning policy and the seats each policy holds."""
+    """Every game of the runs with each policy's share of the win (``won_k``: the shares of the
+    seats it holds, so a policy at two seats sharing the win has the whole of it), the sum of
+    their squares per seat held (``squares_k``), and the seats each policy holds."""
     frames = [
-        r.scan().select(pl.lit(i).alias("run"), "game_index", "winner", "policies", "n_players")
+        r.scan().select(pl.lit(i).alias("run"), "game_index", WIN_SHARE, "policies", "n_players")
         for i, r in enumerate(runs)
     ]
+    seats = range(max((r.n_players for r in runs), default=0))
+
+    def holds(s: int, label: str) -> pl.Expr:
+        return (pl.col("policies").list.get(s, null_on_oob=True) == label).fill_null(False)
+
+    def seat_share(s: int) -> pl.Expr:
+        return pl.col(WIN_SHARE).list.get(s, null_on_oob=True).fill_null(0.0)
+
     return pl.concat(frames).with_columns(
-        pl.col("policies")
-        .list.get(pl.col("winner").cast(pl.Int64), null_on_oob=True)
-        .alias("winning_policy"),
+        *[
+            pl.sum_horizontal([pl.when(holds(s, label)).then(seat_share(s)).otherwise(0.0)
+                               for s in seats]).alias(f"won_{k}")
+            for k, label in enumerate(labels)
+        ],
+        *[
+            pl.sum_horizontal([pl.when(holds(s, label)).then(seat_share(s) ** 2).otherwise(0.0)
+                               for s in seats]).alias(f"squares_{k}")
+            for k, label in enumerate(labels)
+        ],
         *[
             pl.col("policies").list.eval(pl.element() == label).list.sum().alias(f"slots_{k}")
             for k, label in enumerate(labels)
         ],
-    )
+    )  # fmt: skip
 
 
 def policy_summary(runs: list[Run]) -> dict[str, Any]:
@@ -55,13 +75,11 @@ def policy_summary(runs: list[Run]) -> dict[str, Any]:
     totals = (
         games.select(
             pl.len().alias("games"),
-            pl.col("winner").is_null().sum().alias("no_winner"),
+            is_no_winner().sum().alias("no_winner"),
             pl.col("n_players").cast(pl.Int64).sum().alias("slots"),
             *[pl.col(f"slots_{k}").sum().alias(f"slots_{k}") for k in range(len(labels))],
-            *[
-                (pl.col("winning_policy") == label).sum().alias(f"wins_{k}")
-                for k, label in enumerate(labels)
-            ],
+            *[pl.col(f"won_{k}").sum().alias(f"wins_{k}") for k in range(len(labels))],
+            *[pl.col(f"squares_{k}").sum().alias(f"squares_{k}") for k in range(len(labels))],
         )
         .collect()
         .row(0, named=True)
@@ -70,11 +88,12 @@ def policy_summary(runs: list[Run]) -> dict[str, Any]:
     fair = (n_games - int(totals["no_winner"])) / int(totals["slots"]) if n_games else math.nan
     rates = []
     for k, label in enumerate(labels):
-        est = proportion(int(totals[f"wins_{k}"]), int(totals[f"slots_{k}"]))
+        wins = whole(float(totals[f"wins_{k}"]))
+        est = share_proportion(wins, int(totals[f"slots_{k}"]), float(totals[f"squares_{k}"]))
         rates.append(
             {
                 "policy": label,
-                "wins": int(totals[f"wins_{k}"]),
+                "wins": wins,
                 "slots": int(totals[f"slots_{k}"]),
                 **est.as_dict(),
             }
@@ -95,10 +114,7 @@ def _slot_difference(games: pl.LazyFrame, labels: list[str], a: int, b: int) -> 
     sa, sb = pl.col(f"slots_{a}"), pl.col(f"slots_{b}")
     return (
         games.filter((sa > 0) & (sb > 0))
-        .select(
-            (pl.col("winning_policy") == labels[a]).fill_null(False).cast(pl.Float64) / sa
-            - (pl.col("winning_policy") == labels[b]).fill_null(False).cast(pl.Float64) / sb
-        )
+        .select(pl.col(f"won_{a}") / sa - pl.col(f"won_{b}") / sb)
         .collect()
         .to_series()
         .to_numpy()
@@ -134,14 +150,16 @@ def strongest(
 
 
 def win_matrix(games: pl.LazyFrame, labels: list[str]) -> list[dict[str, Any]]:
-    """For each ordered pair (A, B): among games where both sat and one of them won, A's share."""
+    """For each ordered pair (A, B): among games where both sat and one of them won, A's share
+    (a win the two shared counts half to each, as a draw between them)."""
     exprs = []
     for a in range(len(labels)):
         for b in range(len(labels)):
             if a == b:
                 continue
             both = (pl.col(f"slots_{a}") > 0) & (pl.col(f"slots_{b}") > 0)
-            exprs.append((both & (pl.col("winning_policy") == labels[a])).sum().alias(f"{a}_{b}"))
+            won = pl.when(both).then(pl.col(f"won_{a}")).otherwise(0.0)
+            exprs.append(won.sum().alias(f"{a}_{b}"))
     if not exprs:
         return []
     row = games.select(exprs).collect().row(0, named=True)
@@ -150,8 +168,8 @@ def win_matrix(games: pl.LazyFrame, labels: list[str]) -> list[dict[str, Any]]:
         for b in range(len(labels)):
             if a == b:
                 continue
-            wins, losses = int(row[f"{a}_{b}"]), int(row[f"{b}_{a}"])
-            est = proportion(wins, wins + losses)
+            wins, losses = whole(row[f"{a}_{b}"]), whole(row[f"{b}_{a}"])
+            est = share_proportion(wins, wins + losses)
             out.append(
                 {"policy": labels[a], "against": labels[b], "wins": wins, "decided": wins + losses}
                 | est.as_dict()
@@ -160,29 +178,41 @@ def win_matrix(games: pl.LazyFrame, labels: list[str]) -> list[dict[str, Any]]:
 
 
 def policy_by_seat(runs: list[Run]) -> list[dict[str, Any]]:
-    """Win rate of each policy in each seat it held (pooled over the runs)."""
-    counts: dict[tuple[str, int], list[int]] = {}
+    """Win rate of each policy in each seat it held (pooled over the runs; a k-way shared win
+    counts 1/k)."""
+    counts: dict[tuple[str, int], list[float]] = {}
     for run in runs:
         row = (
             run.scan()
             .select(
                 pl.len().alias("games"),
-                *[
-                    (pl.col("winner") == s).fill_null(False).sum().alias(f"w{s}")
-                    for s in range(run.n_players)
-                ],
+                *[share(s).sum().alias(f"w{s}") for s in range(run.n_players)],
+                *[(share(s) ** 2).sum().alias(f"q{s}") for s in range(run.n_players)],
             )
             .collect()
             .row(0, named=True)
         )
         for s, label in enumerate(run.policies):
-            entry = counts.setdefault((label, s + 1), [0, 0])
-            entry[0] += int(row[f"w{s}"])
+            entry = counts.setdefault((label, s + 1), [0, 0, 0.0])
+            entry[0] += whole(float(row[f"w{s}"] or 0.0))
             entry[1] += int(row["games"])
+            entry[2] += float(row[f"q{s}"] or 0.0)
     return [
-        {"policy": label, "seat": seat, "wins": w, "games": n, **proportion(w, n).as_dict()}
-        for (label, seat), (w, n) in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+        {
+            "policy": label,
+            "seat": seat,
+            "wins": whole(w),
+            "games": n,
+            **share_proportion(w, n, q).as_dict(),
+        }
+        for (label, seat), (w, n, q) in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))
     ]
+
+
+def whole(wins: float) -> float | int:
+    """A sum of shares of the win as an int when it is whole (a count of wins, as before
+    shared wins), else as it is."""
+    return int(wins) if float(wins).is_integer() else wins
 
 
 def skill_vs_chance(

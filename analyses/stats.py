@@ -295,6 +295,39 @@ def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
         p = float(stats.chi2_contingency(table).pvalue)
     lo, hi = _welch_interval(base, other)
     return Difference(
+def share_change(base: np.ndarray, other: np.ndarray, is_paired: bool) -> Difference:
+    """Change in a seat's share of the win (per game 0, 1/k or 1). Shares that are all 0 or 1
+    are yes/no outcomes and take exactly :func:`paired_proportion` or
+    :func:`unpaired_proportion`; fractional shares (a shared win) take the t test and interval
+    of their mean: paired over the same games, or Welch's between independent runs."""
+    from scipy import stats
+
+    base = np.asarray(base, dtype=float)
+    other = np.asarray(other, dtype=float)
+    whole = np.isin(base, (0.0, 1.0)).all() and np.isin(other, (0.0, 1.0)).all()
+    if whole:
+        if is_paired:
+            return paired_proportion(base.astype(bool), other.astype(bool))
+        return unpaired_proportion(base, other)
+    if is_paired:
+        d = paired_mean(base, other)
+        return Difference(d.base, d.other, d.diff, d.lo, d.hi, d.p_value, "paired t (shares)")
+    lo, hi = _welch_interval(base, other)
+    if base.var() == 0 and other.var() == 0:
+        p = 1.0 if base.mean() == other.mean() else 0.0
+    else:
+        p = float(stats.ttest_ind(other, base, equal_var=False).pvalue)
+    return Difference(
+        float(base.mean()),
+        float(other.mean()),
+        float(other.mean() - base.mean()),
+        lo,
+        hi,
+        p,
+        "Welch t (shares, independent runs)",
+    )
+
+
         float(base.mean()),
         float(other.mean()),
         float(other.mean() - base.mean()),

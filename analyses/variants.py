@@ -16,6 +16,7 @@ import polars as pl
 from scipy import stats
 
 from simulator.errors import BalanceError
+from simulator.outcomes import WIN_SHARE
 
 from .outcomes import return_changes
 from .runs import Run, paired
@@ -25,11 +26,12 @@ from .stats import (
     adjust_p_values,
     paired_mean,
     paired_proportion,
+    share_change,
     unpaired_mean,
     unpaired_proportion,
 )
 
-OUTCOME_COLUMNS = ["game_index", "winner", "success", "length"]
+OUTCOME_COLUMNS = ["game_index", WIN_SHARE, "success", "length"]
 
 
 def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
@@ -123,11 +125,13 @@ def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
             row("success rate", "rate", None, prop(_bool(b, "success"), _bool(o, "success")))
         )
     else:
-        for s in range(base.n_players):
-            rows.append(
-                row(f"seat {s + 1} win rate", "rate", s + 1, prop(_wins(b, s), _wins(o, s)))
-            )
-        no_winner_b, no_winner_o = _no_winner(b), _no_winner(o)
+        for s in range(base.n_players):  # a seat's share of the win: 1/k a shared win
+            change = share_change(_wins(b, s), _wins(o, s), is_paired)
+            rows.append(row(f"seat {s + 1} win rate", "rate", s + 1, change))
+        shared_b, shared_o = _count_of(b, 2, None), _count_of(o, 2, None)
+        if shared_b.any() or shared_o.any():
+            rows.append(row("shared-win rate", "rate", None, prop(shared_b, shared_o)))
+        no_winner_b, no_winner_o = _count_of(b, 0, 0), _count_of(o, 0, 0)
         if no_winner_b.any() or no_winner_o.any():
             rows.append(row("no-winner rate", "rate", None, prop(no_winner_b, no_winner_o)))
     rows.append(
@@ -144,11 +148,15 @@ def _compare_pair(base: Run, other: Run) -> list[dict[str, Any]]:
 
 
 def _wins(df: pl.DataFrame, seat: int) -> np.ndarray:
-    return (df["winner"] == seat).fill_null(False).to_numpy()
+    """A seat's share of the win in each game (0, 1/k or 1)."""
+    return df[WIN_SHARE].list.get(seat).to_numpy().astype(float)
 
 
-def _no_winner(df: pl.DataFrame) -> np.ndarray:
-    return df["winner"].is_null().to_numpy()
+def _count_of(df: pl.DataFrame, fewest: int, most: int | None) -> np.ndarray:
+    """Per game, whether fewest to most (None: any number of) seats hold a share of the win:
+    (0, 0) nobody won, (2, None) shared."""
+    winners = df[WIN_SHARE].list.eval(pl.element() > 0).list.sum().to_numpy()
+    return (winners >= fewest) & (winners <= (most if most is not None else winners.max()))
 
 
 def _bool(df: pl.DataFrame, column: str) -> np.ndarray:

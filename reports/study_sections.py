@@ -10,7 +10,7 @@ import numpy as np
 
 from analyses.runs import Run
 from analyses.seats import most_wins, seat_counts
-from analyses.stats import proportion, uniform_seat_test
+from analyses.stats import Estimate, proportion, share_proportion, uniform_seat_test
 from analyses.summary import estimates
 from analyses.sweeps import most_balanced, sweep_params
 from analyses.targets import Target, check_targets
@@ -320,7 +320,10 @@ def sweep_sections(runs: list[Run], summaries: list[dict[str, Any]]) -> list[Sec
         ],
     )
     names = sorted({m for s in summaries for m in _main_measures(s)}, key=_measure_order)
-    extra = [m for m in ("no-winner", "balance", "comeback") if m in estimates(summaries[0])]
+    first = estimates(summaries[0])
+    shared = any(estimates(x).get("shared", Estimate(0, 0, 0)).value > 0 for x in summaries)
+    extra = ["shared"] if shared else []  # shown apart from no winner, when a setting has any
+    extra += [m for m in ("no-winner", "balance", "comeback") if m in first]
     names += extra + ["length"]
     rows = []
     for run, s in zip(runs, summaries, strict=True):
@@ -354,6 +357,7 @@ def _measure_name(name: str, unit: str) -> str:
     return {
         "success": "success rate",
         "no-winner": "no winner",
+        "shared": "shared wins",
         "balance": "balance",
         "comeback": "comeback rate",
         "length": f"mean length ({unit})",
@@ -430,24 +434,39 @@ def _sort_key(x: Any) -> tuple[int, Any]:
 
 # -- tournament ------------------------------------------------------------------------------
 def pooled_seats(runs: list[Run]) -> dict[str, Any]:
-    """Seat win rates over all rotations: each policy held each seat equally often."""
+    """Seat win rates over all rotations: each policy held each seat equally often (a k-way
+    shared win counts 1/k)."""
     n = runs[0].n_players
-    wins, games, no_winner = [0] * n, 0, 0
+    wins, games, no_winner, shared = [0] * n, 0, 0, 0
+    share_squares = [0.0] * n
+    squares: dict[tuple[int, int], float] = {}
     for run in runs:
         c = seat_counts(run.scan(), n)
         wins = [a + b for a, b in zip(wins, c["wins"], strict=True)]
+        share_squares = [a + b for a, b in zip(share_squares, c["share_squares"], strict=True)]
         games += c["games"]
         no_winner += c["no_winner"]
-    lead = most_wins(wins, games)
+        shared += c["shared"]
+        # the squared seat differences: from the shares, or the wins where no game was shared
+        for a in range(n):
+            for b in range(a + 1, n):
+                got = c["squares"][a, b] if c["squares"] else c["wins"][a] + c["wins"][b]
+                squares[a, b] = squares.get((a, b), 0.0) + got
+    lead = most_wins(wins, games, squares if shared else None)
     if lead["games_to_tell"] is not None:  # a tournament is sized in games per rotation
         lead["games_to_tell"] = math.ceil(lead["games_to_tell"] / len(runs))
     return {
         "games": games,
         "seats": [
-            {"seat": s + 1, "wins": wins[s], **proportion(wins[s], games).as_dict()}
+            {
+                "seat": s + 1,
+                "wins": wins[s],
+                **share_proportion(wins[s], games, share_squares[s]).as_dict(),
+            }
             for s in range(n)
         ],
         "fair_share": (games - no_winner) / games / n if games else None,
+        "shared_win_rate": proportion(shared, games).as_dict(),
         "seat_test_p": uniform_seat_test(wins),
         "most_wins": lead,
     }

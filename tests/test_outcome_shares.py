@@ -14,11 +14,14 @@ import pytest
 
 from analyses.drama import drama_summary
 from analyses.overview import headline
+from analyses.policies import policy_summary
 from analyses.runs import Run
 from analyses.seats import outcome_blocks, seat_counts, seat_summary
 from analyses.stats import proportion, share_proportion
 from analyses.summary import estimates, headline_rate_widths, run_summary
+from analyses.variants import compare_runs
 from analyses.watch import games_to_watch
+from reports.study_sections import pooled_seats
 from reports.terminal import run_lines
 from simulator.runner import simulate
 
@@ -186,3 +189,41 @@ def test_a_comeback_is_a_half_time_leader_without_a_share(dice_run):
     comebacks = sum(r["win_share"][r["half_leader"]] == 0 for r in led)
     d = drama_summary(dice_run)
     assert (d["games_with_half_leader"], d["comebacks"]) == (len(led), comebacks)
+
+
+def test_compare_reads_the_shares_and_says_shared_wins_apart(dice_run, tmp_path):
+    one_die = Run.open(
+        simulate(
+            SHARED_DICE, DICE_GAMES, tmp_path / "one", players=3, jobs=1, seed=5,
+            sets={"rounds": 1},
+        )
+    )  # fmt: skip
+    rows = {r["measure"]: r for r in compare_runs(dice_run, [one_die])}
+    assert "no-winner rate" not in rows  # no game of either run lacks a winner
+    shared = rows["shared-win rate"]
+    assert shared["paired"] and shared["change"]["value"] > 0  # one die ties more often
+    base = dice_run.scan().select("win_share").collect()["win_share"].list.get(0).to_numpy()
+    other = one_die.scan().select("win_share").collect()["win_share"].list.get(0).to_numpy()
+    seat = rows["seat 1 win rate"]
+    assert seat["test"] == "paired t (shares)"
+    assert seat["change"]["value"] == pytest.approx(other.mean() - base.mean())
+    assert seat["change"]["lo"] < seat["change"]["value"] < seat["change"]["hi"]
+
+
+def test_a_tournament_counts_a_shared_win_to_every_policy_sharing_it(tmp_path):
+    seatings = (["greedy", "random", "random"], ["random", "greedy", "random"])
+    runs = [
+        Run.open(
+            simulate(SHARED_DICE, 600, tmp_path / f"r{i}", players=3, jobs=1, seed=2, policies=p)
+        )
+        for i, p in enumerate(seatings)
+    ]
+    summary = policy_summary(runs)
+    assert summary["fair_share"] == pytest.approx(1 / 3)  # every game has a winner
+    assert sum(r["wins"] for r in summary["policies"]) == pytest.approx(1200)
+    assert any(not float(r["wins"]).is_integer() for r in summary["policies"])
+    pooled = pooled_seats(runs)
+    assert sum(s["wins"] for s in pooled["seats"]) == pytest.approx(1200)
+    assert pooled["shared_win_rate"]["value"] > 0.1
+    for pair in summary["matrix"]:
+        assert 0 <= pair["lo"] <= pair["value"] <= pair["hi"] <= 1
