@@ -15,11 +15,12 @@ from simulator.cli_app import App
 from simulator.cli_types import REPORT_FORMATS, print_json
 from simulator.commands.check_game import check_game
 from simulator.errors import BalanceError
-from simulator.games import game_commands
+from simulator.games import game_command_summaries, game_commands
 from simulator.requests import Execution, PlayRequest
 
 app = App(
     late_commands=game_commands,
+    late_summaries=game_command_summaries,
     help="Monte Carlo balance analysis for tabletop games.\n\n"
     "Typical session: `balance games` to see what is there, `balance rules GAME` for the options a "
     "variant can change, `balance simulate GAME -n 100000 --out runs/base` to play, then "

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .study_sections import targets_headline
-
 SHARED_NOTE = "a win shared by k seats counts 1/k to each of them"
 
 
@@ -35,7 +33,11 @@ def run_lines(s: dict[str, Any]) -> list[str]:
         out.append(f"{s['evaluation_fallback'][:1].upper()}{s['evaluation_fallback'][1:]}.")
     if s.get("degenerate"):  # as the report says it
         out.append(f"a degenerate run: {'; '.join(s['degenerate'])}")
-    return out + targets_headline(s.get("targets", []))
+    if not s.get("targets"):
+        return out
+    from .study_sections import targets_headline  # imports matplotlib: only when asked
+
+    return out + targets_headline(s["targets"])
 
 
 def _ci(est: dict[str, float]) -> str:

@@ -4,31 +4,65 @@
 >>> game = list_games()[0]["id"]
 >>> run = simulate(game, 10_000, "runs/base", players=4, seed=1)
 >>> load_run(run).group_by("winner").len().collect()
+
+Every command imports this package first, so it imports nothing heavy: the functions below
+import what they need when called (numba, polars and joblib take seconds a command such as
+``--help`` would pay for nothing).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .jit import (
-    compile_callees_without_python_entry,
-    compile_calls_unliteral,
-    configure_cache,
-    limit_loop_unswitching,
-    link_callees_without_machine_code,
-)
+from .jit import prepare_numba_when_imported
 
-configure_cache()  # before any engine is compiled: numba's cache folder follows the sources
-limit_loop_unswitching()  # compile time: jit.py says why
-compile_calls_unliteral()  # one specialisation per argument type (jit.py says why)
-compile_callees_without_python_entry()  # compile time: jit.py says why
-link_callees_without_machine_code()  # the same
+prepare_numba_when_imported()  # before anything imports numba: jit.py says why
 
-from .dataset import load_run, read_manifest  # noqa: E402
 from .errors import BalanceError  # noqa: E402
 from .games import available, get_game  # noqa: E402
-from .plan import plan_run  # noqa: E402
-from .runner import run, simulate  # noqa: E402
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from .dataset import RunFolder
+    from .run_config import RunConfig
+
+
+def simulate(game: str, games: int, out: str | Path, **options: Any) -> Path:
+    """Python API of ``balance simulate``: plan, run, and return the run folder's path
+    (options: ``simulator.runner.simulate``'s)."""
+    from .runner import simulate as simulate_run
+
+    return simulate_run(game, games, out, **options)
+
+
+def plan_run(*request: Any, **fields: Any) -> RunConfig:
+    """Validate a run request (``simulator.plan.plan_run``; raises BalanceError)."""
+    from .plan import plan_run as plan
+
+    return plan(*request, **fields)
+
+
+def run(config: RunConfig, out: str | Path, **options: Any) -> RunFolder:
+    """Play a planned run into ``out`` (``simulator.runner.run``); returns the folder."""
+    from .runner import run as run_chunks
+
+    return run_chunks(config, out, **options)
+
+
+def load_run(path: str | Path) -> pl.LazyFrame:
+    """A run's games as a Polars LazyFrame (never loads the whole run)."""
+    from .dataset import load_run as scan
+
+    return scan(path)
+
+
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """A run folder's manifest."""
+    from .dataset import read_manifest as read
+
+    return read(path)
 
 
 def rules_table(game: str) -> list[dict[str, Any]]:

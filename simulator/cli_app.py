@@ -19,16 +19,29 @@ class App(typer.Typer):
 
     ``late_commands()`` gives more command functions (the games' own), added when the app
     first runs a command that is not one of its own: finding them imports every game, which
-    the app's own commands do without."""
+    the app's own commands do without. The app's own help lists them by name and summary
+    (``late_summaries()``), which imports nothing."""
 
-    def __init__(self, *, late_commands: Callable[[], list[Callable[..., Any]]], **kwargs: Any):
+    def __init__(
+        self,
+        *,
+        late_commands: Callable[[], list[Callable[..., Any]]],
+        late_summaries: Callable[[], dict[str, str]],
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self._late_commands: Callable[[], list[Callable[..., Any]]] | None = late_commands
+        self._late_summaries = late_summaries
 
     def _add_late_commands(self, argv: list[str] | None) -> None:
         argv = list(sys.argv[1:] if argv is None else argv)
         own = {c.name or c.callback.__name__.replace("_", "-") for c in self.registered_commands}
         if self._late_commands is None or (argv and argv[0] in own):
+            return
+        if argv in ([], ["--help"]):  # the app's help: it runs no command
+            self._late_commands = None
+            for name, summary in self._late_summaries().items():
+                self.command(name=name, help=summary)(_listed_only)
             return
         late, self._late_commands = self._late_commands(), None
         for function in late:
@@ -63,6 +76,10 @@ class App(typer.Typer):
         if code == 130:  # Typer's answer to Ctrl-C
             _interrupted(argv)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _listed_only() -> None:
+    """A game's own command as the app's help lists it (never run: the help runs nothing)."""
 
 
 # Typer checks option types with pydantic, whose words name no option and no value.

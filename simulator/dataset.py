@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from .errors import BalanceError
 from .games import game_of_manifest
@@ -548,6 +547,8 @@ def chunk_table(
 def events_column(cells: np.ndarray, counts: np.ndarray) -> pl.Series:
     """A list column from a flat array of events and the number of events of each game (engines
     return ragged data this way: numba has no list of arrays worth returning)."""
+    import pyarrow as pa  # a tenth of a second: only the games with events need it
+
     counts = np.asarray(counts, dtype=np.int64)
     offsets = np.zeros(len(counts) + 1, dtype=np.int32)
     np.cumsum(counts, out=offsets[1:])

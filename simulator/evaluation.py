@@ -38,9 +38,8 @@ import numpy as np
 
 from .games import GameSpec
 from .jit import cache_root, engine_source
-from .policy import MAX_FEATURES, SeatPolicy, parse_policy
+from .policy import MAX_FEATURES, SEARCH_POLICY, SeatPolicy, parse_policy
 from .rules import RuleSet
-from .search import SEARCH_POLICY
 
 FIT_SEED = 20261201  # self-play seed of every fit: the same rules give the same coefficients
 HELD_OUT = 4  # every 4th game is held out of the fit to measure its quality

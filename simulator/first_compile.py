@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .jit import cache_folder, cache_root
-from .search import SEARCH_POLICY
+from .policy import SEARCH_POLICY
 
 if TYPE_CHECKING:
     from .run_config import RunConfig
@@ -175,11 +175,14 @@ def compile_notice(
     ``say`` off (a quiet command) it only times and marks the compile. A compile of the same
     code under way in another process is waited for instead (unless this is that process:
     ``background``). ``replay``: around a recorded game's (:func:`compiled_what`)."""
+    if not config.spec.compiled:  # a game file: nothing compiles (nor imports numba)
+        yield
+        return
     from numba.core import config as numba_config
 
     key, words = compiled_what(config, replay)
     marker = cache_folder() / "compiled" / key
-    if numba_config.DISABLE_JIT or marker.is_file() or not config.spec.compiled:
+    if numba_config.DISABLE_JIT or marker.is_file():
         yield
         return
     if not background and _waited_for_background(key, words, marker, say):

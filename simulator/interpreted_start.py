@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .background_compile import BackgroundCompile, enabled
 from .first_compile import estimate, tell
-from .search import SEARCH_POLICY
+from .policy import SEARCH_POLICY
 
 if TYPE_CHECKING:
     from .dataset import EncodedPart

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .dataset import RunFolder
-
 _FOLDERS: dict[Path, int] = {}
 
 
@@ -79,6 +77,8 @@ def noticed() -> Iterator[None]:
 
 def games_kept(folder: Path) -> int:
     """Games in the whole parts on disk of a run folder (0 for one never written)."""
+    from .dataset import RunFolder  # polars: imported by the commands that write runs anyway
+
     run = RunFolder(folder)
     done = run.done_parts()
     if not done:

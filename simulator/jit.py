@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.abc
+import importlib.util
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -299,3 +302,48 @@ def limit_loop_unswitching() -> None:
     import llvmlite.binding as llvm
 
     llvm.set_option("balance", f"-unswitch-threshold={value}")
+
+
+def prepare_numba() -> None:
+    """Everything above, for this process: the cache folder, the loop-unswitch threshold and
+    the compile's three changes. Idempotent; imports numba."""
+    configure_cache()  # before any engine is compiled: numba's cache folder follows the sources
+    limit_loop_unswitching()
+    compile_calls_unliteral()
+    compile_callees_without_python_entry()
+    link_callees_without_machine_code()
+
+
+class _PrepareNumbaOnImport(importlib.abc.MetaPathFinder):
+    """Runs :func:`prepare_numba` right after numba's own package has run, before the module
+    that imported it goes on (and so before any function is decorated or compiled)."""
+
+    def find_spec(self, fullname, path, target=None):  # noqa: ANN001, ANN201 (importlib's)
+        if fullname != "numba":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        run_package = spec.loader.exec_module
+
+        def exec_module(module) -> None:  # noqa: ANN001
+            run_package(module)
+            prepare_numba()
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def prepare_numba_when_imported() -> None:
+    """:func:`prepare_numba` when numba is first imported (now, if it already is).
+
+    numba takes about a second to import; a command that compiles nothing (``--help``, a
+    report, a game file's run) never imports it, and one that does (a game's engine, a policy,
+    a test, a worker process) gets numba prepared before its first decorator runs, wherever it
+    is imported from.
+    """
+    if "numba" in sys.modules:
+        prepare_numba()
+    elif not any(isinstance(f, _PrepareNumbaOnImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PrepareNumbaOnImport())

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from math import nan
+from typing import TYPE_CHECKING, Any
 
 from .errors import BalanceError
 from .rules import index_slots
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: the command line's help needs no numpy
 
 MAX_PARAMS = 10
 # After the declared parameters, a row carries a search player's fitted evaluation: the intercept
@@ -29,6 +31,7 @@ ROW = EVAL_AT + 1 + MAX_FEATURES
 # engine calls slot ``id - OUTSIDE`` of its tuples of compiled decision functions for them.
 OUTSIDE = 1000
 MAX_OUTSIDE = 8  # distinct outside policies in one run (slots in those tuples)
+SEARCH_POLICY = "mcts"  # the search player's name in every game (simulator.search declares it)
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,8 @@ class PolicyDef:
         )
 
     def defaults(self) -> np.ndarray:
+        import numpy as np
+
         row = np.zeros(ROW, dtype=np.float64)
         for i, p in enumerate(self.params):
             row[i] = p.default
@@ -135,6 +140,8 @@ class SeatPolicy:
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
     def row(self) -> np.ndarray:
+        import numpy as np
+
         row = np.zeros(ROW, dtype=np.float64)
         values = self.played or self.values
         row[: len(values)] = values
@@ -166,9 +173,7 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
         try:
             value = float(raw) if sep else float("nan")
         except ValueError:
-            value = (
-                float(param.choices.index(raw.strip())) if raw.strip() in param.choices else np.nan
-            )
+            value = float(param.choices.index(raw.strip())) if raw.strip() in param.choices else nan
         if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
             kind = "a whole number" if param.integer else "a number"
             if param.choices:
@@ -206,6 +211,8 @@ def seat_policies(
 
 def engine_arrays(seats: list[SeatPolicy]) -> tuple[np.ndarray, np.ndarray]:
     """Policy ids (int64, one per seat) and parameters (float64, seats x ROW)."""
+    import numpy as np
+
     ids = np.array([s.policy.id for s in seats], dtype=np.int64)
     params = np.stack([s.row() for s in seats]) if seats else np.zeros((0, ROW))
     return ids, params
@@ -216,5 +223,7 @@ def compiled_switch(policy_ids, switched: tuple[int, ...], search_id: int) -> bo
     (``GameSpec.compiled_when_played``): True when a seat plays one of ``switched`` or the
     search ``search_id`` (whose simulations may play any policy), else None, so that numba
     prunes those policies out of the engine."""
+    import numpy as np
+
     played = set(np.asarray(policy_ids).tolist())
     return True if played & {*switched, search_id} else None

@@ -40,8 +40,15 @@ from typing import TYPE_CHECKING, Any
 from .errors import BalanceError
 from .evaluation import MARGIN
 from .jit import cache_root
-from .policy import MAX_OUTSIDE, MAX_PARAMS, OUTSIDE, OutsideDecisions, PolicyDef, PolicyParam
-from .search import SEARCH_POLICY
+from .policy import (
+    MAX_OUTSIDE,
+    MAX_PARAMS,
+    OUTSIDE,
+    SEARCH_POLICY,
+    OutsideDecisions,
+    PolicyDef,
+    PolicyParam,
+)
 
 if TYPE_CHECKING:
     from .games import GameSpec

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from joblib import Parallel, delayed
 
 from . import interpreted_start
 from .cluster import cluster_session, execute_on_cluster
@@ -268,6 +267,8 @@ def _execute(
         return
     # Workers encode their own parts: the Parquet encoding runs on every core, and the parent
     # receives compressed bytes instead of unpickling a table and encoding it alone.
+    from joblib import delayed  # a tenth of a second: only a run of several chunks needs it
+
     tasks = (delayed(encoded_chunk)(config, chunk, run_id) for chunk in todo)
     yield from as_finished(min(jobs, len(todo)), tasks)
 
@@ -276,6 +277,8 @@ def as_finished(workers: int, tasks: Iterable[Any]) -> Iterator[Any]:
     """joblib's ``delayed`` tasks played by ``workers`` local processes, each result as soon as
     it is ready. Closed early (Ctrl-C, an error), the tasks still playing are cancelled without
     joblib's warning of them, a second line beside the one the interrupt prints."""
+    from joblib import Parallel
+
     results = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(tasks)
     try:
         for result in results:  # noqa: UP028 (`yield from` would close them outside the filter)

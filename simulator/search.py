@@ -53,14 +53,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .policy import EVAL_AT, MAX_FEATURES, PolicyDef, PolicyParam
+from .policy import EVAL_AT, MAX_FEATURES, SEARCH_POLICY, PolicyDef, PolicyParam
 
 EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]; sqrt(2) is the textbook value
 WIDEN = 1.0  # progressive widening: children of a node <= 1 + WIDEN * sqrt(its visits)
 BIAS = 1.0  # progressive bias toward the guide's choice: bias / (visits + 1) on its UCB score
 
 
-SEARCH_POLICY = "mcts"  # the search player's name in every game
 TREE = "tree"  # opponents=tree: the other seats choose in the tree (max-n) rather than by a policy
 
 

@@ -145,7 +145,8 @@ LAYERS = ("contract", "games", "runs", "analyses", "reports", "studies", "cli")
 CONTRACT = {
     "simulator.errors", "simulator.rules", "simulator.game_data", "simulator.dataset",
     "simulator.folders", "simulator.games", "simulator.policy", "simulator.boards",
-    "simulator.recording", "simulator.rng", "simulator.seed_bank", "simulator.jit", "simulator.outcomes",
+    "simulator.recording", "simulator.replay_def", "simulator.rng", "simulator.seed_bank",
+    "simulator.jit", "simulator.outcomes",
 }  # fmt: skip
 RUNS = {
     "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",

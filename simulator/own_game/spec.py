@@ -18,7 +18,7 @@ from ..boards import Board, Cell
 from ..errors import BalanceError
 from ..games import MEASURE, GameSpec, SeatPolicy, register
 from ..policy import PolicyDef, PolicyParam
-from ..recording import ReplayDef
+from ..replay_def import ReplayDef
 from ..rules import RuleSet, option
 from .loader import GameFile, from_source, load
 from .play import Chooser, columns, play_game
