@@ -282,24 +282,14 @@ def paired_interval(d: np.ndarray, confidence: float = CONFIDENCE) -> tuple[floa
     return float(ci.low), float(ci.high)
 
 
-def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
-    """Change in a yes/no outcome between independent runs (chi-square test, Welch interval)."""
-    base = np.asarray(base, dtype=float)
-    other = np.asarray(other, dtype=float)
-    table = np.array(
-        [[base.sum(), len(base) - base.sum()], [other.sum(), len(other) - other.sum()]]
-    )
-    if (table.sum(axis=0) == 0).any():
-        p = 1.0
-    else:
-        p = float(stats.chi2_contingency(table).pvalue)
-    lo, hi = _welch_interval(base, other)
-    return Difference(
-def share_change(base: np.ndarray, other: np.ndarray, is_paired: bool) -> Difference:
+def share_change(
+    base: np.ndarray, other: np.ndarray, is_paired: bool, confidence: float = CONFIDENCE
+) -> Difference:
     """Change in a seat's share of the win (per game 0, 1/k or 1). Shares that are all 0 or 1
     are yes/no outcomes and take exactly :func:`paired_proportion` or
     :func:`unpaired_proportion`; fractional shares (a shared win) take the t test and interval
-    of their mean: paired over the same games, or Welch's between independent runs."""
+    of their mean: paired over the same games (at ``confidence``), or Welch's between
+    independent runs."""
     from scipy import stats
 
     base = np.asarray(base, dtype=float)
@@ -307,11 +297,12 @@ def share_change(base: np.ndarray, other: np.ndarray, is_paired: bool) -> Differ
     whole = np.isin(base, (0.0, 1.0)).all() and np.isin(other, (0.0, 1.0)).all()
     if whole:
         if is_paired:
-            return paired_proportion(base.astype(bool), other.astype(bool))
+            return paired_proportion(base.astype(bool), other.astype(bool), confidence)
         return unpaired_proportion(base, other)
     if is_paired:
         d = paired_mean(base, other)
-        return Difference(d.base, d.other, d.diff, d.lo, d.hi, d.p_value, "paired t (shares)")
+        lo, hi = paired_interval(other - base, confidence)
+        return Difference(d.base, d.other, d.diff, lo, hi, d.p_value, "paired t (shares)")
     lo, hi = _welch_interval(base, other)
     if base.var() == 0 and other.var() == 0:
         p = 1.0 if base.mean() == other.mean() else 0.0
@@ -328,6 +319,19 @@ def share_change(base: np.ndarray, other: np.ndarray, is_paired: bool) -> Differ
     )
 
 
+def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
+    """Change in a yes/no outcome between independent runs (chi-square test, Welch interval)."""
+    base = np.asarray(base, dtype=float)
+    other = np.asarray(other, dtype=float)
+    table = np.array(
+        [[base.sum(), len(base) - base.sum()], [other.sum(), len(other) - other.sum()]]
+    )
+    if (table.sum(axis=0) == 0).any():
+        p = 1.0
+    else:
+        p = float(stats.chi2_contingency(table).pvalue)
+    lo, hi = _welch_interval(base, other)
+    return Difference(
         float(base.mean()),
         float(other.mean()),
         float(other.mean() - base.mean()),
