@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simulator.outcomes import is_no_winner, share
+
 from .outcomes import per_game_outcome
 from .runs import Run
 from .seats import outcome_blocks
@@ -20,6 +22,8 @@ from .stats import (
     paired_mean,
     paired_proportion,
     proportion,
+    share_change,
+    share_proportion,
 )
 from .summary import estimates, run_summary
 from .targets import MEETS, MISSES, Target
@@ -53,6 +57,8 @@ def pooled_estimates(runs: list[Run], targets: tuple[Target, ...]) -> dict[str, 
         x = np.concatenate(parts)
         if x.dtype == bool:
             out[t.name] = proportion(int(x.sum()), len(x))
+        elif _is_win_share(t.name):  # a shared win somewhere: the shares' own interval
+            out[t.name] = share_proportion(float(x.sum()), len(x), float((x * x).sum()))
         else:
             out[t.name] = mean_from_moments(float(x.mean()), float(x.std(ddof=1)), len(x))
     return out
@@ -111,10 +117,10 @@ def per_game(run: Run, measure: str) -> pl.Expr | None:
     seat = {"first-seat": 0, "last-seat": last}.get(measure)
     if measure.startswith("seat-"):
         seat = int(measure[5:]) - 1
-    if seat is not None:
-        return (pl.col("winner") == seat).fill_null(False)
-    if measure == "no-winner":
-        return pl.col("winner").is_null()
+    if seat is not None:  # the seat's share of the win (1/k a k-way shared win)
+        return share(seat)
+    if measure == "no-winner":  # no seat holds a share of the win
+        return is_no_winner()
     if measure == "success":
         return pl.col("success").fill_null(False)
     if measure == "length":
@@ -127,8 +133,13 @@ def per_game(run: Run, measure: str) -> pl.Expr | None:
         return run.own_figures().get(measure[5:])
     if measure.startswith("policy:"):
         seats = [s for s, p in enumerate(run.policies) if p.partition(":")[0] == measure[7:]]
-        return pl.col("winner").is_in(seats).fill_null(False)
+        return pl.sum_horizontal([share(s) for s in seats]) if seats else pl.lit(0.0)
     return per_game_outcome(measure)  # return:seat-N, place:seat-N, shared
+
+
+def _is_win_share(measure: str) -> bool:
+    """Whether the measure is a share of the win per game (a seat's, or a policy's seats')."""
+    return measure in ("first-seat", "last-seat") or measure.startswith(("seat-", "policy:"))
 
 
 def per_game_values(run: Run, measure: str) -> np.ndarray | None:
@@ -137,7 +148,10 @@ def per_game_values(run: Run, measure: str) -> np.ndarray | None:
     if expr is None:
         return None
     frame = run.scan().select("game_index", expr.alias("x")).collect().sort("game_index")
-    return frame["x"].to_numpy()
+    x = frame["x"].to_numpy()
+    if _is_win_share(measure) and np.isin(x, (0.0, 1.0)).all():
+        return x.astype(bool)  # every share whole: a yes/no win, read as before shared wins
+    return x
 
 
 def paired_change(start: list[Run], other: list[Run], target: Target) -> dict[str, Any] | None:
@@ -152,8 +166,10 @@ def paired_change(start: list[Run], other: list[Run], target: Target) -> dict[st
     n = [min(len(a), len(b)) for a, b in pairs]
     a = np.concatenate([x[:k] for (x, _), k in zip(pairs, n, strict=True)])
     b = np.concatenate([y[:k] for (_, y), k in zip(pairs, n, strict=True)])
-    if a.dtype == bool:
+    if a.dtype == bool and b.dtype == bool:
         return paired_proportion(a, b).as_dict()
+    if _is_win_share(target.name):  # shares of the win, one of them fractional
+        return share_change(a.astype(float), b.astype(float), True).as_dict()
     return paired_mean(a.astype(float), b.astype(float)).as_dict()
 
 

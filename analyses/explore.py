@@ -1,8 +1,10 @@
 """Which rule options move which figure: the analysis of a ``balance explore`` study.
 
 Figures (named like ``--target`` names): ``first-seat`` (seat 1's win rate), ``balance`` (1 minus
-the largest gap between two seats' win rates, as in the run summary), ``draw`` (share of games
-nobody wins), ``success`` (cooperative games, instead of the seat figures), ``length`` (mean, in
+the largest gap between two seats' win rates, as in the run summary; a k-way shared win counts
+1/k to each seat), ``no-winner`` (share of games in which no seat holds a share of the win),
+``shared`` (share of games two or more seats share; only for a game with a shared win at some
+point), ``success`` (cooperative games, instead of the seat figures), ``length`` (mean, in
 the game's unit), ``end:<reason>`` (share of games ending that way) and ``mean:<column>`` (mean of
 each of the game's own numeric columns). Each is computed at every point of the design from the
 point's games; a figure equal at every point is dropped with a note.
@@ -45,6 +47,7 @@ import polars as pl
 
 from simulator.folders import EXPLORE_TIME_FILE, read_plan
 from simulator.games import COUNT, MEASURE
+from simulator.outcomes import WIN_SHARE
 
 from .runs import Run
 
@@ -52,13 +55,14 @@ GAME_RESAMPLES = 200
 TRAJECTORY_RESAMPLES = 2000
 SEED = 20240101
 INTERACTS = 1.0  # sigma / mu_star above this: "interacts or bends"
-MAIN = ("first-seat", "balance", "no-winner", "success", "length")
+MAIN = ("first-seat", "balance", "no-winner", "shared", "success", "length")
+RATES = ("first-seat", "balance", "no-winner", "shared", "success")
 _NUMERIC = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64,
             pl.Float32, pl.Float64, pl.Boolean)  # fmt: skip
 
 
 def is_rate(figure: str) -> bool:
-    return figure in ("first-seat", "balance", "no-winner", "success") or figure.startswith("end:")
+    return figure in RATES or figure.startswith("end:")
 
 
 # -- per-point figures with their game resamples -------------------------------------------------
@@ -87,7 +91,7 @@ def point_figures(runs: list[Run]) -> tuple[dict[str, np.ndarray], dict[str, np.
     per_game: dict[str, list[np.ndarray]] = {}
     seat_wins: list[np.ndarray] = []
     for run in runs:
-        cols = ["game_index", "winner", "length", "end_reason", *own]
+        cols = ["game_index", WIN_SHARE, "length", "end_reason", *own]
         if coop:
             cols.append("success")
         df = run.scan().filter(pl.col("game_index") < games).select(cols).sort("game_index")
@@ -96,12 +100,12 @@ def point_figures(runs: list[Run]) -> tuple[dict[str, np.ndarray], dict[str, np.
         if coop:
             rows["success"] = df["success"].cast(pl.Float64).fill_null(0).to_numpy()
         else:
-            won = df["winner"].is_not_null().to_numpy()
-            rows["first-seat"] = (df["winner"] == 0).fill_null(False).to_numpy().astype(float)
-            rows["no-winner"] = (~won).astype(float)
-            seat_wins.append(
-                np.stack([(df["winner"] == s).fill_null(False).to_numpy() for s in range(players)])
-            )
+            shares = np.array(df[WIN_SHARE].to_list(), dtype=float).reshape(-1, players)
+            winners = (shares > 0).sum(axis=1)
+            rows["first-seat"] = shares[:, 0]
+            rows["no-winner"] = (winners == 0).astype(float)
+            rows["shared"] = (winners >= 2).astype(float)
+            seat_wins.append(shares.T)  # seats x games
         ends = df["end_reason"].to_numpy()
         for reason in reasons:
             rows[f"end:{reason}"] = (ends == reason).astype(float)
@@ -111,6 +115,8 @@ def point_figures(runs: list[Run]) -> tuple[dict[str, np.ndarray], dict[str, np.
             per_game.setdefault(name, []).append(col)
     values, resampled = {}, {}
     order = ([] if coop else ["first-seat", "balance", "no-winner"]) + (["success"] if coop else [])
+    if not coop and any(col.any() for col in per_game["shared"]):  # only a game that shares
+        order.append("shared")
     order += ["length", *(f"end:{r}" for r in reasons), *(f"mean:{c}" for c in own)]
     for name in order:
         if name == "balance":

@@ -13,7 +13,9 @@ each rung on the same seeds. Per rung, the effects are the ordinary paired compa
 - "cannot tell yet" otherwise: a rung shows no significant effect and none differs, or a rung
   could not measure the figure at all (every game the same under both rule sets, or a seat's
   win rate where fewer than ``MIN_DECIDED`` games have a winner: random players who decide
-  almost no game): such a rung takes part in no test, and its reason is given;
+  almost no game): such a rung takes part in no test, and its reason is given. A seat's win
+  rate counts a k-way shared win 1/k; the shared-win rate is a figure of its own where a game
+  shares its win;
 - "no effect at any rung" in the one case that needs no test: every game came out the same
   under the variant at every rung (every difference and interval exactly zero).
 """
@@ -27,6 +29,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 from scipy import stats as sps
+
+from simulator.outcomes import WIN_SHARE
 
 from .runs import Run, paired
 from .skill import MIN_DECIDED
@@ -95,7 +99,8 @@ def _per_game_effects(
                 pl.col("success_v").fill_null(False),
             )
         else:
-            decided = [int(joined[c].is_not_null().sum()) for c in ("winner", "winner_v")]
+            count = {c: _winners(c) for c in (WIN_SHARE, f"{WIN_SHARE}_v")}
+            decided = [int(joined.select((n > 0).sum()).item()) for n in count.values()]
             if min(decided) < MIN_DECIDED:
                 few = (
                     f"{rung} players decide no game, with or without the variant"
@@ -103,12 +108,16 @@ def _per_game_effects(
                     else f"{rung} players decide {decided[0]:,} of {joined.height:,} games by "
                     f"default and {decided[1]:,} with the variant"
                 )
-            for s in range(base.n_players):
+            for s in range(base.n_players):  # a seat's share of the win: 1/k a shared win
                 values[f"seat {s + 1} win rate"] = (
-                    (pl.col("winner") == s).fill_null(False),
-                    (pl.col("winner_v") == s).fill_null(False),
+                    pl.col(WIN_SHARE).list.get(s),
+                    pl.col(f"{WIN_SHARE}_v").list.get(s),
                 )
-            values["no-winner rate"] = (pl.col("winner").is_null(), pl.col("winner_v").is_null())
+            by_default, by_variant = count.values()
+            shared = (by_default >= 2, by_variant >= 2)
+            if joined.select((shared[0] | shared[1]).any()).item():  # only where a win is shared
+                values["shared-win rate"] = shared
+            values["no-winner rate"] = (by_default == 0, by_variant == 0)
         values["mean length"] = (pl.col("length"), pl.col("length_v"))
         frame = joined.select(
             *(a.cast(pl.Float64).alias(f"{m}|a") for m, (a, _) in values.items()),
@@ -126,6 +135,11 @@ def _per_game_effects(
     return unmeasured, effects
 
 
+def _winners(column: str) -> pl.Expr:
+    """How many seats hold a share of the win in each game."""
+    return pl.col(column).list.eval(pl.element() > 0).list.sum()
+
+
 def _same_everywhere(measure: str, value: float, rung: str, unit: str) -> str:
     """Why a figure that is the same in every game under both rule sets tells nothing."""
     either = "with or without the variant"
@@ -133,6 +147,8 @@ def _same_everywhere(measure: str, value: float, rung: str, unit: str) -> str:
         return f"every game under {rung} lasts {value:,.0f} {unit}, {either}"
     if measure == "success rate":
         return f"{rung} players complete {'every' if value else 'no'} deal, {either}"
+    if measure == "shared-win rate":
+        return f"every game under {rung} {'is' if value else 'is not'} shared, {either}"
     if measure == "no-winner rate":
         return (
             f"{rung} players decide no game, {either}"

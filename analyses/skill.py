@@ -3,8 +3,9 @@ the game's own figures move as play gets stronger (``balance skill``).
 
 Competitive games: every pair of rungs played at tables holding only those two, seats rotated on
 common seeds, so every game is one comparison of two rungs. The ratings are Bradley-Terry
-strengths fitted to the games one of the two won (a game nobody won is counted beside the
-ratings, per pair, not in them); they are shown on the Elo scale (400 points: 10 to 1 odds in
+strengths fitted to the games one of the two won, a win the two shared counting as a draw (half
+a win to each, as Elo scores a draw; a game nobody won is counted beside the ratings, per pair,
+not in them); they are shown on the Elo scale (400 points: 10 to 1 odds in
 decided games) with ``random`` (else the weakest rung) at 0.
 
 Cooperative games: every rung plays every seat on the same deals; two rungs are compared on the
@@ -30,8 +31,16 @@ from scipy import optimize
 from scipy.special import expit
 from scipy.stats import chi2
 
+from simulator.outcomes import WIN_SHARE, share
+
 from .runs import Run
-from .stats import CONFIDENCE, mean_from_moments, proportion, unpaired_proportion
+from .stats import (
+    CONFIDENCE,
+    mean_from_moments,
+    proportion,
+    share_proportion,
+    unpaired_proportion,
+)
 from .summary import means_of
 
 ELO = 400.0 / math.log(10.0)  # Bradley-Terry log-strength -> Elo points
@@ -138,30 +147,38 @@ def _span(rating: dict[str, float], bottom: str, top: str) -> dict[str, Any]:
 
 # -- comparisons ------------------------------------------------------------------------------
 def _pair_results(rungs: list[str], pairs: list[Run]) -> np.ndarray:
-    """``wins[i, j, 0]``: games rung i won against rung j; ``wins[i, j, 1]``: games of the pair
-    nobody won (the same in both cells)."""
-    wins = np.zeros((len(rungs), len(rungs), 2))
+    """``wins[i, j, 0]``: games rung i won against rung j, a game the two shared counting half
+    to each (a draw, as Elo scores one); ``wins[i, j, 1]``: games of the pair nobody won and
+    ``wins[i, j, 2]``: games they shared (each the same in both cells)."""
+    wins = np.zeros((len(rungs), len(rungs), 3))
     for run in pairs:
         a, b = (rungs.index(x) for x in run.params["rungs"])
         row = (
             run.scan()
-            .select(
-                pl.col("policies")
-                .list.get(pl.col("winner").cast(pl.Int64), null_on_oob=True)
-                .alias("winning")
-            )
-            .group_by("winning")
+            .select((_held(run, rungs[a]) > 0).alias("a"), (_held(run, rungs[b]) > 0).alias("b"))
+            .group_by("a", "b")
             .agg(pl.len().alias("n"))
             .collect()
         )
-        for winning, n in row.iter_rows():
-            if winning is None:
+        for a_won, b_won, n in row.iter_rows():
+            if a_won and b_won:  # shared between the two rungs: a draw
+                wins[a, b, 0] += n / 2
+                wins[b, a, 0] += n / 2
+                wins[a, b, 2] += n
+                wins[b, a, 2] += n
+            elif a_won or b_won:
+                w, other = (a, b) if a_won else (b, a)
+                wins[w, other, 0] += n
+            else:
                 wins[a, b, 1] += n
                 wins[b, a, 1] += n
-            else:
-                w = rungs.index(winning)
-                wins[w, b if w == a else a, 0] += n
     return wins
+
+
+def _held(run: Run, rung: str) -> pl.Expr:
+    """A rung's share of the win in each game of a run: the shares of the seats it holds."""
+    seats = [s for s, p in enumerate(run.policies) if p == rung]
+    return pl.sum_horizontal([share(s) for s in seats]) if seats else pl.lit(0.0)
 
 
 def _cooperative_comparisons(
@@ -169,7 +186,7 @@ def _cooperative_comparisons(
 ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Deal by deal: rung i "beats" rung j when it succeeds and j fails on the same seed (and
     rule setting). Also each rung's success rate at each setting."""
-    wins = np.zeros((len(rungs), len(rungs), 2))
+    wins = np.zeros((len(rungs), len(rungs), 3))  # as :func:`_pair_results`: no draws here
     points: dict[str, dict[str, Any]] = {}
     for run in selves:
         key = _point_text(run.params.get("point", {}))
@@ -378,7 +395,7 @@ def fit_ratings(wins: np.ndarray, rungs: list[str], seed: int = 0) -> list[dict[
 # -- pairs and luck ---------------------------------------------------------------------------
 def _ladder_games(wins: np.ndarray, k: int) -> dict[str, Any]:
     """A rung's games against the other rungs: how many, and the share nobody won."""
-    decided = int(wins[k, :, 0].sum() + wins[:, k, 0].sum())
+    decided = round(wins[k, :, 0].sum() + wins[:, k, 0].sum())  # a draw: two halves, one game
     none = int(wins[k, :, 1].sum() - wins[k, k, 1])
     return {
         "ladder_games": decided + none,
@@ -389,17 +406,25 @@ def _ladder_games(wins: np.ndarray, k: int) -> dict[str, Any]:
 
 def _pair_row(wins: np.ndarray, rungs: list[str], strong: int, weak: int) -> dict[str, Any]:
     won, lost, none = wins[strong, weak, 0], wins[weak, strong, 0], wins[strong, weak, 1]
-    decided = int(won + lost)
+    draws = int(wins[strong, weak, 2]) if wins.shape[2] > 2 else 0
+    decided = round(won + lost)  # a draw counts half to each: one decided game
+    squares = won - draws / 2 + draws / 4  # the stronger's per-game score squared: 1 or 1/4
     return {
         "stronger": rungs[strong],
         "weaker": rungs[weak],
-        "stronger_wins": int(won),
-        "weaker_wins": int(lost),
+        "stronger_wins": _whole(won),
+        "weaker_wins": _whole(lost),
+        "draws": draws,
         "no_winner": int(none),
         "decided": decided,
-        "stronger_win_rate": proportion(int(won), decided).as_dict(),
+        "stronger_win_rate": share_proportion(_whole(won), decided, squares).as_dict(),
         "no_winner_share": proportion(int(none), decided + int(none)).as_dict(),
     }
+
+
+def _whole(x: float) -> float | int:
+    """A count of wins as an int when whole (no draw among them), else with its halves."""
+    return int(x) if float(x).is_integer() else float(x)
 
 
 def separated(pair: dict[str, Any]) -> bool:
@@ -423,7 +448,8 @@ def _groups(names: list[str], adjacent: list[dict[str, Any]]) -> list[list[str]]
 def _pooled_upset(pairs: list[dict[str, Any]]) -> dict[str, float]:
     upsets = sum(p["weaker_wins"] for p in pairs)
     decided = sum(p["decided"] for p in pairs)
-    return proportion(upsets, decided).as_dict()
+    draws = sum(p.get("draws", 0) for p in pairs)
+    return share_proportion(upsets, decided, upsets - draws / 4).as_dict()
 
 
 # -- the game's own figures per rung ----------------------------------------------------------
@@ -454,11 +480,14 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         out["success"] = proportion(int(ok.sum()), games).as_dict()
     else:
         players = runs[0].n_players
-        first = int((frame["winner"] == 0).fill_null(False).sum())
-        decided = int(frame["winner"].is_not_null().sum())
-        out["first_seat_win_rate"] = proportion(first, games).as_dict()
-        share = proportion(first, decided)  # seat 1's share of the decided games
-        out["first_seat_edge"] = {k: v - 1 / players for k, v in share.as_dict().items()}
+        shares = frame[WIN_SHARE]
+        seat_1 = shares.list.get(0)  # a k-way shared win counts 1/k
+        first = _whole(float(seat_1.sum()))
+        squares = float((seat_1**2).sum())
+        decided = int((shares.list.eval(pl.element() > 0).list.sum() > 0).sum())
+        out["first_seat_win_rate"] = share_proportion(first, games, squares).as_dict()
+        of_decided = share_proportion(first, decided, squares)  # seat 1's share of decided games
+        out["first_seat_edge"] = {k: v - 1 / players for k, v in of_decided.as_dict().items()}
         out["first_seat_wins"], out["decided"] = first, decided
         none = proportion(games - decided, games)
         out["no_winner_rate"] = none.as_dict()
@@ -473,7 +502,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
 
 def _common_columns(run: Run) -> list[str]:
     schema = run.scan().collect_schema()
-    return [c for c in ("winner", "success", "length", "end_reason") if c in schema]
+    return [c for c in (WIN_SHARE, "success", "length", "end_reason") if c in schema]
 
 
 def _mark_degenerate(rows: list[dict[str, Any]], cooperative: bool, unit: str, game: str) -> None:

@@ -21,14 +21,22 @@ import polars as pl
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 from simulator.folders import Seating
+from simulator.outcomes import share, with_outcome_columns
 
-from .stats import family_confidence, paired_interval, paired_proportion
+from .stats import family_confidence, paired_interval, share_change
 
 
 def _won(folder: Path, seat: int | None, cooperative: bool) -> pl.DataFrame:
-    frame = RunFolder.open(folder).scan()
-    won = pl.col("success") if cooperative else pl.col("winner") == seat
-    return frame.select("game_index", won.fill_null(False).alias("won")).collect()
+    """Per game, whether the players succeeded (1 or 0), or the seat's share of the win (1/k a
+    k-way shared win); :func:`analyses.stats.share_change` reads whole shares as yes/no wins."""
+    run = RunFolder.open(folder)
+    frame = run.scan()
+    if cooperative:
+        won = pl.col("success").fill_null(False).cast(pl.Float64)
+    else:
+        frame = with_outcome_columns(frame, int(run.read_manifest()["config"]["n_players"]))
+        won = share(seat)
+    return frame.select("game_index", won.alias("won")).collect()
 
 
 def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -50,7 +58,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
         for t in others:
             theirs = _won(path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative)
             joined = mine.join(theirs, on="game_index", suffix="_o")
-            d = paired_proportion(joined["won_o"].to_numpy(), joined["won"].to_numpy(), confidence)
+            d = share_change(joined["won_o"].to_numpy(), joined["won"].to_numpy(), True, confidence)
             rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
         diffs = np.array([r["change"]["value"] for r in rows]) if rows else np.zeros(0)
         out.append(
@@ -140,7 +148,7 @@ def adapted_effects(
                 check_outcomes(path, data, setting), on=["seating", "game_index"], suffix="_v"
             )
             b, v = joined["won"].to_numpy(), joined["won_v"].to_numpy()
-            diffs[play] = paired_proportion(b, v).as_dict()
+            diffs[play] = share_change(b, v, True).as_dict()
             per_game[play] = v.astype(float) - b.astype(float)
         change = per_game["adapted play"] - per_game["default play"]
         lo, hi = paired_interval(change, confidence)

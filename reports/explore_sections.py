@@ -31,6 +31,8 @@ def _figure_words(name: str, s: dict[str, Any]) -> str:
         return "balance (1 minus the largest gap between two seats' win rates)"
     if name == "no-winner":
         return "the share of games nobody wins"
+    if name == "shared":
+        return "the share of games two or more seats share the win"
     if name == "success":
         return "the success rate"
     if name == "length":

@@ -235,7 +235,8 @@ def key_sentence() -> str:
     return (
         f"A difference of 200 points means the stronger wins {pct(win_share(200))} of the games "
         f"the two decide; 400 points, {pct(win_share(400))}. Games nobody won are left out of "
-        "the ratings and counted beside them."
+        "the ratings and counted beside them; a game two rungs shared is a draw, half a win "
+        "to each."
     )
 
 
@@ -294,17 +295,12 @@ def _ratings_section(s: dict[str, Any]) -> Section:
     for extra in (s["extremes"], s["top_vs_hand_written"]):
         if extra is not None and extra not in head:
             head.append(extra)
+    drawn = any(p.get("draws", 0) for p in head)  # a game the two rungs shared: a draw
     section.add(
         Table(
-            [
-                "higher rated",
-                "lower rated",
-                "higher wins",
-                "95% interval",
-                "decided",
-                "no winner",
-                "95% interval",
-            ],
+            ["higher rated", "lower rated", "higher wins", "95% interval", "decided"]
+            + (["shared (draws)"] if drawn else [])
+            + ["no winner", "95% interval"],
             [
                 [
                     p["stronger"],
@@ -312,6 +308,9 @@ def _ratings_section(s: dict[str, Any]) -> Section:
                     pct(p["stronger_win_rate"]["value"]),
                     _ci(p["stronger_win_rate"]["lo"], p["stronger_win_rate"]["hi"]),
                     f"{p['decided']:,}",
+                ]
+                + ([f"{p.get('draws', 0):,}"] if drawn else [])
+                + [
                     pct(p["no_winner_share"]["value"]),
                     _ci(p["no_winner_share"]["lo"], p["no_winner_share"]["hi"]),
                 ]
@@ -319,8 +318,14 @@ def _ratings_section(s: dict[str, Any]) -> Section:
             ],
             "Head to heads: neighbouring rungs, then the strongest against the weakest and "
             "against the best hand-written policy. 'higher wins' is the higher rated rung's "
-            "share of the games one of the two won; 'no winner' the share of all their games "
-            "nobody won.",
+            "share of the games one of the two won"
+            + (
+                ", a game the two shared counting half to each (a draw); 'shared' how many "
+                "such games they played"
+                if drawn
+                else ""
+            )
+            + "; 'no winner' the share of all their games nobody won.",
         )
     )
     section.paragraphs += _luck_sentences(s)

@@ -21,7 +21,7 @@ from .requests import Execution, PlayRequest
 from .rules import read_play
 from .runner import run
 
-COMPETITIVE = ("first-seat", "last-seat", "no-winner", "balance", "length")
+COMPETITIVE = ("first-seat", "last-seat", "no-winner", "shared", "balance", "length")
 COOPERATIVE = ("success", "length")
 
 
@@ -137,6 +137,11 @@ def rotated_lines(s: dict[str, Any]) -> list[str]:
         lines.append(
             f"  balance {b['value']:.3f} (95% interval {b['lo']:.3f} to {b['hi']:.3f}); "
             f"nobody wins {share('no-winner')}"
+            + (
+                f"; seats share the win {share('shared')}"
+                if p.get("shared", {}).get("value")
+                else ""
+            )
         )
     if "success" in p:
         lines.append(f"  success {share('success')}")

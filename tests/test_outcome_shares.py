@@ -5,6 +5,7 @@ exact shares come from enumerating its dice."""
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,16 +14,19 @@ import polars as pl
 import pytest
 
 from analyses.drama import drama_summary
+from analyses.ladder import _per_game_effects
 from analyses.overview import headline
 from analyses.policies import policy_summary
 from analyses.runs import Run
 from analyses.seats import outcome_blocks, seat_counts, seat_summary
+from analyses.skill import _pair_results, fit_ratings, ladder_figures
 from analyses.stats import proportion, share_proportion
 from analyses.summary import estimates, headline_rate_widths, run_summary
 from analyses.variants import compare_runs
 from analyses.watch import games_to_watch
 from reports.study_sections import pooled_seats
 from reports.terminal import run_lines
+from simulator.outcomes import is_shared
 from simulator.runner import simulate
 
 # Three seats, a known truth: each row an outcome (every seat's share) and its probability.
@@ -227,3 +231,56 @@ def test_a_tournament_counts_a_shared_win_to_every_policy_sharing_it(tmp_path):
     assert pooled["shared_win_rate"]["value"] > 0.1
     for pair in summary["matrix"]:
         assert 0 <= pair["lo"] <= pair["value"] <= pair["hi"] <= 1
+
+
+def test_a_win_two_rungs_share_is_a_draw_half_a_win_to_each(tmp_path):
+    rungs = ["random", "greedy"]
+    runs = [
+        Run.open(
+            simulate(SHARED_DICE, 800, tmp_path / f"p{i}", players=2, jobs=1, seed=3,
+                     policies=seating),
+            params={"rungs": rungs},
+        )
+        for i, seating in enumerate((rungs, rungs[::-1]))
+    ]  # fmt: skip
+    wins = _pair_results(rungs, runs)
+    ties = sum(r.scan().filter(is_shared()).select(pl.len()).collect().item() for r in runs)
+    assert ties > 50 and wins[0, 1, 2] == wins[1, 0, 2] == ties
+    assert wins[0, 1, 0] + wins[1, 0, 0] == pytest.approx(1600)  # every game decided
+    assert wins[0, 1, 1] == 0
+    figures = ladder_figures(wins, rungs)
+    pair = figures["pairs"][0]
+    assert pair["draws"] == ties and pair["decided"] == 1600
+    assert pair["stronger_wins"] + pair["weaker_wins"] == pytest.approx(1600)
+    assert pair["stronger_win_rate"]["lo"] < 0.5 < pair["stronger_win_rate"]["hi"]  # alike
+
+
+def test_draws_rate_two_rungs_as_elo_scores_them():
+    wins = np.zeros((2, 2, 3))
+    wins[1, 0, 0], wins[0, 1, 0] = 20_000 + 5_000, 10_000 + 5_000  # 10,000 draws, half each
+    wins[1, 0, 2] = wins[0, 1, 2] = 10_000
+    rating = fit_ratings(wins, ["random", "good"])[1]["rating"]
+    assert rating["value"] == pytest.approx(400 * math.log10(25 / 15), abs=1.0)
+    pair = ladder_figures(wins, ["random", "good"])["pairs"][0]
+    assert pair["stronger_win_rate"]["value"] == pytest.approx(25 / 40)
+    # a draw's score (1/2) varies less than a win or loss: a narrower interval than 40,000
+    # yes/no games would give
+    assert pair["stronger_win_rate"]["hi"] - pair["stronger_win_rate"]["lo"] < (
+        proportion(25_000, 40_000).width
+    )
+
+
+def test_the_ladder_reads_each_rungs_shares_and_shared_wins(dice_run, tmp_path):
+    one_die = Run.open(
+        simulate(
+            SHARED_DICE, DICE_GAMES, tmp_path / "one", players=3, jobs=1, seed=5,
+            sets={"rounds": 1},
+        ),
+        label="one die [random]",
+    )  # fmt: skip
+    unmeasured, effects = _per_game_effects("random", dice_run, [one_die])
+    assert "one die: no-winner rate" in unmeasured  # every game has a winner, either way
+    index, shared = effects["one die: shared-win rate"]
+    assert len(index) == DICE_GAMES and set(np.unique(shared)) <= {-1.0, 0.0, 1.0}
+    _, seat = effects["one die: seat 1 win rate"]
+    assert not np.isin(seat, (-1.0, 0.0, 1.0)).all()  # halves and thirds: the shares
