@@ -18,6 +18,7 @@ options = {
     "bet": {"default": 1, "min": 1, "max": 5, "meaning": "chips a bet or a call adds"},
 }
 end_reasons = ("showdown", "fold")
+scores_during_play = False  # no chips change hands before the end
 CARDS = "JQK"
 DEALS = [(a, b) for a in range(3) for b in range(3) if a != b]
 
