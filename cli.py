@@ -256,6 +256,8 @@ def policies(
                 default = p["choices"][int(p["default"])]
             else:
                 span, default = f"{p['lo']:g} to {p['hi']:g}", f"{p['default']:g}"
+                if not p["bounded"]:  # any value; the range is where tune searches
+                    span = f"any (tune: {span})"
             table.add_row("", p["name"], default, span, p["doc"], end_section=last)
     console = Console(width=140)
     console.print(table)
@@ -285,6 +287,7 @@ def simulate(
     chunk_size: opt.SimulateChunkSizeOpt = None,
     cluster: opt.ClusterOpt = None,
     as_json: opt.SimulateJsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
     until_ci: opt.SimulateUntilCiOpt = None,
     wait: opt.WaitOpt = False,
@@ -439,6 +442,7 @@ def compare(
     fmt: opt.FormatOpt = "html",
     target: opt.TargetOpt = None,
     as_json: opt.JsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Play the default rules and each variant on the same games, then report what changed.
@@ -490,6 +494,7 @@ def sweep(
     fmt: opt.FormatOpt = "html",
     target: opt.TargetOpt = None,
     as_json: opt.JsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Play every combination of rule values, then report win rates and length against them.
@@ -523,6 +528,7 @@ def tournament(
     fmt: opt.FormatOpt = "html",
     target: opt.TargetOpt = None,
     as_json: opt.JsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Rotate policies through every seat on the same games and report who beats whom.
@@ -557,6 +563,7 @@ def skill(
     wait: opt.WaitOpt = False,
     fmt: opt.FormatOpt = "html",
     as_json: opt.JsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """How much skill matters: play a ladder of policies against each other and rate them.
@@ -601,6 +608,7 @@ def explore(
     wait: opt.WaitOpt = False,
     fmt: opt.FormatOpt = "html",
     as_json: opt.JsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Which rules matter: screen rule options for how much each moves the game's figures.
@@ -638,6 +646,7 @@ def verify(
     repair: opt.VerifyRepairOpt = False,
     jobs: opt.JobsOpt = None,
     wait: opt.WaitOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
 ) -> int:
     """Check run folders: the manifest, every part against the size, row count and SHA-256
     recorded when it was written, and the number of games.
@@ -690,6 +699,7 @@ def tune(
     jobs: opt.JobsOpt = None,
     cluster: opt.ClusterOpt = None,
     as_json: opt.ResultJsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Fit a policy's parameters to the rules in force: the setting with the best win rate.
@@ -752,6 +762,7 @@ def design(
     cluster: opt.ClusterOpt = None,
     fmt: opt.FormatOpt = "html",
     as_json: opt.ResultJsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     quiet: opt.QuietOpt = False,
 ) -> None:
     """Search rule settings for ones that meet your targets, and prove them on fresh games.
@@ -853,6 +864,7 @@ def replay(
     data: opt.DataOpt = None,
     policy_file: opt.PolicyFileOpt = None,
     as_json: opt.ReplayJsonOpt = False,
+    call_limit: opt.CallLimitOpt = opt.CALL_LIMIT,
     out: opt.ReplayOutOpt = None,
 ) -> None:
     """Watch one game move by move: the engine plays it again from its seed and records it.
@@ -865,13 +877,20 @@ def replay(
     Example: balance replay runs/base --game-index 12 --out game12.html
     """
     from reports.replay_page import check_page_path, write_page
-    from simulator.replay import check_replay_options, replay_run, replay_seed
+    from simulator.replay import FailedReplay, check_replay_options, replay_run, replay_seed
 
     request = _what(ctx, game=target)
     is_run = check_replay_options(game_index, request)
     if out is not None:
         check_page_path(out)
-    game = replay_run(target, game_index) if is_run else replay_seed(request)  # type: ignore[arg-type]
+    try:
+        game = replay_run(target, game_index) if is_run else replay_seed(request)  # type: ignore[arg-type]
+    except FailedReplay as failed:  # the moves up to the failure, then its line
+        if as_json:
+            print_json({"events": failed.events, "error": str(failed)})
+        else:
+            typer.echo("\n".join(failed.lines(lambda e: e["text"])))
+        raise
     if out is not None:
         write_page(game, out)
     if as_json:

@@ -96,6 +96,32 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed, shared by every 
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players (default: the game's).")]
 
 
+def _call_limit(seconds: float) -> float:
+    """--call-limit set for this process at once (the file loads before the command runs) and
+    carried to workers with a game file's spec (``simulator.own_game.watchdog``)."""
+    from simulator.errors import BalanceError
+    from simulator.own_game import watchdog
+
+    if seconds < 0:
+        raise BalanceError(f"--call-limit must be 0 (no limit) or more seconds, not {seconds:g}")
+    watchdog.set_limit(seconds)
+    return seconds
+
+
+CALL_LIMIT = 30.0
+CallLimitOpt = Annotated[
+    float,
+    typer.Option(
+        "--call-limit",
+        metavar="SECONDS",
+        callback=_call_limit,
+        help="A game file only: stop with one line naming the function, game and step when one "
+        "call into the file (loading it, a game function, a policy) or one game (the search's "
+        "thinking apart) runs longer than this. 0: no limit.",
+    ),
+]
+
+
 def _checked_cluster(value: str | None) -> str | None:
     """--cluster refused at once (one line) unless a Dask scheduler answers there."""
     from simulator.cluster import check_cluster

@@ -154,6 +154,11 @@ def play_chunk(config: RunConfig, chunk_index: int, first: int, n: int) -> pl.Da
         columns = config.spec.play_chunk(
             config.rules, config.n_players, ids, params, seeds, **extra
         )
+    except BalanceError as exc:  # a game file's game: named by its index in the run
+        at_chunk = getattr(exc, "at_chunk", None)
+        if at_chunk is None:
+            raise
+        raise at_chunk(first) from None
     except ValueError as exc:  # an engine refusing an answer (an illegal card...)
         if config.policy_file is None:
             raise

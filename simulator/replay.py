@@ -24,7 +24,7 @@ from .first_compile import compile_notice
 from .game_data import rules_from_manifest
 from .games import GameSpec, get_game
 from .outcomes import OUTCOME_COLUMNS, PLACE, RETURNS, WIN_SHARE, result_words
-from .plan import RunConfig, engine_seats, plan_run
+from .plan import RunConfig, chunk_seeds, engine_seats, plan_run
 from .policy_file import PolicyFile
 from .requests import PlayRequest
 from .rules import RuleSet
@@ -146,6 +146,28 @@ class Replay:
         return "\n".join(lines)
 
 
+class FailedReplay(BalanceError):
+    """A replayed game that failed (a designer's file raising, or past its time limit): the
+    error, and the events up to it (``lines``: what ``balance replay`` prints before it)."""
+
+    def __init__(self, message: str, events: list[dict[str, Any]], header: str, unit: str):
+        super().__init__(message, events, header, unit)
+        self.events, self.header, self.unit = events, header, unit
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def lines(self, show: Any) -> list[str]:
+        """As ``Replay.text`` prints a game: the header, one line per event, then where it
+        stopped (the error follows on stderr)."""
+        width = max([len(str(e["step"])) for e in self.events] + [1])
+        return [
+            self.header,
+            *(f"{self.unit} {str(e['step']).rjust(width)}  {show(e)}" for e in self.events),
+            f"the game stopped after these {len(self.events)} events, on the error below",
+        ]
+
+
 def _replayable(spec: GameSpec) -> None:
     if spec.replay is None:
         raise BalanceError(f"{spec.id} cannot be replayed yet: its engine records no events")
@@ -156,9 +178,22 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
     spec = config.spec
     _replayable(spec)
     ids, params, extra = engine_seats(config)
-    with compile_notice(config, replay=True):
-        rows, columns = spec.replay.play(config.rules, config.n_players, ids, params, config.seed,  # type: ignore[union-attr]
-                                         **extra)  # fmt: skip
+    try:
+        with compile_notice(config, replay=True):
+            rows, columns = spec.replay.play(config.rules, config.n_players, ids, params,  # type: ignore[union-attr]
+                                             config.seed, **extra)  # fmt: skip
+    except BalanceError as exc:  # a game file's game that fails: its moves up to the failure
+        events = getattr(exc, "events", None)
+        if events is None:
+            raise
+        at_chunk = getattr(exc, "at_chunk", None)
+        if at_chunk is not None and game_index is not None:
+            exc = at_chunk(game_index)
+        seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(config.policy_labels))
+        where = f"game {game_index} of {run}, " if run is not None else ""
+        header = f"{spec.title}: {where}seed {config.seed}; {seats}; the moves up to the failure"
+        unit = spec.length_unit.rstrip("s") or "step"
+        raise FailedReplay(str(exc), events, header, unit) from None
     row = chunk_table(
         columns,
         game=spec.id,
@@ -261,13 +296,28 @@ def replay_run(path: str | Path, game_index: int) -> Replay:
         raise BalanceError(
             f"{str(folder.path)!r} is damaged: its manifest's run configuration is incomplete"
         ) from None
-    row = run_row(folder, game_index)
-    seed = int(row["seed"][0])
+    try:
+        row = run_row(folder, game_index)
+    except BalanceError as missing:
+        if "not played yet" not in str(missing):
+            raise
+        row = None  # perhaps the game the run stopped at: played below, its failure shown
+    if row is not None:
+        seed = int(row["seed"][0])
+    else:
+        size = int(recorded.get("chunk_size", 0)) or None
+        if size is None:
+            raise BalanceError(f"{str(folder.path)!r} is damaged: its manifest has no chunk_size")
+        seed = int(
+            chunk_seeds(int(recorded["seed"]), game_index // size, game_index % size + 1)[-1]
+        )
     evaluation = recorded_evaluation(manifest)  # the run's coefficients, not a fit made again
     config = plan_run(spec.id, 1, players=n_players, policies=labels, seed=seed, rules=rules,
                       policy_file=policy_file, evaluation=evaluation)  # fmt: skip
     config = dataclasses.replace(config, variant=variant)
     replay = play(config, game_index, folder.path)
+    if row is None:  # it played to its end: the run had not reached it
+        run_row(folder, game_index)  # says so
     if not same_row(replay.row, row):
         raise BalanceError(
             f"game {game_index} of {str(folder.path)!r} plays differently with the simulator as "

@@ -6,7 +6,11 @@ actions that change order between calls, chance probabilities that are negative 
 to 1, a seat outside the game, ``winners`` naming a seat twice or outside the game, a game not
 over within ``max_moves``, the same seed giving another game, ``apply`` changing a state it was
 not given (a list shared between a state and its copy), ``determinize`` changing what the seat
-observes, ``measures`` that are not numbers, a policy answering an action that is not legal.
+observes, ``measures`` that are not numbers, a policy answering an action that is not legal,
+``scores`` not one number per seat at a decision, a ``sample_chance`` that gives the same outcome
+whatever generator it is handed (every game alike), a file saying "chance" with no way to draw
+it. A call or a game running past the watchdog's limit (``watchdog``) ends the check in one line
+naming the function (or the game) and the step.
 """
 
 from __future__ import annotations
@@ -21,10 +25,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import BalanceError
+from . import watchdog
 from .loader import GameFile, _raised
-from .play import Chooser, play_game, policy_name
+from .play import Chooser, policy_name
 
 TOLERANCE = 1e-9  # chance probabilities must sum to 1 within this
+RNG_PROBES = 4  # generators handed to sample_chance at a chance node to see it draw from them
+RNG_PROBE_NODES = 200  # chance nodes probed so in one check (the first ones)
+RNG_MIN_NODES = 8  # ... before outcomes that never varied say the rng is ignored (a coin: 1/8**8)
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,26 @@ class _Failed(Exception):
         self.function = function
 
 
+@dataclass
+class _RngProbe:
+    """Across a check's games: chance nodes where ``sample_chance`` was handed several
+    generators, and whether any two of them gave different outcomes."""
+
+    nodes: int = 0
+    varied: bool = False
+
+    def look(self, game: GameFile, state: Any, call: Callable[..., Any]) -> None:
+        if self.varied or self.nodes >= RNG_PROBE_NODES:
+            return
+        self.nodes += 1
+        drawn = {
+            _snapshot(call("sample_chance", game.sample_chance, game.copy(state),
+                           np.random.default_rng(k)))
+            for k in range(RNG_PROBES)
+        }  # fmt: skip
+        self.varied = len(drawn) > 1
+
+
 def _random(state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
     return actions[int(rng.integers(len(actions)))]
 
@@ -51,21 +79,28 @@ def _snapshot(state: Any) -> bytes | str:
         return repr(state)
 
 
+@watchdog.game_loop
 def _checked_game(
-    game: GameFile, rules: dict[str, Any], choosers: list[Chooser], seed: int
+    game: GameFile,
+    rules: dict[str, Any],
+    choosers: list[Chooser],
+    seed: int,
+    probe: _RngProbe | None = None,
 ) -> list[Any]:
     """Play one game from ``seed`` with every check; returns its moves (to compare replays)."""
     n = len(choosers)
     rng = np.random.default_rng(seed)
     moves: list[Any] = []
     step = 0
+    where = "start"  # the function running, for the watchdog
+    during_play = game.scores is not None and game.scores_during_play
 
     def call(name: str, fn: Callable[..., Any], *args: Any) -> Any:
         try:
             return fn(*args)
         except _Failed:
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise _Failed(name, f"raised {_raised(exc, game.path)}") from None
 
     try:
@@ -75,7 +110,15 @@ def _checked_game(
             if mover is None:
                 break
             if mover == "chance":
+                if game.sample_chance is None and game.chance_outcomes is None:
+                    raise _Failed(
+                        "to_move",
+                        "said 'chance', but the file defines neither chance_outcomes(state) "
+                        "nor sample_chance(state, rng)",
+                    )
                 if game.sample_chance is not None:
+                    if probe is not None:
+                        probe.look(game, state, call)
                     action = call("sample_chance", game.sample_chance, state, rng)
                 else:
                     outcomes = list(call("chance_outcomes", game.chance_outcomes, state))
@@ -85,10 +128,13 @@ def _checked_game(
                 if isinstance(mover, bool) or not isinstance(mover, int | np.integer):
                     raise _Failed("to_move", f"gave {mover!r}: a seat 0..{n - 1}, 'chance' or None")
                 if not 0 <= mover < n:
-                    raise _Failed("to_move", f"gave seat {mover}, outside a {n}-player game")
+                    raise _Failed("to_move", f"gave {mover}, outside a {n}-player game (the file "
+                                  f"numbers seats 0 to {n - 1})")  # fmt: skip
+                if during_play:
+                    _check_scores(call("scores", game.scores, state), n, "at a decision")
                 actions = list(call("legal_actions", game.legal_actions, state))
                 if not actions:
-                    raise _Failed("legal_actions", f"gave no action to seat {mover}")
+                    raise _Failed("legal_actions", f"gave no action to seat {mover + 1}")
                 again = list(call("legal_actions", game.legal_actions, state))
                 if again != actions:
                     raise _Failed(
@@ -105,8 +151,9 @@ def _checked_game(
                     raise _Failed("legal_actions", "gave one action twice")
                 if game.observe is not None and game.determinize is not None:
                     _check_determinize(game, state, mover, rng, call)
-                policy = policy_name(choosers[mover])
+                policy = where = policy_name(choosers[mover])
                 action = call(policy, choosers[mover], state, mover, actions, rng)
+                where = "apply"  # noqa: F841  (read by the watchdog: the search's time is apart)
                 if action not in actions:
                     raise _Failed(policy, f"answered {action!r}, not one of the legal actions")
             moves.append(action)
@@ -125,16 +172,17 @@ def _checked_game(
             if step >= game.max_moves:
                 raise _Failed("to_move", f"never gave None (game over) within {game.max_moves:,} "
                               "moves (declare max_moves if your games are longer)")  # fmt: skip
-        won = list(call("winners", game.winners, state))
+        won = call("winners", game.winners, state)
+        if not isinstance(won, list | tuple | set | frozenset):
+            raise _Failed("winners", f"gave a {type(won).__name__}: a list of seats")
+        won = list(won)
         for s in won:
             if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < n:
                 raise _Failed("winners", f"named {s!r}, not a seat of a {n}-player game")
         if len(set(won)) != len(won):
             raise _Failed("winners", "named a seat twice")
         if game.scores is not None:
-            points = list(call("scores", game.scores, state))
-            if len(points) != n or not all(_number(p) for p in points):
-                raise _Failed("scores", f"gave {points!r}: one number per seat")
+            _check_scores(call("scores", game.scores, state), n, "at the end")
         if game.turn is not None:
             length = call("turn", game.turn, state)
             if not _number(length) or float(length) != int(length) or length < 0:
@@ -157,7 +205,21 @@ def _checked_game(
         raise BalanceError(
             f"{game.path}: {failed.function}() {failed} (game seed {seed}, step {step})"
         ) from None
+    except watchdog.Overrun as overrun:
+        raise BalanceError(
+            f"{game.path}: {overrun.describe(game.path)} (game seed {seed}, step {step}; "
+            "--call-limit SECONDS allows longer)"
+        ) from None
     return moves
+
+
+def _check_scores(points: Any, n: int, when: str) -> None:
+    if (
+        not isinstance(points, list | tuple | np.ndarray)
+        or len(points) != n
+        or not all(_number(p) for p in points)
+    ):
+        raise _Failed("scores", f"gave {points!r} {when}: a list of one number per seat")
 
 
 def _number(x: Any) -> bool:
@@ -194,7 +256,11 @@ def _check_determinize(game: GameFile, state: Any, seat: int, rng: Any, call: An
     if _snapshot(state) != before:
         raise _Failed("determinize", "changed the state it was given a copy of")
     if call("observe", game.observe, dealt, seat) != seen:
-        raise _Failed("determinize", f"dealt a state in which seat {seat} observes another thing")
+        raise _Failed(
+            "determinize",
+            f"dealt a state in which seat {seat + 1} observes another thing (observe() and "
+            "determinize() must agree on what the seat sees)",
+        )
 
 
 def check_games(
@@ -205,37 +271,75 @@ def check_games(
     seed: int = 0,
     choosers: list[Chooser] | None = None,
     seconds: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Play up to ``games`` games (seeds ``seed``, ``seed + 1``, ...) with every check on, each
-    twice to see the same seed give the same game; stop early after ``seconds``. Returns the
-    games checked; raises ``BalanceError`` (one line) at the first broken promise."""
+    twice to see the same seed give the same game; stop early after ``seconds``; ``progress``
+    is told the games checked so far. Returns the games checked; raises ``BalanceError`` (one
+    line) at the first broken promise."""
     choosers = choosers or [_random] * n_players
     start = time.perf_counter()
-    for i in range(games):
-        s = seed + i
-        first = _checked_game(game, rules, choosers, s)
-        if _checked_game(game, rules, choosers, s) != first:
-            raise BalanceError(
-                f"{game.path}: the same seed gave another game (game seed {s}): draw every "
-                "random number from the rng the toolkit passes, never from random or a global"
-            )
-        if seconds is not None and time.perf_counter() - start > seconds:
-            return i + 1
-    return games
+    probe = _RngProbe()
+    checked = games
+    with watchdog.watching(game.path):
+        for i in range(games):
+            s = seed + i
+            first = _checked_game(game, rules, choosers, s, probe)
+            if _checked_game(game, rules, choosers, s) != first:
+                raise BalanceError(
+                    f"{game.path}: the same seed gave another game (game seed {s}): draw every "
+                    "random number from the rng the toolkit passes, never from random or a global"
+                )
+            if progress is not None:
+                progress(i + 1)
+            if seconds is not None and time.perf_counter() - start > seconds:
+                checked = i + 1
+                break
+    if probe.nodes >= RNG_MIN_NODES and not probe.varied:
+        raise BalanceError(
+            f"{game.path}: sample_chance() gave the same outcome whatever generator it was "
+            f"handed ({probe.nodes} chance nodes, {RNG_PROBES} generators each): draw from the "
+            "rng it is passed, or every game deals alike"
+        )
+    return checked
 
 
-def check_game(
-    game: GameFile, rules: dict[str, Any], n_players: int, games: int, seed: int = 0
-) -> CheckReport:
-    """``balance check-game``: ``games`` random games checked, then the file's own speed
-    (random play without checks, for at least half a second)."""
-    start = time.perf_counter()
-    check_games(game, rules, n_players, games, seed)
-    checked = time.perf_counter() - start
-    timed = 0
-    t0 = time.perf_counter()
-    while timed < games or time.perf_counter() - t0 < 0.5:
-        play_game(game, rules, [_random] * n_players, seed + timed)
-        timed += 1
-    elapsed = time.perf_counter() - t0
-    return CheckReport(games, checked, timed / elapsed)
+@dataclass(frozen=True)
+class PolicyGame:
+    """One checked game with every seat playing ``policy``: its decisions and their time."""
+
+    policy: str
+    decisions: int
+    seconds: float
+
+    @property
+    def seconds_per_decision(self) -> float:
+        return self.seconds / max(self.decisions, 1)
+
+
+class _Timed:
+    """A seat's policy, its time and decisions counted (named as the policy it wraps)."""
+
+    def __init__(self, chooser: Chooser):
+        self.inner = chooser
+        self.func = getattr(chooser, "func", chooser)  # what ``policy_name`` reads
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def __call__(self, state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return self.inner(state, seat, actions, rng)
+        finally:
+            self.seconds += time.perf_counter() - t0
+            self.decisions += 1
+
+
+def policy_game(
+    game: GameFile, rules: dict[str, Any], n_players: int, name: str, chooser: Chooser, seed: int
+) -> PolicyGame:
+    """One game from ``seed`` with ``chooser`` at every seat and every check on."""
+    timed = _Timed(chooser)
+    with watchdog.watching(game.path):
+        _checked_game(game, rules, [timed] * n_players, seed)  # type: ignore[list-item]
+    return PolicyGame(name, timed.decisions, timed.seconds)

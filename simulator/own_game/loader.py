@@ -24,16 +24,19 @@ import numpy as np
 
 from ..errors import BalanceError
 from ..outcomes import places_of, shares_of
+from . import watchdog
 
-REQUIRED = ("start", "to_move", "legal_actions", "chance_outcomes", "apply", "winners")
+REQUIRED = ("start", "to_move", "legal_actions", "apply", "winners")
+# chance_outcomes or sample_chance: needed only where to_move can say "chance" (checked in play)
 OPTIONAL = (
-    "turn", "sample_chance", "scores", "measures", "end_reason", "observe", "determinize",
-    "describe", "clone", "board", "pieces", "ranking", "returns",
+    "chance_outcomes", "turn", "sample_chance", "scores", "measures", "end_reason", "observe",
+    "determinize", "describe", "clone", "board", "pieces", "ranking", "returns",
 )  # fmt: skip
 DEFAULT_MAX_MOVES = 100_000
 NO_WINNER = "no winner"
 RESERVED_POLICIES = ("random", "greedy", "mcts")
 OBJECTIVES = ("win", "return")
+MAX_SEATS = 127  # the dataset keeps a seat count in one byte
 
 
 @dataclass(frozen=True)
@@ -230,10 +233,18 @@ def _run(path: str, source: str, sha: str) -> types.ModuleType:
         raise BalanceError(f"{where}: line {exc.lineno}: {exc.msg}") from None
     sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
     try:
-        exec(code, module.__dict__)
-    except Exception as exc:  # a designer's code, anything may go wrong
+        with watchdog.watching(str(path)):  # its prints to stderr, its loops found
+            exec(code, module.__dict__)
+    except (Exception, SystemExit) as exc:  # a designer's code, anything may go wrong
         del sys.modules[module_name]
         raise BalanceError(f"{where}: {_raised(exc, path)} while the file was loading") from None
+    except watchdog.Overrun as overrun:
+        del sys.modules[module_name]
+        at = f" (at line {overrun.line})" if overrun.line is not None else ""
+        raise BalanceError(
+            f"{where}: still running after {watchdog.limit_words()} while the file was "
+            f"loading{at}: a loop at the top level? (--call-limit SECONDS allows longer)"
+        ) from None
     return module
 
 
@@ -244,6 +255,8 @@ def _raised(exc: BaseException, path: str) -> str:
         if frame.filename == str(path):
             line = f" (line {frame.lineno})"
             break
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: sys.exit({exc.code!r}) was called{line}"
     return f"{type(exc).__name__}: {exc}{line}"
 
 
@@ -267,6 +280,10 @@ def _check(game: GameFile) -> GameFile:
         or not 1 <= players[0] <= players[1]
     ):
         raise BalanceError(f"{where}: players must be (fewest, most) seats, e.g. (2, 4)")
+    if players[1] > MAX_SEATS:
+        raise BalanceError(
+            f"{where}: players = {tuple(players)}: a game has at most {MAX_SEATS} seats"
+        )
     reasons = getattr(m, "end_reasons", None)
     if reasons is not None and (
         not isinstance(reasons, tuple | list)
@@ -275,8 +292,8 @@ def _check(game: GameFile) -> GameFile:
     ):
         raise BalanceError(f"{where}: end_reasons must be a list of words")
     max_moves = getattr(m, "max_moves", DEFAULT_MAX_MOVES)
-    if not isinstance(max_moves, int) or max_moves < 1:
-        raise BalanceError(f"{where}: max_moves must be a positive whole number")
+    if not isinstance(max_moves, int) or isinstance(max_moves, bool) or max_moves < 1:
+        raise BalanceError(f"{where}: max_moves must be a positive whole number, not {max_moves!r}")
     objective = getattr(m, "objective", "win")
     if objective not in OBJECTIVES:
         raise BalanceError(

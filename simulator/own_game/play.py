@@ -4,8 +4,9 @@ Each game draws from a ``numpy.random.Generator`` seeded with its own seed (the 
 column), so any game plays again alone, whatever the chunk, the number of jobs or the backend.
 The loop checks only what it must to stay sound (a game over within ``max_moves``, an end reason
 the file declares); the promises of the protocol are checked by ``checks`` on the first games
-of every command and by ``balance check-game``. An exception inside the designer's code ends in
-one line naming the function, the game's seed and the step.
+of every command and by ``balance check-game``. An exception inside the designer's code, or a call
+or game running past the watchdog's limit, ends in one line naming the function, the game (its
+index in the run beside its seed) and the step.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from ..errors import BalanceError
 from ..outcomes import PLACE, RETURNS, WIN_SHARE
+from . import watchdog
 from .loader import GameFile, _raised
 
 # A policy as the loop calls it: (state, seat, actions, rng) -> one of actions.
@@ -25,7 +27,27 @@ Chooser = Callable[[Any, int, list, np.random.Generator], Any]
 
 
 class DesignerError(BalanceError):
-    """An exception raised inside the designer's file, with where it happened."""
+    """A game of the designer's file went wrong: ``problem`` (``apply() raised ...``) in the game
+    of ``seed`` at ``step``. ``position``: the game's place in its chunk, until whoever knows the
+    chunk's first game index names the game by its index (:meth:`at_chunk`)."""
+
+    def __init__(
+        self, path: str, problem: str, seed: int, step: int, position: int = 0,
+        index: int | None = None,
+    ):  # fmt: skip
+        super().__init__(path, problem, seed, step, position, index)  # all of them: it pickles
+        self.path, self.problem, self.seed, self.step = path, problem, seed, step
+        self.position, self.index = position, index
+
+    def __str__(self) -> str:
+        game = f"game {self.index} (seed {self.seed})" if self.index is not None else (
+            f"the game of seed {self.seed}")  # fmt: skip
+        return f"{self.path}: {self.problem} in {game}, step {self.step}"
+
+    def at_chunk(self, first_index: int) -> DesignerError:
+        """The same error naming the game by its index in the run."""
+        return DesignerError(self.path, self.problem, self.seed, self.step, self.position,
+                             first_index + self.position)  # fmt: skip
 
 
 @dataclass
@@ -44,6 +66,22 @@ class Outcome:
     half_leader: int
 
 
+def play_games(
+    game: GameFile, rules: dict[str, Any], choosers: list[Chooser], seeds: Any
+) -> list[Outcome]:
+    """The games of a chunk, one per seed, watched as one (``watchdog``); an error names the
+    game's place in the chunk (``DesignerError.position``)."""
+    outcomes = []
+    with watchdog.watching(game.path):
+        for position, seed in enumerate(seeds):
+            try:
+                outcomes.append(play_game(game, rules, choosers, int(seed)))
+            except DesignerError as exc:
+                exc.position = position
+                raise
+    return outcomes
+
+
 def play_game(
     game: GameFile,
     rules: dict[str, Any],
@@ -54,6 +92,20 @@ def play_game(
     """Play one game from ``seed``; ``record`` (a list) receives ``(step, mover, action,
     state before)`` for every move when given (replays), then ``(step, None, None, final
     state)``."""
+    if watchdog.active():  # a chunk's games share one watch
+        return _play(game, rules, choosers, seed, record)
+    with watchdog.watching(game.path):
+        return _play(game, rules, choosers, seed, record)
+
+
+@watchdog.game_loop
+def _play(
+    game: GameFile,
+    rules: dict[str, Any],
+    choosers: list[Chooser],
+    seed: int,
+    record: list[tuple[int, Any, Any, Any]] | None,
+) -> Outcome:
     rng = np.random.default_rng(seed)
     n = len(choosers)
     step = 0
@@ -79,6 +131,10 @@ def play_game(
                 if sample is not None:
                     where = "sample_chance"
                     action = sample(state, rng)
+                elif outcomes_of is None:
+                    raise DesignerError(game.path, "to_move() said 'chance', but the file "
+                                        "defines neither chance_outcomes(state) nor "
+                                        "sample_chance(state, rng)", seed, step)  # fmt: skip
                 else:
                     where = "chance_outcomes"
                     outcomes = outcomes_of(state)
@@ -104,9 +160,12 @@ def play_game(
             state = apply(state, action)
             step += 1
             if step >= limit:
-                raise BalanceError(
-                    f"{game.path}: the game of seed {seed} is not over after {limit:,} moves "
-                    "(declare max_moves if your games are longer)"
+                raise DesignerError(
+                    game.path,
+                    f"the game is not over after {limit:,} moves (declare max_moves if your "
+                    "games are longer)",
+                    seed,
+                    step,
                 )
         if record is not None:
             record.append((step, None, None, state))
@@ -126,10 +185,11 @@ def play_game(
         extra = dict(game.measures(state)) if game.measures is not None else {}
     except BalanceError:
         raise
-    except Exception as exc:  # the designer's code: anything may go wrong
+    except watchdog.Overrun as overrun:
+        raise DesignerError(game.path, overrun.describe(game.path), seed, step) from None
+    except (Exception, SystemExit) as exc:  # the designer's code: anything may go wrong
         raise DesignerError(
-            f"{game.path}: {where}() raised {_raised(exc, game.path)} in the game of seed "
-            f"{seed}, step {step}"
+            game.path, f"{where}() raised {_raised(exc, game.path)}", seed, step
         ) from None
     changes, half = 0, -1
     if track and leaders:
@@ -148,6 +208,8 @@ def policy_name(chooser: Chooser) -> str:
     base = getattr(chooser, "func", chooser)
     if getattr(base, "__name__", "") == "_search":
         return "mcts"
+    if getattr(base, "__qualname__", "").startswith("_greedy."):
+        return "greedy"
     name = getattr(base, "__name__", "a policy")
     return "policy " + name.lstrip("_")
 

@@ -20,8 +20,9 @@ from ..games import MEASURE, GameSpec, SeatPolicy, register
 from ..policy import PolicyDef, PolicyParam
 from ..replay_def import ReplayDef
 from ..rules import RuleSet, option
+from . import watchdog
 from .loader import GameFile, from_source, load
-from .play import Chooser, columns, play_game
+from .play import Chooser, DesignerError, columns, play_game, play_games
 
 RANDOM, GREEDY, MCTS, FIRST_FILE_POLICY = 0, 1, 2, 3
 PROBE_SEED = 0  # the game played once to learn the names of a file's measures
@@ -35,7 +36,8 @@ class FileGameSpec(GameSpec):
 
     def __reduce__(self) -> tuple:
         g = self.game_file
-        return (spec_from_source, (g.path, g.source, g.name))  # type: ignore[union-attr]
+        # the watchdog's limit travels with the spec to the worker that plays it
+        return (_spec_with_limit, (g.path, g.source, g.name, watchdog.limit()))  # type: ignore[union-attr]
 
     def fingerprint(self) -> dict[str, Any]:
         return {"game_file": self.game_file.sha256}  # type: ignore[union-attr]
@@ -56,6 +58,11 @@ class FileRules(RuleSet):
     def __reduce__(self) -> tuple:
         g = type(self).game_file
         return (_rules_of, (g.path, g.source, g.name, self.to_dict()))
+
+
+def _spec_with_limit(path: str, source: str, name: str, call_limit: float) -> FileGameSpec:
+    watchdog.set_limit(call_limit)
+    return spec_from_source(path, source, name)
 
 
 def _rules_of(path: str, source: str, name: str, values: dict[str, Any]) -> RuleSet:
@@ -293,7 +300,7 @@ def _play_chunk(
         _chooser(game, int(policy_ids[s]), policy_params[s], n_players) for s in range(n_players)
     ]
     values = rules.to_dict()
-    outcomes = [play_game(game, values, choosers, int(seed)) for seed in seeds]
+    outcomes = play_games(game, values, choosers, seeds)
     return columns(game, outcomes, n_players, end_reasons, measure_columns, whole)
 
 
@@ -359,7 +366,11 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
             for s in range(n_players)
         ]
         moves: list[tuple[int, Any, Any, Any]] = []
-        outcome = play_game(game, rules.to_dict(), choosers, int(seed), record=moves)
+        try:
+            outcome = play_game(game, rules.to_dict(), choosers, int(seed), record=moves)
+        except DesignerError as exc:
+            exc.events = _events_before(game, moves)  # a replay shows the moves up to it
+            raise
         rows = [
             _event(game, step, mover, action, before, moves[i + 1][3])
             for i, (step, mover, action, before) in enumerate(moves[:-1])  # the last: the end
@@ -385,6 +396,24 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
 
     drawn = game.board is not None and game.pieces is not None
     return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None, table)
+
+
+def _events_before(game: GameFile, moves: list[tuple[int, Any, Any, Any]]) -> list[dict]:
+    """The events of a game that failed: every move up to the failure (plain words where
+    ``describe`` or ``pieces`` fail too)."""
+    events = []
+    for i, (step, mover, action, before) in enumerate(moves):
+        after = moves[i + 1][3] if i + 1 < len(moves) else before
+        try:
+            events.append(_event(game, step, mover, action, before, after))
+        except Exception:  # the file's describe() or pieces() failing as well
+            chance = mover == "chance"
+            events.append({
+                "step": step, "player": -1 if chance else int(mover),
+                "kind": "chance" if chance else "move", "action": repr(action),
+                "text": f"chance: {action!r}" if chance else f"seat {mover + 1} plays {action!r}",
+            })  # fmt: skip
+    return events
 
 
 def _event(game, step, mover, action, before, after) -> dict[str, Any]:  # noqa: ANN001
