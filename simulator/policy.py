@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from math import nan
+from math import isfinite, nan
 from typing import TYPE_CHECKING, Any
 
 from .errors import BalanceError
@@ -48,6 +48,10 @@ class PolicyParam:
     # A measuring switch that lets the policy read what its player cannot see: `balance
     # policies` shows it, `balance tune` never touches it (it would always win)
     instrument: bool = False
+    # Whether ``lo..hi`` also bounds what ``-p`` accepts (an engine's array sizes, a probability,
+    # a designer's ``policy_ranges``); False: ``lo..hi`` is only where `balance tune` searches by
+    # default, and ``-p`` takes any number (a whole one for an integer parameter)
+    bounded: bool = True
 
     def show(self, value: float) -> str:
         """A value as a designer writes it: a choice's name, else the number."""
@@ -174,16 +178,18 @@ def parse_policy(text: str, registry: dict[str, PolicyDef], game_id: str) -> Sea
             value = float(raw) if sep else float("nan")
         except ValueError:
             value = float(param.choices.index(raw.strip())) if raw.strip() in param.choices else nan
-        if not (param.lo <= value <= param.hi) or (param.integer and value != int(value)):
+        of_its_type = isfinite(value) and (not param.integer or value == int(value))
+        if not of_its_type or (param.bounded and not param.lo <= value <= param.hi):
             kind = "a whole number" if param.integer else "a number"
             if param.choices:
                 raise BalanceError(
                     f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
                     f"allowed: {', '.join(param.choices)}"
                 )
+            span = f" from {param.lo:g} to {param.hi:g}" if param.bounded else ""
             raise BalanceError(
                 f"{where}policy '{name}' parameter '{param.name}' got {raw!r}; "
-                f"allowed: {kind} from {param.lo:g} to {param.hi:g}"
+                f"allowed: {kind}{span}"
             )
         if param.name in given and values[param.name] != value:
             raise BalanceError(

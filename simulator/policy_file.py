@@ -161,6 +161,7 @@ def policy_rows(spec: GameSpec, policy_file: str | Path | None = None) -> list[d
             "doc": d.doc,
             "params": [
                 {"name": p.name, "default": p.default, "lo": p.lo, "hi": p.hi, "doc": p.doc}
+                | {"bounded": p.bounded}  # False: lo..hi is only where tune searches
                 | ({"choices": list(p.choices)} if p.choices else {})
                 for p in d.params
             ],

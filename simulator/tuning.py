@@ -169,7 +169,8 @@ def _number(v: float, integer: bool) -> float:
 
 
 def parse_knob(text: str, pdef: PolicyDef) -> Knob:
-    """``NAME`` (its declared bounds) or ``NAME=LO:HI`` (narrower bounds)."""
+    """``NAME`` (its declared range) or ``NAME=LO:HI`` (within it, or anywhere for a parameter
+    whose range bounds nothing but the search: ``PolicyParam.bounded``)."""
     name, sep, span = text.partition("=")
     name = name.strip()
     param = next((p for p in pdef.params if p.name == name), None)
@@ -187,11 +188,13 @@ def parse_knob(text: str, pdef: PolicyDef) -> Knob:
             colon = ""
         if not colon:
             raise BalanceError(f"--param expects NAME or NAME=LO:HI, got {text!r}")
-        if not (param.lo <= lo < hi <= param.hi):
+        if param.bounded and not (param.lo <= lo < hi <= param.hi):
             raise BalanceError(
                 f"--param {name}={span}: give LO < HI within the declared bounds "
                 f"{param.lo:g}:{param.hi:g}"
             )
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise BalanceError(f"--param {name}={span}: give LO < HI")
     if param.instrument:
         raise BalanceError(
             f"parameter '{name}' of '{pdef.name}' is a measuring instrument (it reads what the "

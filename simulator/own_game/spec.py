@@ -94,6 +94,9 @@ def _rules_class(game: GameFile) -> type[RuleSet]:
 
 # -- policies ----------------------------------------------------------------------------------
 def _param(p: Any, ranges: dict[str, Any]) -> PolicyParam:
+    """A file policy's keyword parameter: ``-p`` takes any number of its type unless the file's
+    ``policy_ranges`` bounds it (a true/false one takes 0 or 1); the range `balance tune`
+    searches is that one, else 0 to twice the default."""
     if p.name in ranges:
         lo, hi = ranges[p.name]
     elif p.boolean:
@@ -105,7 +108,10 @@ def _param(p: Any, ranges: dict[str, Any]) -> PolicyParam:
     else:
         lo, hi = 0.0, 10.0 if p.integer else 1.0
     kind = "true (1) or false (0)" if p.boolean else "keyword parameter"
-    return PolicyParam(p.name, p.default, float(lo), float(hi), f"{kind} in the file", p.integer)
+    bounded = p.name in ranges or p.boolean
+    return PolicyParam(
+        p.name, p.default, float(lo), float(hi), f"{kind} in the file", p.integer, bounded=bounded
+    )
 
 
 def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
