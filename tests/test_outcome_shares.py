@@ -15,6 +15,7 @@ import pytest
 
 from analyses.drama import drama_summary
 from analyses.ladder import _per_game_effects
+from analyses.length import end_reasons
 from analyses.overview import headline
 from analyses.policies import policy_summary
 from analyses.runs import Run
@@ -24,9 +25,10 @@ from analyses.stats import proportion, share_proportion
 from analyses.summary import estimates, headline_rate_widths, run_summary
 from analyses.variants import compare_runs
 from analyses.watch import games_to_watch
+from reports.run_sections import outcome_sections, run_headline
 from reports.study_sections import pooled_seats
 from reports.terminal import run_lines
-from simulator.outcomes import is_shared
+from simulator.outcomes import is_shared, share
 from simulator.runner import simulate
 
 # Three seats, a known truth: each row an outcome (every seat's share) and its probability.
@@ -284,3 +286,29 @@ def test_the_ladder_reads_each_rungs_shares_and_shared_wins(dice_run, tmp_path):
     assert len(index) == DICE_GAMES and set(np.unique(shared)) <= {-1.0, 0.0, 1.0}
     _, seat = effects["one die: seat 1 win rate"]
     assert not np.isin(seat, (-1.0, 0.0, 1.0)).all()  # halves and thirds: the shares
+
+
+def test_scores_known_only_at_the_end_leave_drama_not_measured(tmp_path):
+    late = tmp_path / "late_dice.py"
+    late.write_text(Path(SHARED_DICE).read_text() + "\nscores_during_play = False\n")
+    run = Run.open(simulate(str(late), 200, tmp_path / "late", players=3, jobs=1, seed=1))
+    assert "lead_changes" not in run.columns() and drama_summary(run) is None
+    summary = run_summary(run)
+    assert "lead-changes" not in estimates(summary) and "comeback" not in estimates(summary)
+    sections = outcome_sections([run], [summary])
+    drama = next(s for s in sections if s.title.startswith("Drama"))
+    assert drama.paragraphs[0].startswith("Not measured: this game's scores are known only")
+    assert not any("lead changes" in line for line in run_headline(summary, label=False))
+
+
+def test_where_the_lowest_score_wins_the_winners_never_won_on_a_worse_score(tmp_path):
+    golf = str(Path(__file__).parents[1] / "examples" / "golf_dice.py")
+    run = Run.open(simulate(golf, 300, tmp_path / "golf", jobs=1, seed=4))
+    assert all(row["lower_score_wins"] == 0 for row in end_reasons(run))
+    highest_won = (
+        run.scan()
+        .select((share(0) > 0) & (pl.col("scores").list.get(0) > pl.col("scores").list.min()))
+        .collect()
+        .to_series()
+    )
+    assert not highest_won.any()  # the fewest strokes hold every share of the win
