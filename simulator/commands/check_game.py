@@ -65,7 +65,7 @@ def check_game(
     balance check-game examples/pig.py --games 500
     """
     from simulator.games import get_game, is_game_file
-    from simulator.own_game import fairness
+    from simulator.own_game import fairness, watchdog
     from simulator.own_game.checks import check_games, policy_game
     from simulator.own_game.spec import policy_chooser
     from simulator.policy import parse_policy
@@ -91,7 +91,8 @@ def check_game(
             check_games(game, values, n, POLICY_GAMES, seed, [chooser] * n,
                         progress=lambda done, name=p.name: progress.say(name, done, POLICY_GAMES),
                         )  # fmt: skip
-        unfair = fairness.determinize_deals_nothing(game, values, n)
+        with watchdog.watching(game.path):
+            unfair = fairness.determinize_deals_nothing(game, values, n)
         if unfair:
             raise BalanceError(unfair)
         played = {}

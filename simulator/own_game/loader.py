@@ -232,19 +232,21 @@ def _run(path: str, source: str, sha: str) -> types.ModuleType:
     except SyntaxError as exc:
         raise BalanceError(f"{where}: line {exc.lineno}: {exc.msg}") from None
     sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
-    try:
-        with watchdog.watching(str(path)):  # its prints to stderr, its loops found
+    with watchdog.watching(str(path)):  # its prints to stderr, its loops found
+        try:
             exec(code, module.__dict__)
-    except (Exception, SystemExit) as exc:  # a designer's code, anything may go wrong
-        del sys.modules[module_name]
-        raise BalanceError(f"{where}: {_raised(exc, path)} while the file was loading") from None
-    except watchdog.Overrun as overrun:
-        del sys.modules[module_name]
-        at = f" (at line {overrun.line})" if overrun.line is not None else ""
-        raise BalanceError(
-            f"{where}: still running after {watchdog.limit_words()} while the file was "
-            f"loading{at}: a loop at the top level? (--call-limit SECONDS allows longer)"
-        ) from None
+        except (Exception, SystemExit) as exc:  # a designer's code, anything may go wrong
+            del sys.modules[module_name]
+            raise BalanceError(
+                f"{where}: {_raised(exc, path)} while the file was loading"
+            ) from None
+        except watchdog.Overrun as overrun:
+            del sys.modules[module_name]
+            at = f" (at line {overrun.line})" if overrun.line is not None else ""
+            raise BalanceError(
+                f"{where}: still running after {watchdog.limit_words()} while the file was "
+                f"loading{at}: a loop at the top level? (--call-limit SECONDS allows longer)"
+            ) from None
     return module
 
 

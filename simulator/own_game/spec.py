@@ -254,7 +254,8 @@ def _refuses(game: GameFile, policy: str) -> str | None:
     if policy == "mcts":
         from . import search
 
-        return search.refuse_reason(game)
+        with watchdog.watching(game.path):  # its fairness probe plays the file's games
+            return search.refuse_reason(game)
     return None
 
 

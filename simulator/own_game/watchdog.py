@@ -110,7 +110,8 @@ def _usable() -> bool:
 @contextlib.contextmanager
 def watching(path: str) -> Iterator[None]:
     """Watch the code of the file at ``path`` (as its frames name it) while the block runs;
-    nested blocks share one timer."""
+    nested blocks share one timer. An :class:`Overrun` the block leaves unsaid (the game loops
+    say it with the game and step) leaves it as one line naming the function."""
     if not _usable():
         yield
         return
@@ -120,6 +121,12 @@ def watching(path: str) -> Iterator[None]:
         _start()
     try:
         yield
+    except Overrun as overrun:
+        from ..errors import BalanceError
+
+        raise BalanceError(
+            f"{path}: {overrun.describe(path)} (--call-limit SECONDS allows longer)"
+        ) from None
     finally:
         _watch.files[path] -= 1
         if not _watch.files[path]:
