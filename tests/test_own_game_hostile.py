@@ -9,6 +9,11 @@ import re
 import time
 from pathlib import Path
 
+import numpy as np
+
+from simulator.own_game import search
+from simulator.own_game.checks import check_games
+from simulator.own_game.loader import load
 from tests.test_own_game_checks import EXAMPLES, PIG, _broken, call
 
 NOUGHTS = (EXAMPLES / "noughts.py").read_text()
@@ -74,11 +79,19 @@ def test_max_moves_true_is_not_taken_as_one(capsys, tmp_path):
     assert "max_moves must be a positive whole number, not True" in line
 
 
-def test_winners_as_a_generator_is_one_line(capsys, tmp_path):
+def test_winners_as_a_generator_is_read_and_a_number_refused(capsys, tmp_path):
     won = 's for s, points in enumerate(state["scores"]) if points >= state["goal"]'
     path = _broken(tmp_path, "gen_winners", PIG, f"return [{won}]", f"return ({won})")
+    game = load(path)
+    rules = {"goal": 10, "faces": 6}
+    assert check_games(game, rules, 2, 10) == 10
+    state = game.start(2, rules)
+    state["scores"] = [8, 8]
+    rng = np.random.default_rng(0)
+    assert search.choose(game, state, 0, ["roll", "hold"], rng, playouts=16) in ("roll", "hold")
+    path = _broken(tmp_path, "int_winners", PIG, f"return [{won}]", "return 0")
     line = one_line(*call(capsys, "check-game", path)[::2])
-    assert "winners()" in line and "generator" in line and "a list of seats" in line
+    assert "winners() gave 0: a list of seats" in line
 
 
 def test_a_file_that_prints_keeps_json_parseable(capsys, tmp_path):

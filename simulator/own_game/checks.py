@@ -173,9 +173,9 @@ def _checked_game(
                 raise _Failed("to_move", f"never gave None (game over) within {game.max_moves:,} "
                               "moves (declare max_moves if your games are longer)")  # fmt: skip
         won = call("winners", game.winners, state)
-        if not isinstance(won, list | tuple | set | frozenset):
-            raise _Failed("winners", f"gave a {type(won).__name__}: a list of seats")
-        won = list(won)
+        if isinstance(won, str | bytes | dict) or not hasattr(won, "__iter__"):
+            raise _Failed("winners", f"gave {won!r}: a list of seats")
+        won = list(won)  # a generator is read once, as every reader of winners() does
         for s in won:
             if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 <= s < n:
                 raise _Failed("winners", f"named {s!r}, not a seat of a {n}-player game")
