@@ -199,7 +199,7 @@ def test_noughts_random_play_exact_shares(noughts):
 def test_noughts_search_never_loses_to_random(noughts, seat):
     rules = defaults(noughts)
     choosers = [uniform, uniform]
-    choosers[seat] = searcher(noughts, playouts=300)
+    choosers[seat] = searcher(noughts)
     results = [play(noughts, rules, choosers, 1000 + g) for g in range(40)]
     assert all(won in ([seat], []) for won in results), results
     assert sum(won == [seat] for won in results) >= 20  # it wins, too
@@ -406,11 +406,13 @@ class Recording:
     """A game that records each simulation (each starts with a copy of the root state): its
     decisions, its chance outcomes and the state it was dealt."""
 
-    def __init__(self, game):
+    def __init__(self, game, root=None):
         self._game = game
+        self.root = root  # the searched state: each simulation starts with a copy of it
         self.decisions: list[int] = []
         self.chance: list[list] = []
         self.dealt: list[str] = []
+        self.line = None  # the state the current simulation plays on
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -418,9 +420,12 @@ class Recording:
     @property
     def clone(self):
         def clone(state):
-            self.decisions.append(0)
-            self.chance.append([])
-            return self._game.copy(state)
+            copied = self._game.copy(state)
+            if self.root is None or state is self.root:
+                self.decisions.append(0)
+                self.chance.append([])
+                self.line = copied
+            return copied
 
         return clone
 
@@ -439,11 +444,14 @@ class Recording:
     @property
     def apply(self):
         def apply(state, action):
+            if self.root is not None and state is not self.line:
+                return self._game.apply(state, action)  # a look one move ahead, off the line
             if self._game.to_move(state) == "chance":
                 self.chance[-1].append(action)
             else:
                 self.decisions[-1] += 1
-            return self._game.apply(state, action)
+            self.line = self._game.apply(state, action)
+            return self.line
 
         return apply
 
@@ -457,9 +465,9 @@ def test_common_random_numbers_at_the_root(kuhn, pig):
     dealt = recording.dealt
     assert len(dealt) == 40 and len(set(dealt)) == 2  # both unseen cards dealt, in pairs
     assert all(dealt[i] == dealt[i + 1] for i in range(0, 40, 2))
-    recording = Recording(pig)
     state = pig.start(2, defaults(pig))
     state.update(turn_total=6)
+    recording = Recording(pig, state)
     search.choose(recording, state, 0, ["roll", "hold"], np.random.default_rng(3), playouts=40)
     firsts = [c[0] for c in recording.chance]
     assert len(firsts) == 40 and len(set(firsts)) > 2
@@ -468,8 +476,8 @@ def test_common_random_numbers_at_the_root(kuhn, pig):
 
 @pytest.mark.parametrize("horizon", [1, 3, 7])
 def test_horizon_bounds_every_simulation(pig, horizon):
-    recording = Recording(pig)
     state = pig.start(2, defaults(pig))
+    recording = Recording(pig, state)
     search.choose(recording, state, 0, ["roll", "hold"], np.random.default_rng(0), playouts=64,
                   horizon=horizon)  # fmt: skip
     assert len(recording.decisions) == 64

@@ -2,141 +2,126 @@
 
 Plain Python (the game is plain Python: nothing to compile), one decision at a time:
 
+- **What it maximises is the game's objective.** Every simulation ends in a reward per seat:
+  with ``objective = "return"`` the seat's ``returns`` (normalised by the range seen so far for the
+  exploration term), otherwise its share of the win (1, 1/k when k seats share it, 0). A game
+  nobody won is worth 1/n to each of n rival seats (a draw), and 0 in a one-seat or cooperative
+  game (a loss: the seats win together or not at all).
 - **The root is a best-arm problem.** The budget of ``playouts`` simulations goes to finding the
-  best of the legal actions by sequential halving (Karnin, Koren and Somekh 2013): rounds share
-  what is left equally among the actions still in play, then the better half by mean result stays;
-  the answer is the survivor with the best mean, ties to the first in the file's order.
+  best action by sequential halving (Karnin, Koren and Somekh 2013): rounds share what is left
+  among the actions still in play, then the better half by mean stays; the answer is the
+  survivor with the best mean. The budget holds whatever the number of actions: with more
+  actions than a quarter of the budget, that many are drawn (the rollout policy's choice among
+  them), and ``seconds`` turns the budget into time. The rollout policy's choice gets no
+  privilege beyond that: a search that kept it unless surely beaten inherited its blunders.
 - **Common random numbers at the root.** Within a round the j-th simulation of every action left
-  starts from the same sub-seed: the same deal of what the seat cannot see and the same dice, as far
-  as the simulations go alike (the simulations' own choices draw on a second stream, so the k-th
-  chance outcome of each is drawn with the same number however many choices came before). Two
-  actions are then compared on the same luck, so the difference of their means has far less noise
-  than the means themselves, and the halving keeps the better one on fewer simulations.
-- **The rollout policy is the incumbent.** With a ``rollout`` policy (the toolkit passes the
-  file's first), the search answers what that policy would unless the best arm beats it on the
-  simulations both were given by more than ``SURE`` standard errors of their paired difference:
-  a few hundred simulations cannot tell apart actions a few points apart in a game as noisy as
-  Pig, and a search that follows noise plays worse than the heuristic it rolls out with
-  (measured: 12-14% against `hold` before the rule, even after it). A node's first simulation
-  also plays the rollout's choice, so a simulation is the rollout policy except where the tree
-  has learnt better.
-- **Below the root, UCT with availability counts.** Every seat maximises its own result (max-n): a
-  node's statistics are its mover's rewards (a win shared among the winners, every seat 1/n when
-  nobody wins). The score of an action is ``mean + explore * sqrt(ln(available) / visits)``, where
-  ``available`` counts the visits in which the action was legal (the subset-armed UCB of
-  information-set MCTS); with the same actions every time it is plain UCB1.
+  starts from the same sub-seed: the same deal of what the seat cannot see and the same dice, as
+  far as the simulations go alike (their own choices draw on a second stream). Two actions are
+  compared on the same luck, so the halving keeps the better one on fewer simulations.
+- **Below the root, UCT with availability counts** (the subset-armed UCB of information-set
+  MCTS): every seat maximises its own reward (max-n), a node's first visit plays the rollout
+  policy's choice.
+- **Transpositions and proofs where everything is seen.** In a game without ``observe`` a node is
+  the state itself (its pickled bytes), however it was reached, and a decided position is solved
+  (MCTS-Solver, Winands, Björnsson and Saito 2008): a position is won for its mover when one
+  action leads to a position won for it, decided when every action leads to a decided one. A
+  simulation that reaches a solved position takes its value without playing on, and the root
+  answers a proven win at once and drops proven losses.
 - **Hidden information: information-set MCTS keyed on observations** (Cowling, Powley and
-  Whitehouse 2012). Where seats know different things (the file defines ``observe``) each
-  simulation starts from ``determinize(copy(state), seat, rng)``, a state the seat cannot tell
-  from the real one, dealt anew from the search's own stream; the real state is never played on,
-  only copied. A node below the root is ``(mover, observe(state, mover))``: everything a mover
-  knows and nothing else, so statistics gathered in different deals that the mover cannot tell
-  apart are pooled, and no decision can depend on what its mover cannot see. Perfect-information
-  games key a node on the path of actions and chance outcomes from the root (outcomes drawn by
-  ``sample_chance``, such as shuffles, are not branched on: the node stays, open-loop).
+  Whitehouse 2012). Each simulation starts from ``determinize(copy(state), seat, rng)`` dealt from
+  the search's own stream; a node is ``(mover, observe(state, mover))``, so no decision depends on
+  what its mover cannot see. A file that might keep unseen cards in its state without saying
+  what a seat sees, or whose ``determinize`` deals nothing anew, is refused (``fairness``).
 - **Its own random stream.** The search takes exactly one draw from the game's generator, whatever
   the budget, to seed its own; the real game's later dice never depend on the budget.
 
-A simulation plays to the end of the game (``horizon=0``) or that many decisions, after which the
-seats with the top ``scores`` share the win (every seat 1/n without ``scores``); one that reaches
-``max_moves`` counts as a game nobody won. Out of the tree, seats play uniformly at random, or the
-``rollout`` policy.
+A simulation plays to the end of the game (``horizon=0``) or that many decisions, after which
+``scores`` judge (the top scores share the win; the lowest where ``lowest_score_wins``); one that
+reaches ``max_moves`` counts as a game nobody won. Out of the tree, seats play uniformly at
+random, or the ``rollout`` policy.
 """
 
 from __future__ import annotations
 
 import math
+import pickle
+import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from . import fairness
 from .loader import GameFile
 
+DEFAULT_PLAYOUTS = 1000  # simulations per decision at most, unless told
+DEFAULT_MOVES = 20_000  # simulated moves per decision at most (0: no cap), unless told
 EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]
+WANDER = 0.1  # a rollout policy's moves played at random instead: no line is played one way
+WIDEN = 4.0  # with a rollout policy, a node tries a k-th action after WIDEN * (k-1)^2 visits
+ARM_SHARE = 4  # at most one root action per this many simulations of the budget
+ARM_MOVES = 40  # ... and per this many simulated moves
+TIMED_ARMS = 256  # root actions a timed search compares at most
 _BATCH = 64  # uniforms drawn at a time for the simulations' own choices
 _MASK = (1 << 128) - 1
+_NO_DEADLINE = math.inf
 
 Rollout = Callable[[Any, int, list, np.random.Generator], Any]
+_REFUSALS: dict[str, str | None] = {}  # a file's SHA-256 -> why the search refuses it
 
 
 def refuse_reason(game: GameFile) -> str | None:
-    """Why the search cannot play ``game`` (one line), or None when it can."""
+    """Why the search cannot play ``game`` fairly (one line), or None when it can."""
     if game.observe is not None and game.determinize is None:
         return (
             f"{game.name}.py defines observe() but no determinize(): the search would have to "
             "read what a seat cannot see; add determinize(state, seat, rng) to play mcts"
         )
-    return None
+    why = fairness.future_in_state_reason(game)
+    if why:
+        return why
+    key = getattr(game, "sha256", None)
+    if key is None or key not in _REFUSALS:
+        try:
+            why = fairness.determinize_deals_nothing(game)
+        except Exception:  # the file's own error: check-game and the first games name it
+            why = None
+        if key is None:
+            return why
+        _REFUSALS[key] = why
+    return _REFUSALS[key]
 
 
-class _Node:
-    """A perfect-information node: the statistics of each mover's actions, and where they lead."""
-
-    __slots__ = ("acts", "outs")
-
-    def __init__(self) -> None:
-        self.acts: dict[Any, dict[Any, list]] = {}  # mover -> action -> edge
-        self.outs: dict[Any, _Node] = {}  # chance outcome -> node
-
-
+# A node is a list: [action -> edge, the proven rewards per seat or None, visits, the moves to
+# the end of the game the proof counts (the longest a loser can hold out, the quickest win)].
 # An edge is a list: [visits, sum of the mover's rewards, availability (the visits in which the
-# action was legal), the _Node it leads to or None (perfect information only)].
+# action was legal), the node its action leads to when that is a decision or the end (perfect
+# information only, for proofs), else None].
 
 
-def _pick(
-    stats: dict, actions: list, explore: float, r: float, first: Any = None
-) -> tuple[Any, list, bool]:
-    """The action to take at a node (``stats``: action -> edge): an untried legal one if any
-    (``first``, the rollout policy's choice, while it is untried: a node's first simulation
-    plays as the rollout would; else drawn with ``r``, a uniform), else the best by availability
-    UCB (ties to the first); whether it was new. Every legal action's availability grows by one."""
-    get, log, sqrt = stats.get, math.log, math.sqrt
-    untried = None
-    best_a, best_e, best = None, None, -math.inf
-    for a in actions:
-        e = get(a)
-        if e is None:
-            if untried is None:
-                untried = [a]
-            else:
-                untried.append(a)
-            continue
-        avail = e[2] = e[2] + 1
-        if untried is None:
-            v = e[0]
-            score = e[1] / v + explore * sqrt(log(avail) / v) if v else math.inf
-            if score > best:
-                best_a, best_e, best = a, e, score
-    if untried is not None:
-        a = first if first in untried else untried[int(r * len(untried))]
-        e = [0, 0.0, 1, None]
-        stats[a] = e
-        return a, e, True
-    return best_a, best_e, False  # type: ignore[return-value]
-
-
-def _schedule(k: int, playouts: int) -> list[tuple[int, int]]:
-    """Sequential halving's rounds over ``k`` actions with ``playouts`` simulations: (actions in
-    play, simulations each), ceil(log2 k) rounds sharing what is left equally, at least one
-    simulation per action; stops early when the budget is spent."""
+def _schedule(arms: int, budget: int) -> list[tuple[int, int]]:
+    """Sequential halving's rounds over ``arms`` actions with ``budget`` simulations: (actions in
+    play, simulations each), ceil(log2 arms) rounds sharing what is left, the last round taking
+    all of it; needs ``budget >= arms``."""
     out = []
-    left = max(int(playouts), k)
-    width = k
-    rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 0
-    while width > 1 and left > 0 and rounds > 0:
-        quota = max(1, left // (width * rounds))
+    left = budget
+    width = arms
+    rounds = max(1, math.ceil(math.log2(arms)))
+    for r in range(rounds):
+        if width < 2 or left < width:
+            break
+        rounds_left = rounds - r
+        quota = left // width if rounds_left == 1 else max(1, left // (width * rounds_left))
         out.append((width, quota))
         left -= quota * width
-        rounds -= 1
         width = (width + 1) // 2
     return out
 
 
 def simulations(k: int, playouts: int) -> int:
-    """How many simulations a search among ``k`` actions with ``playouts`` plays (0 for one
-    action)."""
-    return sum(width * quota for width, quota in _schedule(k, playouts))
+    """How many simulations a search among ``k`` actions with ``playouts`` plays at most (0 for
+    one action): the budget, whatever ``k``."""
+    return 0 if k < 2 else max(int(playouts), 0)
 
 
 def _seats(game: GameFile, state: Any) -> int:
@@ -164,18 +149,21 @@ def choose(
     actions: list,
     rng: np.random.Generator,
     *,
-    playouts: int = 200,
+    playouts: int = DEFAULT_PLAYOUTS,
+    moves: int = DEFAULT_MOVES,
+    seconds: float = 0.0,
     explore: float = EXPLORE,
     horizon: int = 0,
     rollout: Rollout | None = None,
     players: int | None = None,
 ) -> Any:
-    """The action ``seat`` takes at ``state`` among ``actions`` after ``playouts`` simulations.
+    """The action ``seat`` takes at ``state`` among ``actions`` after ``playouts`` simulations
+    (or as many as ``seconds`` allow, when above 0).
 
     ``rng`` is the game's generator: exactly one value is drawn from it to seed the search's own
     stream. ``players`` is the number of seats (from ``scores`` or the file's fixed count when
-    not given); it sets the 1/n a game nobody won is worth. ``state`` is only copied, never
-    changed. Raises ValueError for a game :func:`refuse_reason` refuses, or no actions.
+    not given). ``state`` is only copied, never changed. Raises ValueError for a game
+    :func:`refuse_reason` refuses, or no actions.
     """
     why = refuse_reason(game)
     if why:
@@ -189,54 +177,234 @@ def choose(
         return actions[0]
     n = int(players) if players else _seats(game, state)
     srng = np.random.Generator(np.random.PCG64(seed))
-    sim = _Simulator(game, state, seat, actions, n, explore, horizon, rollout)
+    timed = seconds > 0
+    budget = max(int(playouts), 0) if not timed else 1 << 40  # the time is the budget
+    moves = int(moves) if not timed else 0
+    first = actions.index(rollout(state, seat, actions, srng)) if rollout else None
+    if budget < 2:  # no room to compare: the rollout's choice, else one drawn
+        return actions[first if first is not None else int(srng.integers(k))]
+    width = min(k, max(2, budget // ARM_SHARE), max(2, moves // ARM_MOVES) if moves else k)
+    width = min(width, TIMED_ARMS) if timed else width
+    if width < k:  # more actions than the budget can compare: a draw of them, the rollout's in
+        drawn = [int(i) for i in srng.permutation(k)]
+        if first is not None:
+            drawn.remove(first)
+            drawn.insert(0, first)
+        arms = sorted(drawn[:width])
+    else:
+        arms = list(range(k))
+    sim = _Simulator(game, state, seat, [actions[i] for i in arms], n, explore, horizon, rollout)
+    deadline = time.perf_counter() + seconds if timed else _NO_DEADLINE
+    incumbent = arms.index(first) if first is not None else None
+    best = _Root(sim, srng, incumbent).search(budget, deadline, moves)
+    return actions[arms[best]]
 
-    # The rollout policy's own choice here: the answer unless the search is sure of better.
-    incumbent = actions.index(rollout(state, seat, actions, srng)) if rollout else None
-    sums = [0.0] * k
-    counts = [0] * k
-    results: list[list[float | None]] = [[] for _ in range(k)]  # by simulation, None: not run
-    alive = list(range(k))
-    for _width, quota in _schedule(k, playouts):
-        draws = srng.integers(0, 2**63, size=(quota, 8)).tolist()
-        for row in draws:  # common random numbers: the j-th simulation of every arm alike
-            luck = _state_dict(*row[:4])
-            choices = _state_dict(*row[4:])
-            for i in range(k):
-                reward = sim.run(i, luck, choices) if i in alive else None
-                results[i].append(reward)
-                if reward is not None:
-                    sums[i] += reward
-                    counts[i] += 1
-        alive.sort(key=lambda i: (-sums[i] / counts[i], i))
-        alive = alive[: (len(alive) + 1) // 2]
-    best = min(alive, key=lambda i: (-sums[i] / counts[i], i))
-    if (
-        incumbent is not None
-        and best != incumbent
-        and not _surely_better(results[best], results[incumbent])
-    ):
-        return actions[incumbent]
-    return actions[best]
+
+class _Root:
+    """Sequential halving over the simulator's root actions, the rollout policy's choice (the
+    incumbent) kept in play to the end so that every round pairs it with the leaders."""
+
+    def __init__(self, sim: _Simulator, srng: np.random.Generator, incumbent: int | None):
+        self.sim = sim
+        self.srng = srng
+        self.incumbent = incumbent
+        m = len(sim.actions)
+        self.sums = [0.0] * m
+        self.counts = [0] * m
+        self.results: list[dict[int, float]] = [{} for _ in range(m)]  # row -> reward
+        self.rows = 0
+
+    def value(self, i: int) -> float:
+        """The root action's value for the seat: proven, else its simulations' mean."""
+        proof = self.sim.proven(i)
+        if proof is not None:
+            return proof[self.sim.seat]
+        return self.sums[i] / self.counts[i] if self.counts[i] else -math.inf
+
+    def rank(self, i: int) -> tuple[float, int, int]:
+        """Best first: by value, then a proven loss or draw that lasts longer, then the file's
+        order."""
+        child = self.sim.root_stats[self.sim.actions[i]][3]
+        longer = -child[3] if child is not None and child[1] is not None else 0
+        return (-self.value(i), longer, i)
+
+    def row(self, alive: list[int]) -> None:
+        """One simulation of every action in ``alive`` from the same sub-seed (common random
+        numbers); an action already proven plays none."""
+        sim = self.sim
+        draws = self.srng.integers(0, 2**63, size=8).tolist()
+        luck = _state_dict(*draws[:4])
+        choices = _state_dict(*draws[4:])
+        j = self.rows
+        self.rows += 1
+        for i in alive:
+            if sim.proven(i) is not None:
+                continue
+            reward = sim.run(i, luck, choices)
+            self.sums[i] += reward
+            self.counts[i] += 1
+            self.results[i][j] = reward
+            if sim.won_at is not None:
+                return
+
+    def search(self, budget: int, deadline: float, moves: int) -> int:
+        """The index of the best root action after at most ``budget`` simulations, ``moves``
+        simulated moves (0: no cap) and until ``deadline``. Under a cap the first round (one
+        simulation each) measures a simulation, and the budget becomes what is left of it."""
+        sim = self.sim
+        m = len(sim.actions)
+        alive = list(range(m))
+        timed = deadline != _NO_DEADLINE
+        cap = moves if moves > 0 else math.inf
+        if timed or moves > 0:
+            started = time.perf_counter()
+            self.row(alive)
+            ran = max(1, sum(self.counts))
+            left = float(budget - m)
+            if timed:
+                per = (time.perf_counter() - started) / ran
+                left = min(left, max(0.0, deadline - time.perf_counter()) / max(per, 1e-7))
+            if moves > 0:
+                left = min(left, max(0.0, cap - sim.moves) / max(sim.moves / ran, 1.0))
+            budget = m + max(int(left), m)
+        spent = sum(self.counts)
+        for width, quota in _schedule(m, max(budget - spent, m)):
+            alive = self._keep(alive, width)
+            for _ in range(quota):
+                if sim.won_at is not None:
+                    return sim.won_at
+                self.row(alive)
+                if sim.moves >= cap or time.perf_counter() > deadline:
+                    break
+            if sim.won_at is not None:
+                return sim.won_at
+            alive.sort(key=self.rank)
+            if sim.moves >= cap or time.perf_counter() > deadline:
+                break
+        best = min(alive, key=self.rank)
+        inc = self.incumbent if sim.chancy else None
+        if inc is None or best == inc or self._surely_better(best, inc):
+            return best
+        return inc
+
+    def _keep(self, ranked: list[int], width: int) -> list[int]:
+        """The best ``width`` of ``ranked`` (best first), the incumbent among them where the
+        simulations are noisy."""
+        kept = ranked[:width]
+        inc = self.incumbent if self.sim.chancy else None
+        if inc is not None and inc not in kept and inc in ranked:
+            kept[-1] = inc
+        return kept
+
+    def _surely_better(self, a: int, b: int) -> bool:
+        """Is ``a`` better than ``b`` by more than ``SURE`` standard errors? Proven values are
+        exact; two estimates are compared on the simulations both were given (paired: the same
+        luck)."""
+        pa, pb = self.sim.proven(a), self.sim.proven(b)
+        seat = self.sim.seat
+        if pa is not None and pb is not None:
+            return pa[seat] > pb[seat]
+        if pa is not None or pb is not None:
+            exact = pa[seat] if pa is not None else pb[seat]  # type: ignore[index]
+            xs = list(self.results[b if pa is not None else a].values())
+            mean, se = _mean_se(xs)
+            return exact > mean + SURE * se if pa is not None else mean - SURE * se > exact
+        ra, rb = self.results[a], self.results[b]
+        diffs = [ra[j] - rb[j] for j in ra.keys() & rb.keys()]
+        mean, se = _mean_se(diffs)
+        return mean > SURE * se if se > 0 else mean > 0
 
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
 
 
-def _surely_better(a: list[float | None], b: list[float | None]) -> bool:
-    """Is ``a`` better than ``b`` on the simulations both were given (paired: the same luck),
-    by more than ``SURE`` standard errors of the mean difference?"""
-    diffs = [x - y for x, y in zip(a, b, strict=True) if x is not None and y is not None]
-    m = len(diffs)
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    """Mean and standard error (infinite below two values)."""
+    m = len(xs)
     if m < 2:
-        return False
-    mean = sum(diffs) / m
-    var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
-    return mean > SURE * math.sqrt(var / m) if var > 0 else mean > 0
+        return (xs[0] if xs else 0.0), math.inf
+    mean = sum(xs) / m
+    var = sum((x - mean) ** 2 for x in xs) / (m - 1)
+    return mean, math.sqrt(var / m)
+
+
+def _pick(
+    node: list,
+    actions: list,
+    explore: float,
+    r: float,
+    first: Any,
+    lo: float,
+    span: float,
+    mover: Any,
+    top: float,
+    solving: bool,
+    widen: bool,
+) -> tuple[Any, list | None, bool, list | None]:
+    """The action to take at ``node``: (action, edge, whether the edge is new, the proven node
+    that proves ``node`` or None).
+
+    An untried legal action is taken while the node may widen (``first``, the rollout policy's
+    choice, before any other; then one drawn with ``r``, a uniform); with a rollout policy a node
+    widens one action at a time as its visits grow (progressive unpruning), so a position seen
+    a few times is played as the rollout would. Otherwise the best by availability UCB on
+    rewards normalised by ``lo`` and ``span``; every legal action's availability grows by one.
+    ``solving``: an action leading to a proven position scores its exact value and explores no
+    more; the node is proven when one of them gives the mover ``top`` or every legal action is
+    proven."""
+    stats = node[0]
+    get, log, sqrt = stats.get, math.log, math.sqrt
+    untried = None
+    tried = 0
+    best_a, best_e, best = None, None, -math.inf
+    proven_best: list | None = None  # the proven child best for the mover
+    unproven = False
+    for a in actions:
+        e = get(a)
+        if e is None:
+            if untried is None:
+                untried = [a]
+            else:
+                untried.append(a)
+            continue
+        tried += 1
+        avail = e[2] = e[2] + 1
+        child = e[3]
+        value = child[1] if solving and child is not None else None
+        if value is not None:
+            mine = value[mover]
+            if mine >= top:
+                return a, e, False, child
+            if (
+                proven_best is None
+                or mine > proven_best[1][mover]
+                or (mine == proven_best[1][mover] and child[3] > proven_best[3])
+            ):
+                proven_best = child  # the same value: the longer game, a rival may yet slip
+            score = (mine - lo) / span
+        else:
+            unproven = True
+            v = e[0]
+            if v:
+                score = ((e[1] / v) - lo) / span + explore * sqrt(log(avail) / v)
+            else:
+                score = math.inf
+        if score > best:
+            best_a, best_e, best = a, e, score
+    if untried is not None and (
+        not widen or best_e is None or tried < 1 + int(sqrt(node[2] / WIDEN))
+    ):
+        a = first if first in untried else untried[int(r * len(untried))]
+        e = [0, 0.0, 1, None]
+        stats[a] = e
+        return a, e, True, None
+    if solving and untried is None and not unproven:
+        return best_a, best_e, False, proven_best
+    return best_a, best_e, False, None
 
 
 class _Simulator:
-    """One search's tree and the simulations that grow it."""
+    """One search's tree (a table of nodes) and the simulations that grow it."""
 
     def __init__(
         self,
@@ -258,28 +426,116 @@ class _Simulator:
         self.horizon = horizon
         self.rollout = rollout
         self.hidden = game.hidden_information
-        self.table: dict[tuple[int, Any], dict] = {}  # hidden: (mover, observation) -> stats
-        self.roots = [_Node() for _ in actions]  # perfect information: a tree per root action
-        self.closed = game.sample_chance is None  # branch on chance outcomes
+        self.table: dict[Any, list] = {}
         self.limit = game.max_moves
         # the file's functions, read once (GameFile looks each one up on every access)
         self.to_move, self.legal, self.apply = game.to_move, game.legal_actions, game.apply
         self.observe, self.winners, self.scores = game.observe, game.winners, game.scores
+        self.returns = game.returns if game.objective == "return" else None
         self.sample_chance, self.outcomes = game.sample_chance, game.chance_outcomes
         self.cooperative = game.cooperative
+        self.sign = -1.0 if game.lowest_score_wins else 1.0
         self.copy = game.clone if game.clone is not None else game.copy
         self.determinize = game.determinize
+        # rewards in [0, 1] for the win; returns normalised by the range seen
+        self.lo, self.hi = (math.inf, -math.inf) if self.returns is not None else (0.0, 1.0)
+        self.top = 1.0 if self.returns is None else math.inf  # the best a seat can get
+        self.draw = [1.0 / n] * n if n > 1 and not self.cooperative else [0.0] * n
+        self.won_at: int | None = None  # a root action proven to give the seat `top`
+        # chance met or cards unseen: the simulations' results are noisy
+        self.chancy = self.hidden
+        self.moves = 0  # simulated moves so far
+        self.root_stats: dict = {}
+        if not self.hidden:
+            self.key = _keyer(state)
+            # the root's actions are each simulated at once: no need to open it
+            self.root_stats = self._node(state, seat)[0]
+        else:
+            self.root_stats = self._node(state, seat)[0]
+        for a in actions:
+            self.root_stats.setdefault(a, [0, 0.0, 0, None])
         self.luck_bits = np.random.PCG64(0)
         self.luck = np.random.Generator(self.luck_bits)
         self.choice_bits = np.random.PCG64(0)
         self.choice = np.random.Generator(self.choice_bits)
 
+    # -- the tree ------------------------------------------------------------------------------
+    def _node(self, s: Any, mover: Any) -> list:
+        key = (mover, self.observe(s, mover)) if self.hidden else self.key(s)
+        node = self.table.get(key)
+        if node is None:
+            node = self.table[key] = [{}, None, 0, 0]
+        return node
+
+    def _opened(self, s: Any, mover: int, acts: list) -> list:
+        """A new node of a position everyone sees: every action that ends the game is played at
+        once, so a win in one is proven on the first visit (and with it a loss one move
+        earlier)."""
+        stats: dict = {}
+        to_move, apply, copy = self.to_move, self.apply, self.copy
+        for a in acts:
+            after = apply(copy(s), a)
+            if to_move(after) is None:
+                value = self.ended(after)
+                stats[a] = [0, 0.0, 0, [{}, value, 0, 0]]
+                if value[mover] >= self.top:
+                    return [stats, value, 0, 1]
+        return [stats, None, 0, 0]
+
+    def proven(self, arm: int) -> list | None:
+        child = self.root_stats[self.actions[arm]][3]
+        return child[1] if child is not None else None
+
+    # -- the end of a simulation ---------------------------------------------------------------
+    def ended(self, s: Any) -> list[float]:
+        """Each seat's reward at the end of the game."""
+        if self.returns is not None:
+            return self._seen([float(x) for x in self.returns(s)])
+        won = list(self.winners(s))
+        if not won:
+            return self.draw
+        if self.cooperative:
+            return [1.0] * self.n
+        share = 1.0 / len(won)
+        out = [0.0] * self.n
+        for w in won:
+            out[w] = share
+        return out
+
+    def judged(self, s: Any) -> list[float]:
+        """Each seat's reward when a simulation stops at the horizon: by ``scores``."""
+        if self.scores is None:
+            return self.draw if self.returns is None else self._seen([0.0] * self.n)
+        points = [self.sign * float(x) for x in self.scores(s)]
+        if self.returns is not None:
+            return self._seen(points)
+        top = max(points)
+        tops = [i for i, p in enumerate(points) if p == top]
+        out = [0.0] * self.n
+        for i in tops:
+            out[i] = 1.0 / len(tops)
+        return out
+
+    def _seen(self, rewards: list[float]) -> list[float]:
+        lo, hi = min(rewards), max(rewards)
+        if lo < self.lo:
+            self.lo = lo
+        if hi > self.hi:
+            self.hi = hi
+        return rewards
+
+    # -- one simulation ------------------------------------------------------------------------
     def run(self, arm: int, luck: dict, choices: dict) -> float:
         """One simulation starting with root action ``arm``; the searching seat's reward."""
         to_move, legal, apply, observe = self.to_move, self.legal, self.apply, self.observe
         sample_chance, outcomes = self.sample_chance, self.outcomes
-        hidden, closed, table = self.hidden, self.closed, self.table
+        hidden, table = self.hidden, self.table
+        key = None if hidden else self.key
         explore, horizon, limit, rollout = self.explore, self.horizon, self.limit, self.rollout
+        top = self.top
+        noisy = self.chancy and rollout is not None
+        lo = self.lo if self.lo < self.hi else 0.0
+        span = self.hi - self.lo if self.lo < self.hi else 1.0
         self.luck_bits.state = luck
         self.choice_bits.state = choices
         g, c = self.luck, self.choice
@@ -291,24 +547,29 @@ class _Simulator:
         s = self.copy(self.state)
         if hidden:
             s = self.determinize(s, self.seat, g)
+        root_edge = self.root_stats[self.actions[arm]]
+        root_edge[2] += 1
         s = apply(s, self.actions[arm])
-        node = self.roots[arm]
-        path: list[tuple[int, list]] = []
+        path: list[tuple[int, list]] = [(self.seat, root_edge)]
+        last: list | None = root_edge  # the edge just taken in the tree, to link its node
         in_tree = True
         decisions = moves = 1
-        rewards: dict[int, float] | None = None
-        default = 1.0 / self.n
+        rewards: list[float] | None = None
         while True:
             mover = to_move(s)
             if mover is None:
-                won = self.winners(s)
-                if won:
-                    share = 1.0 if self.cooperative else 1.0 / len(won)
-                    rewards, default = dict.fromkeys(won, share), 0.0
+                rewards = self.ended(s)
+                if last is not None and not hidden and last[3] is None:
+                    last[3] = [{}, rewards, 0, 0]  # the end: proven
                 break
             if moves >= limit:
+                rewards = self.draw if self.returns is None else self._seen([0.0] * self.n)
                 break  # a game nobody won
             if mover == "chance":
+                last = None  # proofs do not cross chance
+                if not self.chancy:
+                    self.chancy = True
+                    noisy = rollout is not None
                 if sample_chance is not None:
                     o = sample_chance(s, g)
                 else:  # as GameFile.draw_chance, on the batch's uniforms
@@ -323,23 +584,11 @@ class _Simulator:
                         if x < 0.0:
                             o = out
                             break
-                if in_tree and closed and not hidden:
-                    try:
-                        nxt = node.outs.get(o)
-                        if nxt is None:
-                            nxt = node.outs[o] = _Node()
-                        node = nxt
-                    except TypeError:  # an unhashable outcome: not branched on
-                        pass
                 s = apply(s, o)
                 moves += 1
                 continue
             if horizon and decisions >= horizon:
-                if self.scores is not None:
-                    points = self.scores(s)
-                    top = max(points)
-                    tops = [i for i, p in enumerate(points) if p == top]
-                    rewards, default = dict.fromkeys(tops, 1.0 / len(tops)), 0.0
+                rewards = self.judged(s)
                 break
             acts = legal(s)
             if ui >= len(u):
@@ -348,39 +597,74 @@ class _Simulator:
             ui += 1
             if in_tree:
                 if hidden:
-                    key = (mover, observe(s, mover))
-                    stats = table.get(key)
-                    if stats is None:
-                        stats = table[key] = {}
+                    k = (mover, observe(s, mover))
                 else:
-                    stats = node.acts.get(mover)
-                    if stats is None:
-                        stats = node.acts[mover] = {}
+                    k = key(s)  # type: ignore[misc]
+                node = table.get(k)
+                if node is None:
+                    node = table[k] = [{}, None, 0, 0] if hidden else self._opened(s, mover, acts)
+                if last is not None:
+                    last[3] = node
+                proof = node[1]
+                if proof is not None:
+                    rewards = proof
+                    break
                 first = rollout(s, mover, acts, c) if rollout is not None else None
-                a, edge, new = _pick(stats, acts, explore, r, first)
-                path.append((mover, edge))
+                node[2] += 1
+                a, edge, new, proof = _pick(
+                    node, acts, explore, r, first, lo, span, mover, top, not hidden, noisy
+                )
+                if proof is not None:
+                    node[1], node[3] = proof[1], proof[3] + 1
+                    rewards = proof[1]
+                    break
+                path.append((mover, edge))  # type: ignore[arg-type]
+                last = edge if not hidden else None
                 if new:
                     in_tree = False
-                elif not hidden:
-                    nxt = edge[3]
-                    if nxt is None:
-                        nxt = edge[3] = _Node()
-                    node = nxt
-            elif rollout is None:
-                a = acts[int(r * len(acts))]
             else:
-                a = rollout(s, mover, acts, c)
+                last = None
+                if rollout is None or r < WANDER:
+                    a = acts[int(r / WANDER * len(acts))] if rollout else acts[int(r * len(acts))]
+                else:
+                    a = rollout(s, mover, acts, c)
             s = apply(s, a)
             decisions += 1
             moves += 1
+            if not in_tree and last is not None:
+                # the new edge's position: linked so a proof can reach it, then out of the tree
+                after = to_move(s)
+                if after is None:
+                    rewards = self.ended(s)
+                    last[3] = [{}, rewards, 0, 0]
+                    break
+                if after != "chance":
+                    k = key(s)  # type: ignore[misc]
+                    node = table.get(k)
+                    if node is None:
+                        node = table[k] = self._opened(s, after, legal(s))
+                    last[3] = node
+                    if node[1] is not None:
+                        rewards = node[1]
+                        break
+                last = None
 
-        if rewards is None:
-            for _, edge in path:
-                edge[0] += 1
-                edge[1] += default
-            return default
-        get = rewards.get
+        self.moves += moves
         for mover, edge in path:
             edge[0] += 1
-            edge[1] += get(mover, default)
-        return get(self.seat, default)
+            edge[1] += rewards[mover]
+        if not hidden:
+            child = root_edge[3]
+            if child is not None and child[1] is not None and child[1][self.seat] >= top:
+                self.won_at = arm
+        return rewards[self.seat]
+
+
+def _keyer(state: Any) -> Callable[[Any], Any]:
+    """A state's key in the table: its pickled bytes (its text where it cannot be pickled)."""
+    dumps = pickle.dumps
+    try:
+        dumps(state)
+    except Exception:
+        return repr
+    return dumps

@@ -9,6 +9,7 @@ cluster needs no copy of the file and an edited file can never stand in for the 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, make_dataclass
 from typing import Any, ClassVar
 
@@ -114,6 +115,53 @@ def _param(p: Any, ranges: dict[str, Any]) -> PolicyParam:
     )
 
 
+_MCTS_DOC = (
+    "searches: simulations from the position through the file's own functions, what it cannot "
+    "see dealt anew each time, the root's budget spent to find the action best for the game's "
+    "objective"
+)
+
+
+def search_rollout(game: GameFile) -> str:
+    """The policy the search's simulations play by default: the one the file names
+    (``search_rollout = "hold"``), else random (a policy is never made the rollout unasked)."""
+    named = getattr(game.module, "search_rollout", None)
+    if named is None:
+        return "random"
+    if named != "random" and named not in game.policies:
+        raise BalanceError(
+            f"{game.path}: search_rollout = {named!r} names no policy of the file "
+            f"(its policies: {', '.join(game.policies) or 'none'})"
+        )
+    return str(named)
+
+
+def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
+    from .search import DEFAULT_PLAYOUTS, EXPLORE
+
+    rollout = search_rollout(game)
+    why = (
+        "named by the file's search_rollout"
+        if rollout != "random"
+        else "the file names none with search_rollout"
+    )
+    choices = ("random", *(p.name for p in own))
+    return (
+        PolicyParam("playouts", DEFAULT_PLAYOUTS, 1, 100_000,
+                    "simulations per decision (the skill knob)", integer=True, log=True),
+        PolicyParam("explore", EXPLORE, 0.0, 5.0, "exploration constant below the root"),
+        PolicyParam("horizon", 0, 0, 10_000,
+                    "decisions a simulation plays before the scores judge it (0: to the end)",
+                    integer=True),
+        PolicyParam("rollout", choices.index(rollout), 0, len(own),
+                    f"the policy simulations play: {rollout} by default ({why})",
+                    integer=True, choices=choices),
+        PolicyParam("seconds", 0.0, 0.0, 600.0,
+                    "seconds per decision instead of playouts (0: off; a timed search does not "
+                    "replay the same game from its seed)"),
+    )  # fmt: skip
+
+
 def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
     own = list(game.policies.values())
     defs = {
@@ -124,42 +172,7 @@ def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
             "looks one step ahead: the action after which its score leads the best other seat's "
             "by the most (chance averaged over its outcomes)",
         ),
-        "mcts": PolicyDef(
-            "mcts",
-            MCTS,
-            "searches: simulations from the position through the file's own functions, what "
-            "it cannot see dealt anew each time, the root's budget spent to find the best action",
-            (
-                PolicyParam(
-                    "playouts",
-                    200,
-                    1,
-                    100_000,
-                    "simulations per decision (the skill knob)",
-                    integer=True,
-                    log=True,
-                ),  # fmt: skip
-                PolicyParam("explore", 0.7, 0.0, 5.0, "exploration constant below the root"),
-                PolicyParam(
-                    "horizon",
-                    0,
-                    0,
-                    10_000,
-                    "decisions a simulation plays before the scores judge it (0: to the end)",
-                    integer=True,
-                ),  # fmt: skip
-                PolicyParam(
-                    "rollout",
-                    1 if own else 0,  # the file's first policy
-                    0,
-                    len(own),
-                    "how simulations play out; the search keeps this policy's choice unless "
-                    "its simulations are sure of better",
-                    integer=True,
-                    choices=("random", *(p.name for p in own)),
-                ),  # fmt: skip
-            ),
-        ),
+        "mcts": PolicyDef("mcts", MCTS, _MCTS_DOC, _search_params(game, own)),
     }
     ranges = getattr(game.module, "policy_ranges", {})
     for i, p in enumerate(own):
@@ -175,6 +188,8 @@ def _random(state: Any, seat: int, actions: list, rng: np.random.Generator) -> A
 
 
 def _greedy(game: GameFile) -> Chooser:
+    value_after = _greedy_value(game)
+
     def choose(state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
         seen = state
         if game.hidden_information:
@@ -184,11 +199,11 @@ def _greedy(game: GameFile) -> Chooser:
             after = game.apply(game.copy(seen), a)
             if game.to_move(after) == "chance" and game.sample_chance is None:
                 value = sum(
-                    p * _margin(game.scores(game.apply(game.copy(after), o)), seat)
+                    p * value_after(game.apply(game.copy(after), o), seat)
                     for o, p in game.chance_outcomes(after)
                 )
             else:
-                value = _margin(game.scores(after), seat)
+                value = value_after(after, seat)
             if value > best_value:
                 best, best_value = a, value
         return best
@@ -196,9 +211,33 @@ def _greedy(game: GameFile) -> Chooser:
     return choose
 
 
-def _margin(points: list[float], seat: int) -> float:
-    others = [p for s, p in enumerate(points) if s != seat]
-    return points[seat] - (max(others) if others else 0.0)
+DECIDED = 1e9  # a finished game's worth to greedy, beyond any lead on the scores
+
+
+def _greedy_value(game: GameFile) -> Callable[[Any, int], float]:
+    """Greedy's worth of a position to ``seat``, by the game's objective: for the win, the lead
+    on the scores (counted the game's way: the lowest ahead where ``lowest_score_wins``), a
+    finished game won or lost beyond any lead; for the return, the seat's own score, a finished
+    game its return."""
+    sign = -1.0 if game.lowest_score_wins else 1.0
+    by_return = game.objective == "return"
+
+    def value(state: Any, seat: int) -> float:
+        if game.to_move(state) is None:
+            if by_return:
+                return float(list(game.returns(state))[seat])
+            won = list(game.winners(state))
+            if seat in won:
+                return DECIDED / len(won) if not game.cooperative else DECIDED
+            if won:
+                return -DECIDED
+        points = [sign * float(x) for x in game.scores(state)]
+        if by_return:
+            return points[seat]
+        others = [p for s, p in enumerate(points) if s != seat]
+        return points[seat] - (max(others) if others else 0.0)
+
+    return value
 
 
 def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) -> Chooser:
@@ -215,7 +254,7 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) ->
             rollout = functools.partial(p.function, **_kwargs(p, _defaults_row(p)))
         return functools.partial(
             _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
-            rollout=rollout, players=n_players,
+            rollout=rollout, players=n_players, seconds=float(row[4]),
         )  # fmt: skip
     p = own[policy_id - FIRST_FILE_POLICY]
     return functools.partial(p.function, **_kwargs(p, row))
