@@ -10,10 +10,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simulator.own_game import search
 from simulator.own_game.checks import check_games
 from simulator.own_game.loader import load
+from simulator.own_game.play import DesignerError, play_games
 from tests.test_own_game_checks import EXAMPLES, PIG, _broken, call
 
 NOUGHTS = (EXAMPLES / "noughts.py").read_text()
@@ -177,3 +179,16 @@ def test_a_worker_process_stops_a_hang_too(capsys, tmp_path):
     line = _timed(capsys, "simulate", path, "-n", 400, "--chunk-size", 20, "-j", 2, "--out", out)
     assert re.search(r"hold\(\) \(line \d+\) ran past the 1 s limit in game \d+ \(seed \d+\)",
                      line), line  # fmt: skip
+
+
+def test_no_legal_action_mid_run_names_legal_actions_and_the_seat_from_1(tmp_path):
+    # the run's loop (not only the checks) names the function, as the search would not
+    old = 'return ["roll", "hold"]'
+    new = 'return [] if state["turn"] > 3 else ["roll", "hold"]'
+    game = load(_broken(tmp_path, "late_empty", PIG, old, new))
+    hold = game.policies["hold"].function
+    with pytest.raises(DesignerError) as failed:
+        play_games(game, {"goal": 100, "faces": 6}, [hold, hold], [5, 6])
+    assert re.search(r"legal_actions\(\) gave no action to seat [12] in the game of seed 5, "
+                     r"step \d+$", str(failed.value)), str(failed.value)  # fmt: skip
+    assert str(failed.value.at_chunk(40)).count("in game 40 (seed 5)") == 1

@@ -151,6 +151,9 @@ def _play(
                     last_seat = mover
                 where = "legal_actions"
                 actions = legal(state)
+                if not actions:
+                    raise DesignerError(game.path, f"legal_actions() gave no action to seat "
+                                        f"{mover + 1}", seed, step)  # fmt: skip
                 where = policy_name(choosers[mover])
                 action = choosers[mover](state, mover, actions, rng)
                 decisions += 1
