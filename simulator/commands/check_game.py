@@ -24,11 +24,13 @@ class _Progress:
         self.shown = sys.stderr.isatty()
         self.last = 0.0
 
-    def say(self, what: str, done: int, total: int) -> None:
-        if not self.shown or time.monotonic() - self.last < PROGRESS_EVERY:
+    def say(self, what: str, done: int | None = None, total: int | None = None) -> None:
+        """``what``, with ``done`` of ``total`` when given (at most every PROGRESS_EVERY s)."""
+        if not self.shown or (done and time.monotonic() - self.last < PROGRESS_EVERY):
             return
         self.last = time.monotonic()
-        sys.stderr.write(f"\rchecking {self.file}: {what} {done:,} of {total:,}\033[K")
+        count = f" {done:,} of {total:,}" if done is not None else ""
+        sys.stderr.write(f"\rchecking {self.file}: {what}{count}\033[K")
         sys.stderr.flush()
 
     def done(self) -> None:
@@ -101,14 +103,14 @@ def check_game(
             if refusal:
                 played[name] = {"refused": refusal}
                 continue
-            progress.say(f"one game of {name}", 0, 1)
+            progress.say(f"one game of {name} at every seat")
             chooser = policy_chooser(game, parse_policy(name, spec.policies, spec.id), n)
             result = policy_game(game, values, n, name, chooser, seed)
             played[name] = {
                 "decisions": result.decisions,
                 "seconds_per_decision": result.seconds_per_decision,
             }
-        progress.say("speed", 0, 1)
+        progress.say("the speed of simulate")
         speed = _simulate_speed(file, n, set_)
     finally:
         progress.done()
