@@ -207,8 +207,7 @@ def _checked_game(
         ) from None
     except watchdog.Overrun as overrun:
         raise BalanceError(
-            f"{game.path}: {overrun.describe(game.path)} (game seed {seed}, step {step}; "
-            "--call-limit SECONDS allows longer)"
+            f"{game.path}: {overrun.describe()} (game seed {seed}, step {step})"
         ) from None
     return moves
 

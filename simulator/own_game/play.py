@@ -189,7 +189,7 @@ def _play(
     except BalanceError:
         raise
     except watchdog.Overrun as overrun:
-        raise DesignerError(game.path, overrun.describe(game.path), seed, step) from None
+        raise DesignerError(game.path, overrun.describe(), seed, step) from None
     except (Exception, SystemExit) as exc:  # the designer's code: anything may go wrong
         raise DesignerError(
             game.path, f"{where}() raised {_raised(exc, game.path)}", seed, step

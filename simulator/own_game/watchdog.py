@@ -62,13 +62,16 @@ class Overrun(BaseException):  # noqa: N818  (a BaseException: the file's `excep
         self.game = game  # the game as a whole ran too long (else: one call)
         self.where = where  # the game loop's step ("apply", "policy hold", ...), if known
 
-    def describe(self, path: str) -> str:
-        """``hold() (line 104) ran past the 30 s limit`` or ``ran 30 s without ending``."""
+    def describe(self) -> str:
+        """``hold() (line 104) ran longer than --call-limit 30 s`` or ``the game went on
+        longer than --call-limit 30 s without ending``."""
         at = f" (line {self.line})" if self.line is not None else ""
         if self.game:
-            inside = f"; {self.function}(){at} was running" if self.function else ""
-            return f"ran {limit_words()} without ending{inside}"
-        return f"{self.function}(){at} ran past the {limit_words()} limit"
+            inside = f" ({self.function}(){at} was running)" if self.function else ""
+            return (
+                f"the game went on longer than --call-limit {limit_words()} without ending{inside}"
+            )
+        return f"{self.function}(){at} ran longer than --call-limit {limit_words()}"
 
 
 @dataclass
@@ -124,9 +127,7 @@ def watching(path: str) -> Iterator[None]:
     except Overrun as overrun:
         from ..errors import BalanceError
 
-        raise BalanceError(
-            f"{path}: {overrun.describe(path)} (--call-limit SECONDS allows longer)"
-        ) from None
+        raise BalanceError(f"{path}: {overrun.describe()}") from None
     finally:
         _watch.files[path] -= 1
         if not _watch.files[path]:
