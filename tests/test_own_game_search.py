@@ -200,9 +200,9 @@ def test_noughts_search_never_loses_to_random(noughts, seat):
     rules = defaults(noughts)
     choosers = [uniform, uniform]
     choosers[seat] = searcher(noughts)
-    results = [play(noughts, rules, choosers, 1000 + g) for g in range(40)]
+    results = [play(noughts, rules, choosers, 1000 + g) for g in range(16)]
     assert all(won in ([seat], []) for won in results), results
-    assert sum(won == [seat] for won in results) >= 20  # it wins, too
+    assert sum(won == [seat] for won in results) >= 8  # it wins, too
 
 
 # -- hidden information ---------------------------------------------------------------------------

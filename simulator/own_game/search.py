@@ -54,7 +54,7 @@ import numpy as np
 from . import fairness
 from .loader import GameFile
 
-DEFAULT_PLAYOUTS = 1000  # simulations per decision at most, unless told
+DEFAULT_PLAYOUTS = 5000  # simulations per decision at most, unless told
 DEFAULT_MOVES = 20_000  # simulated moves per decision at most (0: no cap), unless told
 EXPLORE = 0.7  # UCB1's constant for rewards in [0, 1]
 WANDER = 0.1  # a rollout policy's moves played at random instead: no line is played one way
@@ -156,6 +156,7 @@ def choose(
     horizon: int = 0,
     rollout: Rollout | None = None,
     players: int | None = None,
+    exploit: bool = False,
 ) -> Any:
     """The action ``seat`` takes at ``state`` among ``actions`` after ``playouts`` simulations
     (or as many as ``seconds`` allow, when above 0).
@@ -194,6 +195,7 @@ def choose(
     else:
         arms = list(range(k))
     sim = _Simulator(game, state, seat, [actions[i] for i in arms], n, explore, horizon, rollout)
+    sim.exploit = exploit
     deadline = time.perf_counter() + seconds if timed else _NO_DEADLINE
     incumbent = arms.index(first) if first is not None else None
     best = _Root(sim, srng, incumbent).search(budget, deadline, moves)
@@ -445,6 +447,7 @@ class _Simulator:
         # chance met or cards unseen: the simulations' results are noisy
         self.chancy = self.hidden
         self.moves = 0  # simulated moves so far
+        self.exploit = False  # the other seats play the rollout policy, not the tree
         self.root_stats: dict = {}
         if not self.hidden:
             self.key = _keyer(state)
@@ -533,6 +536,8 @@ class _Simulator:
         key = None if hidden else self.key
         explore, horizon, limit, rollout = self.explore, self.horizon, self.limit, self.rollout
         top = self.top
+        seat, exploit = self.seat, self.exploit
+        solving = not hidden and not exploit  # proofs: every seat plays its best
         noisy = self.chancy and rollout is not None
         lo = self.lo if self.lo < self.hi else 0.0
         span = self.hi - self.lo if self.lo < self.hi else 1.0
@@ -551,7 +556,7 @@ class _Simulator:
         root_edge[2] += 1
         s = apply(s, self.actions[arm])
         path: list[tuple[int, list]] = [(self.seat, root_edge)]
-        last: list | None = root_edge  # the edge just taken in the tree, to link its node
+        last: list | None = root_edge if solving else None  # the edge just taken, to link
         in_tree = True
         decisions = moves = 1
         rewards: list[float] | None = None
@@ -559,7 +564,7 @@ class _Simulator:
             mover = to_move(s)
             if mover is None:
                 rewards = self.ended(s)
-                if last is not None and not hidden and last[3] is None:
+                if last is not None and solving and last[3] is None:
                     last[3] = [{}, rewards, 0, 0]  # the end: proven
                 break
             if moves >= limit:
@@ -595,14 +600,14 @@ class _Simulator:
                 u, ui = c.random(_BATCH).tolist(), 0
             r = u[ui]
             ui += 1
-            if in_tree:
+            if in_tree and (mover == seat or not exploit):
                 if hidden:
                     k = (mover, observe(s, mover))
                 else:
                     k = key(s)  # type: ignore[misc]
                 node = table.get(k)
                 if node is None:
-                    node = table[k] = [{}, None, 0, 0] if hidden else self._opened(s, mover, acts)
+                    node = table[k] = self._opened(s, mover, acts) if solving else [{}, None, 0, 0]
                 if last is not None:
                     last[3] = node
                 proof = node[1]
@@ -612,19 +617,21 @@ class _Simulator:
                 first = rollout(s, mover, acts, c) if rollout is not None else None
                 node[2] += 1
                 a, edge, new, proof = _pick(
-                    node, acts, explore, r, first, lo, span, mover, top, not hidden, noisy
+                    node, acts, explore, r, first, lo, span, mover, top, solving, noisy
                 )
                 if proof is not None:
                     node[1], node[3] = proof[1], proof[3] + 1
                     rewards = proof[1]
                     break
                 path.append((mover, edge))  # type: ignore[arg-type]
-                last = edge if not hidden else None
+                last = edge if solving else None
                 if new:
                     in_tree = False
             else:
                 last = None
-                if rollout is None or r < WANDER:
+                if exploit and mover != seat:  # the policy exploited, as it plays
+                    a = rollout(s, mover, acts, c) if rollout else acts[int(r * len(acts))]
+                elif rollout is None or r < WANDER:
                     a = acts[int(r / WANDER * len(acts))] if rollout else acts[int(r * len(acts))]
                 else:
                     a = rollout(s, mover, acts, c)

@@ -137,7 +137,7 @@ def search_rollout(game: GameFile) -> str:
 
 
 def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
-    from .search import DEFAULT_PLAYOUTS, EXPLORE
+    from .search import DEFAULT_MOVES, DEFAULT_PLAYOUTS, EXPLORE
 
     rollout = search_rollout(game)
     why = (
@@ -159,6 +159,14 @@ def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
         PolicyParam("seconds", 0.0, 0.0, 600.0,
                     "seconds per decision instead of playouts (0: off; a timed search does not "
                     "replay the same game from its seed)"),
+        PolicyParam("moves", DEFAULT_MOVES, 0, 10_000_000,
+                    "simulated moves per decision at most (0: no cap): the budget's cost in the "
+                    "game's own moves, so a long game gets fewer simulations", integer=True,
+                    log=True),
+        PolicyParam("exploit", 0, 0, 1,
+                    "1: the other seats play the rollout policy in the simulations, so the "
+                    "search answers with a best response to it (how exploitable it is); 0: "
+                    "every seat searches for itself", integer=True),
     )  # fmt: skip
 
 
@@ -254,7 +262,8 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) ->
             rollout = functools.partial(p.function, **_kwargs(p, _defaults_row(p)))
         return functools.partial(
             _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
-            rollout=rollout, players=n_players, seconds=float(row[4]),
+            rollout=rollout, players=n_players, seconds=float(row[4]), moves=int(row[5]),
+            exploit=bool(row[6]),
         )  # fmt: skip
     p = own[policy_id - FIRST_FILE_POLICY]
     return functools.partial(p.function, **_kwargs(p, row))
@@ -547,6 +556,7 @@ def _build(game: GameFile) -> FileGameSpec:
         refuses=functools.partial(_refuses, game),
         replay=_replay(game, spec_columns),
         strongest=own[0] if own else None,
+        search_budget=("mcts", "moves"),  # the ladder's search rungs differ in simulated moves
         score_note=str(getattr(game.module, "score_note", "")),
         compiled=False,
         lowest_score_wins=game.lowest_score_wins,
