@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.own_game import search
+from simulator.own_game import search, watchdog
 from simulator.own_game.checks import check_games
 from simulator.own_game.loader import load
 from simulator.own_game.play import DesignerError, play_games
@@ -21,6 +21,13 @@ from tests.test_own_game_checks import EXAMPLES, PIG, _broken, call
 NOUGHTS = (EXAMPLES / "noughts.py").read_text()
 HOLD = '    total = state["turn_total"]\n    if total >= at'
 LIMIT = "1"  # --call-limit in seconds: a hang is found within about this
+
+
+@pytest.fixture(autouse=True)
+def _default_limit():
+    """--call-limit is a process setting: the tests after these keep the default."""
+    yield
+    watchdog.set_limit(watchdog.DEFAULT_LIMIT)
 
 
 def one_line(code: int, err: str) -> str:
