@@ -63,6 +63,10 @@ def scores(state):
     return [state["right"]]
 
 
+def end_reason(state):
+    return "deck out"
+
+
 def clone(state):
     return dict(state)
 

@@ -47,6 +47,10 @@ def winners(state):
     return [1 - state["mover"]]  # the seat that took the last counter
 
 
+def end_reason(state):
+    return "last counter"
+
+
 def turn(state):
     return state["moves"]
 

@@ -94,6 +94,10 @@ def winners(state):
     return [s for s, p in enumerate(points) if p == low]
 
 
+def end_reason(state):
+    return "deck out"
+
+
 def turn(state):
     return state["turn"]
 

@@ -43,6 +43,10 @@ def winners(state):
     return [state["mover"]]  # the other seat took the last stick
 
 
+def end_reason(state):
+    return "last stick"
+
+
 def turn(state):
     return state["moves"]
 
