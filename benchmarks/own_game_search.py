@@ -1,19 +1,38 @@
-"""Simulations per second of the search player on a designer's own game (plain Python).
+"""The search player on a designer's own game (plain Python): its speed, and its strength against
+exact answers and against the policy it rolls out with.
 
-    .venv/bin/python benchmarks/own_game_search.py                 # every example
-    .venv/bin/python benchmarks/own_game_search.py --file examples/pig.py --playouts 500
+    .venv/bin/python benchmarks/own_game_search.py                  # speed: every example
+    .venv/bin/python benchmarks/own_game_search.py --file examples/pig.py --moves 5000
+    .venv/bin/python benchmarks/own_game_search.py --strength       # the tables (an hour or so)
+    .venv/bin/python benchmarks/own_game_search.py --strength --only pig --games 400 --goal 100
 
-For each file, at its default rules with two seats: decisions reached by uniformly random play
-(a fixed seed), each searched with ``playouts`` simulations; the figure is the simulations the
-searches played (``search.simulations``) over their time, on one core. Beside it, the bare
-loop's moves per second from the same positions (random play to the end, a copy per game), so
-the search's own cost per move shows: a simulation costs about what the same stretch of a game
-costs.
+**Speed.** For each file, at its default rules with two seats (the fewest where more are
+needed): decisions reached by uniformly random play (a fixed seed), each searched at the default
+budget; the figure is the simulations and simulated moves the searches played over their time, on
+one core. Beside it, the bare loop's moves per second from the same positions (random play to the
+end, a copy per game): what a simulated move costs the search beyond the game's own functions.
+
+**Strength**, at three budgets of simulated moves per decision (a quarter, the default, four
+times it), with 95% Wilson intervals:
+
+- every example: the search against its own rollout policy (the file's ``search_rollout``, else
+  random), head to head, seats swapped every game;
+- noughts and crosses: losses to perfect play (minimax, the best moves drawn at random) from
+  either seat, with the rollouts random, ``tactics`` and always-the-first-action;
+- Nim and 21 sticks: the share of random positions with a winning move where the search plays
+  one (nim-sum; the table of lost heaps);
+- Pig: wins against ``hold`` at 20 over both seats, beside the best response's (value
+  iteration);
+- Kuhn poker with chips: chips a hand against uniform random play, beside the best response's
+  (every pure plan enumerated), playing for chips and for the win, exploiting random play.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
+import math
 import sys
 import time
 from pathlib import Path
@@ -21,17 +40,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-EXAMPLES = ("pig", "noughts", "kuhn", "swap")
+EXAMPLES = ("pig", "noughts", "kuhn", "swap", "nim", "sticks", "next_card", "no_thanks")
+Z = 1.96
 
 
-def positions(game, rules, count, seed):
+def positions(game, rules, count, seed, players):
     """Decisions reached by random play: (state, mover, actions)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
-        state = game.start(2, dict(rules))
+        state = game.start(players, dict(rules))
         while (mover := game.to_move(state)) is not None:
             if mover == "chance":
                 state = game.apply(state, game.draw_chance(state, rng))
@@ -64,7 +84,7 @@ def bare_moves_per_second(game, spots, repeats):
     return moves / (time.perf_counter() - t0)
 
 
-def measure(path, playouts, count, seconds):
+def measure(path, moves, count, seconds):
     import numpy as np
 
     from simulator.own_game import search
@@ -72,36 +92,333 @@ def measure(path, playouts, count, seconds):
 
     game = load(path)
     rules = {k: o["default"] for k, o in game.options.items()}
-    spots = positions(game, rules, count, seed=1)
-    sims = 0
+    players = max(game.players[0], min(2, game.players[1]))
+    spots = positions(game, rules, count, 1, players)
+    sims = simulated = 0
     elapsed = 0.0
     rounds = 0
     while elapsed < seconds or rounds == 0:
         for i, (state, mover, actions) in enumerate(spots):
             rng = np.random.default_rng(i)
             t0 = time.perf_counter()
-            search.choose(game, state, mover, actions, rng, playouts=playouts)
+            search.choose(game, state, mover, actions, rng, moves=moves, players=players)
             elapsed += time.perf_counter() - t0
-            sims += search.simulations(len(actions), playouts)
+            sims += search.effort["simulations"]
+            simulated += search.effort["moves"]
         rounds += 1
     bare = bare_moves_per_second(game, spots, max(1, rounds))
-    return sims / elapsed, sims, elapsed, bare
+    return sims / elapsed, simulated / elapsed, elapsed / (rounds * len(spots)), bare
+
+
+def speed(args) -> None:
+    from simulator.own_game.search import DEFAULT_MOVES
+
+    moves = args.moves or DEFAULT_MOVES
+    files = args.file or [str(ROOT / "examples" / f"{name}.py") for name in EXAMPLES]
+    print(f"search: {moves:,} simulated moves a decision at most, {args.positions} positions")
+    head = ("game", "simulations/s", "sim. moves/s", "ms/decision", "bare moves/s")
+    print(f"{head[0]:<10} {head[1]:>14} {head[2]:>13} {head[3]:>12} {head[4]:>13}")
+    for path in files:
+        sims, simulated, per, bare = measure(path, moves, args.positions, args.seconds)
+        print(
+            f"{Path(path).stem:<10} {sims:>14,.0f} {simulated:>13,.0f} {per * 1000:>12.1f} "
+            f"{bare:>13,.0f}"
+        )
+
+
+# -- strength ------------------------------------------------------------------------------------
+def wilson(wins: float, n: int, z: float = Z) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def share(wins: float, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n}"
+
+
+def mean_interval(xs: list[float]) -> str:
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    return f"{m:+.3f} [{m - Z * sd / math.sqrt(n):+.3f}, {m + Z * sd / math.sqrt(n):+.3f}] of {n}"
+
+
+def play(game, rules, choosers, seed):
+    """One game: (the winners, the final state)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    state = game.start(len(choosers), dict(rules))
+    while (mover := game.to_move(state)) is not None:
+        if mover == "chance":
+            action = game.draw_chance(state, rng)
+        else:
+            action = choosers[mover](state, mover, game.legal_actions(state), rng)
+        state = game.apply(state, action)
+    return list(game.winners(state)), state
+
+
+def searcher(game, **kw):
+    from simulator.own_game import search
+
+    return lambda state, seat, actions, rng: search.choose(game, state, seat, actions, rng, **kw)
+
+
+def rollout_of(game):
+    from simulator.own_game.spec import search_rollout
+
+    name = search_rollout(game)
+    if name == "random":
+        return name, None
+    return name, game.policies[name].function
+
+
+def uniform(state, seat, actions, rng):
+    return actions[int(rng.integers(len(actions)))]
+
+
+def head_to_head(game, moves, games, seed0):
+    """The search against its rollout policy, seats swapped every game (the other seats, where
+    there are more, play the rollout): the search's share of the win."""
+    name, policy = rollout_of(game)
+    rules = {k: o["default"] for k, o in game.options.items()}
+    players = max(game.players[0], min(2, game.players[1]))
+    plain = policy or uniform
+    won = 0.0
+    for g in range(games):
+        seat = g % players
+        choosers = [plain] * players
+        choosers[seat] = searcher(game, moves=moves, rollout=policy, players=players)
+        winners, _ = play(game, rules, choosers, seed0 + g)
+        if seat in winners:
+            won += 1.0 / len(winners)
+    return name, players, won
+
+
+@functools.cache
+def minimax(cells: tuple, mover: int) -> int:
+    lines = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+    for a, b, c in lines:
+        if cells[a] >= 0 and cells[a] == cells[b] == cells[c]:
+            return 1 if cells[a] == 0 else -1
+    free = [i for i, x in enumerate(cells) if x < 0]
+    if not free:
+        return 0
+    values = [minimax(cells[:i] + (mover,) + cells[i + 1 :], 1 - mover) for i in free]
+    return max(values) if mover == 0 else min(values)
+
+
+def perfect(state, seat, actions, rng):
+    cells = tuple(state["cells"])
+    values = [minimax(cells[:a] + (seat,) + cells[a + 1 :], 1 - seat) for a in actions]
+    best = max(values) if seat == 0 else min(values)
+    good = [a for a, v in zip(actions, values, strict=True) if v == best]
+    return good[int(rng.integers(len(good)))]
+
+
+def noughts_table(budgets, games):
+    from simulator.own_game.loader import load
+
+    game = load(ROOT / "examples" / "noughts.py")
+    rollouts = {
+        "random": None,
+        "tactics": game.policies["tactics"].function,
+        "first": lambda s, seat, actions, rng: actions[0],
+    }
+    print("\nnoughts and crosses: losses to perfect play (X = seat 1, O = seat 2)")
+    for moves in budgets:
+        for name, policy in rollouts.items():
+            cells = []
+            for seat in (0, 1):
+                lost = 0
+                for g in range(games):
+                    choosers = [perfect, perfect]
+                    choosers[seat] = searcher(game, moves=moves, rollout=policy)
+                    winners, _ = play(game, {"first_centre": True}, choosers, 300 + g)
+                    lost += winners == [1 - seat]
+                cells.append(f"{'XO'[seat]} {share(lost, games)}")
+            print(f"  moves {moves:>6,} rollout {name:<8} " + "   ".join(cells), flush=True)
+
+
+def right_move_table(budgets, count):
+    import numpy as np
+
+    from simulator.own_game import search
+    from simulator.own_game.loader import load
+
+    @functools.cache
+    def sticks_lost(left, most):
+        if left == 0:
+            return False
+        return all(not sticks_lost(left - k, most) for k in range(1, min(most, left) + 1))
+
+    def nim_right(s, a):
+        piles = list(s["piles"])
+        piles[a[0]] -= a[1]
+        return functools.reduce(lambda x, y: x ^ y, piles) == 0
+
+    print("\nthe right move from random positions with one (Nim: nim-sum; 21 sticks: the table)")
+    for name in ("nim", "sticks"):
+        game = load(ROOT / "examples" / f"{name}.py")
+        right_of = nim_right if name == "nim" else (lambda s, a: sticks_lost(s["left"] - a, 3))
+        rng = np.random.default_rng(23)
+        spots = []
+        while len(spots) < count:
+            if name == "nim":
+                piles = [int(rng.integers(0, 4 + i)) for i in range(3)]
+                s = {"piles": piles, "mover": int(rng.integers(2)), "moves": 0}
+            else:
+                s = {"left": int(rng.integers(1, 22)), "most": 3, "mover": 0, "moves": 0}
+            if game.to_move(s) is not None and any(right_of(s, a) for a in game.legal_actions(s)):
+                spots.append(s)
+        for moves in budgets:
+            right = sum(
+                right_of(
+                    s,
+                    search.choose(
+                        game,
+                        s,
+                        s["mover"],
+                        game.legal_actions(s),
+                        np.random.default_rng(i),
+                        moves=moves,
+                    ),
+                )  # fmt: skip
+                for i, s in enumerate(spots)
+            )
+            print(f"  {name:<7} moves {moves:>6,}: {share(right, count)}", flush=True)
+
+
+def pig_best_response(goal, faces, at):
+    """Exact win probability of the best reply to ``hold`` at ``at`` (value iteration)."""
+    mine: dict = {}
+    theirs: dict = {}
+    for i, j in itertools.product(range(goal), repeat=2):
+        for t in range(goal - i + faces):
+            mine[i, j, t] = 0.5
+        for t in range(goal - j + faces):
+            theirs[i, j, t] = 0.5
+    while True:
+        change = 0.0
+        for (i, j, t), old in mine.items():
+            hold = 1.0 if i + t >= goal else theirs[i + t, j, 0]
+            roll = (
+                theirs[i, j, 0] / faces
+                + sum(1.0 if i + t + f >= goal else mine[i, j, t + f] for f in range(2, faces + 1))
+                / faces
+            )
+            mine[i, j, t] = max(hold, roll)
+            change = max(change, abs(mine[i, j, t] - old))
+        for (i, j, t), old in theirs.items():
+            if t >= at or j + t >= goal:
+                new = 0.0 if j + t >= goal else mine[i, j + t, 0]
+            else:
+                new = (
+                    mine[i, j, 0] / faces
+                    + sum(
+                        0.0 if j + t + f >= goal else theirs[i, j, t + f]
+                        for f in range(2, faces + 1)
+                    )
+                    / faces
+                )
+            theirs[i, j, t] = new
+            change = max(change, abs(new - old))
+        if change < 1e-10:
+            return (mine[0, 0, 0] + theirs[0, 0, 0]) / 2
+
+
+def pig_table(budgets, games, goal):
+    from simulator.own_game.loader import load
+
+    game = load(ROOT / "examples" / "pig.py")
+    hold = game.policies["hold"].function
+    best = pig_best_response(goal, 6, 20)
+    print(f"\nPig to {goal} against hold at 20 (the best response wins {best:.1%} over both seats)")
+    for moves in budgets:
+        won = 0
+        for g in range(games):
+            seat = g % 2
+            choosers = [hold, hold]
+            choosers[seat] = searcher(game, moves=moves, rollout=hold)
+            winners, _ = play(game, {"goal": goal, "faces": 6}, choosers, 9000 + g)
+            won += winners == [seat]
+        print(f"  moves {moves:>6,}: {share(won, games)}", flush=True)
+
+
+def kuhn_table(budgets, games):
+    from simulator.own_game.loader import from_source
+
+    source = (ROOT / "examples" / "kuhn.py").read_text()
+    print("\nKuhn poker: chips a hand against uniform random play (best response: +0.458)")
+    for objective in ("return", "win"):
+        game = from_source(f"kuhn_{objective}.py", source + f"\nobjective = {objective!r}\n")
+        for exploit in (True, False):
+            for moves in budgets:
+                xs = []
+                for g in range(games):
+                    seat = g % 2
+                    choosers = [uniform, uniform]
+                    choosers[seat] = searcher(game, moves=moves, exploit=exploit)
+                    _, state = play(game, {"ante": 1, "bet": 1}, choosers, 500 + g)
+                    xs.append(game.returns(state)[seat])
+                how = "exploiting random" if exploit else "every seat searching"
+                print(
+                    f"  for the {objective:<6} {how:<20} moves {moves:>6,}: {mean_interval(xs)}",
+                    flush=True,
+                )
+
+
+def rollout_table(budgets, games, only):
+    from simulator.own_game.loader import load
+
+    print("\nthe search against its own rollout policy, seats swapped every game (share of wins)")
+    for name in only or ("noughts", "nim", "sticks", "kuhn", "swap", "pig", "no_thanks"):
+        game = load(ROOT / "examples" / f"{name}.py")
+        for moves in budgets:
+            rollout, players, won = head_to_head(game, moves, games, 7000)
+            print(
+                f"  {name:<9} ({players} seats, rollout {rollout:<8}) moves {moves:>6,}: "
+                f"{share(won, games)}",
+                flush=True,
+            )
+
+
+def strength(args) -> None:
+    from simulator.own_game.search import DEFAULT_MOVES
+
+    budgets = [DEFAULT_MOVES // 4, DEFAULT_MOVES, DEFAULT_MOVES * 4]
+    only = args.only
+    started = time.perf_counter()
+    if not only or "noughts" in only:
+        noughts_table(budgets, args.games // 4)
+    if not only or {"nim", "sticks"} & set(only):
+        right_move_table(budgets, args.games)
+    if not only or "kuhn" in only:
+        kuhn_table(budgets, args.games)
+    if not only or "pig" in only:
+        pig_table(budgets, args.games, args.goal)
+    rollout_table(budgets, args.games, [n for n in only or [] if n != "nim-sticks"])
+    print(f"\n{time.perf_counter() - started:.0f} s")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", action="append", help="a game file (default: every example)")
-    ap.add_argument("--playouts", type=int, default=200)
+    ap.add_argument("--moves", type=int, default=0, help="simulated moves a decision")
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=3.0, help="at least this long per file")
+    ap.add_argument("--strength", action="store_true", help="the strength tables")
+    ap.add_argument("--only", action="append", help="an example's tables only (repeatable)")
+    ap.add_argument("--games", type=int, default=200, help="games (or positions) per figure")
+    ap.add_argument("--goal", type=int, default=100, help="Pig's goal")
     args = ap.parse_args()
-    files = args.file or [str(ROOT / "examples" / f"{name}.py") for name in EXAMPLES]
-    print(f"search: {args.playouts} playouts a decision, {args.positions} positions, one core")
-    head = ("game", "simulations/s", "simulations", "seconds", "bare moves/s")
-    print(f"{head[0]:<10} {head[1]:>14} {head[2]:>12} {head[3]:>8} {head[4]:>13}")
-    for path in files:
-        rate, sims, secs, bare = measure(path, args.playouts, args.positions, args.seconds)
-        print(f"{Path(path).stem:<10} {rate:>14,.0f} {sims:>12,} {secs:>8.2f} {bare:>13,.0f}")
+    if args.strength:
+        strength(args)
+    else:
+        speed(args)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ _NO_DEADLINE = math.inf
 
 Rollout = Callable[[Any, int, list, np.random.Generator], Any]
 _REFUSALS: dict[str, str | None] = {}  # a file's SHA-256 -> why the search refuses it
+effort = {"simulations": 0, "moves": 0}  # the last search's, for benchmarks
 
 
 def refuse_reason(game: GameFile) -> str | None:
@@ -198,7 +199,9 @@ def choose(
     sim.exploit = exploit
     deadline = time.perf_counter() + seconds if timed else _NO_DEADLINE
     incumbent = arms.index(first) if first is not None else None
-    best = _Root(sim, srng, incumbent).search(budget, deadline, moves)
+    root = _Root(sim, srng, incumbent)
+    best = root.search(budget, deadline, moves)
+    effort.update(simulations=sum(root.counts), moves=sim.moves)
     return actions[arms[best]]
 
 

@@ -148,7 +148,7 @@ def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
     choices = ("random", *(p.name for p in own))
     return (
         PolicyParam("playouts", DEFAULT_PLAYOUTS, 1, 100_000,
-                    "simulations per decision (the skill knob)", integer=True, log=True),
+                    "simulations per decision at most", integer=True, log=True),
         PolicyParam("explore", EXPLORE, 0.0, 5.0, "exploration constant below the root"),
         PolicyParam("horizon", 0, 0, 10_000,
                     "decisions a simulation plays before the scores judge it (0: to the end)",
@@ -160,8 +160,9 @@ def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
                     "seconds per decision instead of playouts (0: off; a timed search does not "
                     "replay the same game from its seed)"),
         PolicyParam("moves", DEFAULT_MOVES, 0, 10_000_000,
-                    "simulated moves per decision at most (0: no cap): the budget's cost in the "
-                    "game's own moves, so a long game gets fewer simulations", integer=True,
+                    "simulated moves per decision at most (0: no cap), the skill knob the ladder "
+                    "varies: the budget's cost in the game's own moves, so a long game gets "
+                    "fewer simulations", integer=True,
                     log=True),
         PolicyParam("exploit", 0, 0, 1,
                     "1: the other seats play the rollout policy in the simulations, so the "
@@ -177,8 +178,10 @@ def _policy_defs(game: GameFile) -> dict[str, PolicyDef]:
         "greedy": PolicyDef(
             "greedy",
             GREEDY,
-            "looks one step ahead: the action after which its score leads the best other seat's "
-            "by the most (chance averaged over its outcomes)",
+            "looks one step ahead: a finished game by how it ended, else the action after which "
+            "its score leads the best other seat's by the most (the lowest counts where lowest "
+            "scores win; its own score where the objective is the return; chance averaged over "
+            "its outcomes)",
         ),
         "mcts": PolicyDef("mcts", MCTS, _MCTS_DOC, _search_params(game, own)),
     }
