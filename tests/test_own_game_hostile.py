@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from simulator.own_game import search, watchdog
-from simulator.own_game.checks import check_games
+from simulator.own_game.checks import check_games, policy_game
 from simulator.own_game.loader import load
 from simulator.own_game.play import DesignerError, play_games
 from tests.test_own_game_checks import EXAMPLES, PIG, _broken, call
@@ -201,3 +201,13 @@ def test_no_legal_action_mid_run_names_legal_actions_and_the_seat_from_1(tmp_pat
     assert re.search(r"legal_actions\(\) gave no action to seat [12] in the game of seed 5, "
                      r"step \d+$", str(failed.value)), str(failed.value)  # fmt: skip
     assert str(failed.value.at_chunk(40)).count("in game 40 (seed 5)") == 1
+
+
+def test_check_games_policy_game_stops_a_slow_policy_and_says_so(tmp_path):
+    game = load(
+        _broken(tmp_path, "slow", PIG, HOLD, "    import time\n    time.sleep(0.02)\n" + HOLD)
+    )
+    played = policy_game(game, {"goal": 100, "faces": 6}, 2, "hold",
+                         game.policies["hold"].function, 0, seconds=0.1)  # fmt: skip
+    assert not played.finished and 3 <= played.decisions <= 10
+    assert played.seconds_per_decision >= 0.02

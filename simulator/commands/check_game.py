@@ -109,6 +109,7 @@ def check_game(
             played[name] = {
                 "decisions": result.decisions,
                 "seconds_per_decision": result.seconds_per_decision,
+                "finished": result.finished,
             }
         progress.say("the speed of simulate")
         speed = _simulate_speed(file, n, set_)
@@ -155,6 +156,13 @@ def _played_words(what: dict[str, Any], n_players: int) -> str:
         time_words = f"{per * 1000:,.1f} ms"
     else:
         time_words = f"{per:,.1f} s"
+    if not what["finished"]:
+        from simulator.own_game.checks import POLICY_GAME_SECONDS
+
+        return (
+            f"the first {what['decisions']:,} decisions of a checked game at all {n_players} "
+            f"seats, {time_words} per decision (stopped there, after {POLICY_GAME_SECONDS:g} s)"
+        )
     return (
         f"one checked game played at all {n_players} seats, {what['decisions']:,} decisions, "
         f"{time_words} per decision"

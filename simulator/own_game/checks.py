@@ -303,29 +303,42 @@ def check_games(
     return checked
 
 
+POLICY_GAME_SECONDS = 10.0  # a policy's one checked game stops after this (a slow search)
+
+
 @dataclass(frozen=True)
 class PolicyGame:
-    """One checked game with every seat playing ``policy``: its decisions and their time."""
+    """One checked game with every seat playing ``policy``: its decisions and their time;
+    ``finished`` False when it stopped at ``POLICY_GAME_SECONDS``."""
 
     policy: str
     decisions: int
     seconds: float
+    finished: bool
 
     @property
     def seconds_per_decision(self) -> float:
         return self.seconds / max(self.decisions, 1)
 
 
-class _Timed:
-    """A seat's policy, its time and decisions counted (named as the policy it wraps)."""
+class _Enough(BaseException):  # noqa: N818  (past the file's `except Exception`, as Overrun)
+    """The policy game has taken its time: stop it where it is."""
 
-    def __init__(self, chooser: Chooser):
+
+class _Timed:
+    """A seat's policy, its time and decisions counted (named as the policy it wraps), stopped
+    once it has had ``seconds``."""
+
+    def __init__(self, chooser: Chooser, seconds: float):
         self.inner = chooser
         self.func = getattr(chooser, "func", chooser)  # what ``policy_name`` reads
+        self.budget = seconds
         self.decisions = 0
         self.seconds = 0.0
 
     def __call__(self, state: Any, seat: int, actions: list, rng: np.random.Generator) -> Any:
+        if self.seconds > self.budget:
+            raise _Enough
         t0 = time.perf_counter()
         try:
             return self.inner(state, seat, actions, rng)
@@ -335,10 +348,21 @@ class _Timed:
 
 
 def policy_game(
-    game: GameFile, rules: dict[str, Any], n_players: int, name: str, chooser: Chooser, seed: int
+    game: GameFile,
+    rules: dict[str, Any],
+    n_players: int,
+    name: str,
+    chooser: Chooser,
+    seed: int,
+    seconds: float = POLICY_GAME_SECONDS,
 ) -> PolicyGame:
-    """One game from ``seed`` with ``chooser`` at every seat and every check on."""
-    timed = _Timed(chooser)
+    """One game from ``seed`` with ``chooser`` at every seat and every check on, stopped once
+    its decisions have taken ``seconds``."""
+    timed = _Timed(chooser, seconds)
+    finished = True
     with watchdog.watching(game.path):
-        _checked_game(game, rules, [timed] * n_players, seed)  # type: ignore[list-item]
-    return PolicyGame(name, timed.decisions, timed.seconds)
+        try:
+            _checked_game(game, rules, [timed] * n_players, seed)  # type: ignore[list-item]
+        except _Enough:
+            finished = False
+    return PolicyGame(name, timed.decisions, timed.seconds, finished)
