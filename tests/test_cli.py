@@ -62,6 +62,7 @@ def test_simulate_json_headline(capsys, tmp_path):
         "policies",
         "win_rate",
         "success_rate",
+        "shared_win_rate",
         "no_winner_rate",
         "draw_rate",  # the old name of no_winner_rate, kept for one version
         "estimates",
@@ -74,6 +75,7 @@ def test_simulate_json_headline(capsys, tmp_path):
     assert s["games"] == 1000 and s["n_players"] == 2 and s["success_rate"] is None
     assert sum(s["win_rate"]) + s["no_winner_rate"] == pytest.approx(1.0)
     assert 0.05 < s["no_winner_rate"] < 0.15 and s["draw_rate"] == s["no_winner_rate"]
+    assert s["shared_win_rate"] == 0 and s["estimates"]["shared_win_rate"]["value"] == 0
     est = s["estimates"]
     assert [e["value"] for e in est["win_rate"]] == s["win_rate"]
     assert est["no_winner_rate"]["lo"] < s["no_winner_rate"] < est["no_winner_rate"]["hi"]
