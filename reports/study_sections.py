@@ -17,6 +17,7 @@ from analyses.targets import Target, check_targets
 
 from . import figures
 from .document import Figure, Section, Table
+from .run_sections import SHARED_NOTE, wins_text
 from .text import (
     interval,
     lead_text,
@@ -526,9 +527,12 @@ def tournament_section(pol: dict[str, Any], pooled: dict[str, Any]) -> Section:
         Table(
             ["policy", "seats held", "wins", "win rate", "95% interval"],
             [
-                [r["policy"], f"{r['slots']:,}", f"{r['wins']:,}", pct(r["value"]), interval(r)]
+                [r["policy"], f"{r['slots']:,}", wins_text(r["wins"]), pct(r["value"]), interval(r)]
                 for r in pol["policies"]
             ],
+            f"Wins count shared wins: {SHARED_NOTE}."
+            if any(not float(r["wins"]).is_integer() for r in pol["policies"])
+            else "",
         )
     )
     section.add(
@@ -609,7 +613,7 @@ def tournament_section(pol: dict[str, Any], pooled: dict[str, Any]) -> Section:
         Table(
             ["seat", "wins", "win rate", "95% interval"],
             [
-                [str(s["seat"]), f"{s['wins']:,}", pct(s["value"]), interval(s)]
+                [str(s["seat"]), wins_text(s["wins"]), pct(s["value"]), interval(s)]
                 for s in pooled["seats"]
             ],
             f"Seats over all rotations (policies balanced across seats); seat test "

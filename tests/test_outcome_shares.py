@@ -26,7 +26,7 @@ from analyses.summary import estimates, headline_rate_widths, run_summary
 from analyses.variants import compare_runs
 from analyses.watch import games_to_watch
 from reports.run_sections import outcome_sections, run_headline
-from reports.study_sections import pooled_seats
+from reports.study_sections import pooled_seats, tournament_section
 from reports.terminal import run_lines
 from simulator.outcomes import is_shared, share
 from simulator.runner import simulate
@@ -233,6 +233,8 @@ def test_a_tournament_counts_a_shared_win_to_every_policy_sharing_it(tmp_path):
     assert pooled["shared_win_rate"]["value"] > 0.1
     for pair in summary["matrix"]:
         assert 0 <= pair["lo"] <= pair["value"] <= pair["hi"] <= 1
+    table = tournament_section(summary, pooled).blocks[0]
+    assert "counts 1/k" in table.caption and any("." in row[2] for row in table.rows)
 
 
 def test_a_win_two_rungs_share_is_a_draw_half_a_win_to_each(tmp_path):
