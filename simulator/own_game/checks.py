@@ -303,7 +303,7 @@ def check_games(
     return checked
 
 
-POLICY_GAME_SECONDS = 10.0  # a policy's one checked game stops after this (a slow search)
+POLICY_GAME_SECONDS = 5.0  # a policy's one checked game stops after this (a slow search)
 
 
 @dataclass(frozen=True)
