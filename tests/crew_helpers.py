@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import card, task_table
 
 # The engine's ``searching`` switch, on: the decisions' expert and sampler branches compiled in.
@@ -62,7 +62,7 @@ def play_trick(s: np.ndarray, codes: list[str]) -> int:
 
 def task_state(s: np.ndarray, k: int = 0, public: bool = False) -> int:
     t = task_table()
-    return int(turn.eval_task(s, k, t.ctype, t.params, public))
+    return int(verdicts.eval_task(s, k, t.ctype, t.params, public))
 
 
 def dealt_with_tasks(

@@ -8,7 +8,7 @@ import pytest
 
 from policies.crew_deep_sea import IMPOSSIBLE, UNKNOWN, WINNABLE, solve
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import card_name, task_table
 from simulator.crew_deep_sea.ceiling import allocation_ceiling, ceiling
 from simulator.crew_deep_sea.rules import Rules
@@ -50,10 +50,10 @@ def brute_force(s: np.ndarray) -> bool:
     for c in legal[:n].copy():
         t = s.copy()
         if turn.play_and_close(t, S.current_player(t), c):
-            end = turn.mission_end(t, TABLE.ctype, TABLE.params)
-            if end == turn.END_SUCCESS:
+            end = verdicts.mission_end(t, TABLE.ctype, TABLE.params)
+            if end == verdicts.END_SUCCESS:
                 return True
-            if end != turn.ONGOING:
+            if end != verdicts.ONGOING:
                 continue
         if brute_force(t):
             return True

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import decide_comm, decide_pick, decide_play
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -136,7 +136,7 @@ def test_every_card_played_once_and_states_only_leave_pending(seed, players, mis
             seen.append(int(c))
             turn.play_card(s, q, c)
         turn.finish_trick(s)
-        turn.evaluate(s, t.ctype, t.params, False)
+        verdicts.evaluate(s, t.ctype, t.params, False)
         now = [int(s[S.O_TSTATE + k]) for k in range(s[S.S_NTASKS])]
         assert all(p == S.PENDING or p == q for p, q in zip(previous, now, strict=True))
         previous = now
@@ -174,7 +174,7 @@ def test_heuristic_choices_ignore_hidden_hands(seed, tricks):
         turn.play_card(s, q, c)
         if s[S.S_NIN] == 4:
             turn.finish_trick(s)
-            turn.evaluate(s, t.ctype, t.params, False)
+            verdicts.evaluate(s, t.ctype, t.params, False)
     p = S.current_player(s)
     n = turn.legal_cards(s, p, legal)
     choice = decide_play(s, p, legal, n, ids[p], prm[p], t.ctype, t.params)

@@ -23,7 +23,7 @@ from policies.crew_deep_sea import (
 )
 from policies.crew_deep_sea.expert import partner_misses
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -52,7 +52,7 @@ def _position(seed, tricks, extra):
     legal = np.empty(40, np.int64)
     for _ in range(tricks * 4 + extra):
         if s[S.S_NIN] == 0:
-            if turn.mission_end(s, T.ctype, T.params) != turn.ONGOING:
+            if verdicts.mission_end(s, T.ctype, T.params) != verdicts.ONGOING:
                 return None, rng
             q = S.current_player(s)
             if turn.may_communicate(s, q):
@@ -200,7 +200,7 @@ def test_searching_crews_take_no_forbidden_lead_for_a_finished_task(crew):
     add_task(s, "no_lead_pink_green", 1)
     for trick in ("G4 G2 G7 G1", "P8 P9 P2 P7", "G5 P3 G9 G3"):
         play_trick(s, trick.split())
-        turn.evaluate(s, T.ctype, T.params, False)
+        verdicts.evaluate(s, T.ctype, T.params, False)
     legal = np.empty(40, np.int64)
     n = turn.legal_cards(s, 1, legal)
     ids, prm = engine_arrays(seat_policies([crew], SPEC.policies, SPEC.id, 4))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import decide_direction
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -514,28 +514,28 @@ def test_mission_rules():
     s = make_state([["P9", "Y9", "G1"], ["P1", "Y1", "G9"], ["P2", "Y2", "G2"]], captain=0)
     s[S.S_OBJECTIVE] = S.OBJ_BALANCE9
     play_trick(s, ["P9", "P1", "P2"])
-    assert turn.eval_objective(s, S.OBJ_BALANCE9) == P
+    assert verdicts.eval_objective(s, S.OBJ_BALANCE9) == P
     play_trick(s, ["Y9", "Y1", "Y2"])
-    assert turn.eval_objective(s, S.OBJ_BALANCE9) == F
+    assert verdicts.eval_objective(s, S.OBJ_BALANCE9) == F
     # mission 23: the first-trick winner must stay strictly ahead
     s = make_state([["P9", "Y1", "G9"], ["P1", "Y9", "G1"], ["P2", "Y2", "G2"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
-    assert turn.eval_objective(s, S.OBJ_FIRST_WINNER) == P
+    assert verdicts.eval_objective(s, S.OBJ_FIRST_WINNER) == P
     play_trick(s, ["Y1", "Y9", "Y2"])
-    assert turn.eval_objective(s, S.OBJ_FIRST_WINNER) == F
+    assert verdicts.eval_objective(s, S.OBJ_FIRST_WINNER) == F
     # mission 27: yellow 5 must be the very last card
     s = make_state([["P9", "Y1"], ["P1", "Y9"], ["P2", "Y5"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
     play_trick(s, ["Y1", "Y9", "Y5"])
-    assert turn.eval_objective(s, S.OBJ_Y5_LAST) == D
+    assert verdicts.eval_objective(s, S.OBJ_Y5_LAST) == D
     s = make_state([["P9", "Y1"], ["P1", "Y5"], ["P2", "Y9"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
     play_trick(s, ["Y1", "Y5", "Y9"])
-    assert turn.eval_objective(s, S.OBJ_Y5_LAST) == F
+    assert verdicts.eval_objective(s, S.OBJ_Y5_LAST) == F
     # mission 12: a pink lead fails (default reading)
     s = make_state([["P9", "Y1"], ["P1", "Y9"], ["P2", "Y5"]], captain=0)
     play_trick(s, ["P9", "P1", "P2"])
-    assert turn.eval_objective(s, S.OBJ_NO_LEAD) == F
+    assert verdicts.eval_objective(s, S.OBJ_NO_LEAD) == F
 
 
 def test_distress_pass_moves_one_colour_card_left():
@@ -586,7 +586,7 @@ def test_deals_ruling_out_a_single_trick_task_are_redealt():
             s[S.O_HOLDER + k] = 0
         for k in range(s[S.S_NTASKS]):
             if t.ctype[s[S.O_TASK + k]] in single:
-                assert turn.eval_task(s, k, t.ctype, t.params, False) != F
+                assert verdicts.eval_task(s, k, t.ctype, t.params, False) != F
 
 
 def test_redeal_conditions_from_the_notes():

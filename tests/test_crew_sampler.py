@@ -20,7 +20,7 @@ from policies.crew_deep_sea import (
     task_keep,
 )
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import task_table
 from simulator.crew_deep_sea.spec import SPEC
 from simulator.policy import engine_arrays, seat_policies
@@ -54,7 +54,7 @@ def test_sampler_choices_ignore_hidden_hands(seed, tricks):
         turn.play_card(s, q, decide_play(s, q, legal, n, ids[q], prm[q], T.ctype, T.params, SEARCH))
         if s[S.S_NIN] == 4:
             turn.finish_trick(s)
-            turn.evaluate(s, T.ctype, T.params, False)
+            verdicts.evaluate(s, T.ctype, T.params, False)
     eids, eprm = SAMPLER
     p = S.current_player(s)
     n = turn.legal_cards(s, p, legal)
@@ -186,12 +186,12 @@ def test_horizon_scores_win_no_9s_by_where_the_9s_are():
     before = _keep(s)
     for lead, rest in (("P9", ["P1", "P2", "P3"]), ("Y9", ["Y1", "Y2", "Y3"])):
         assert play_trick(s, [lead, *rest]) == 3
-        turn.evaluate(s, T.ctype, T.params, False)
+        verdicts.evaluate(s, T.ctype, T.params, False)
         assert _keep(s) > before
         before = _keep(s)
     for lead, rest in (("G9", ["G1", "G2", "G3"]), ("B9", ["B1", "B2", "B3"])):
         play_trick(s, [lead, *rest])
-    turn.evaluate(s, T.ctype, T.params, False)
+    verdicts.evaluate(s, T.ctype, T.params, False)
     assert s[S.O_TSTATE] == S.DONE
     assert horizon_value(s, T.ctype, T.params) == 1.0  # already certain, a trick before the end
 
@@ -206,7 +206,7 @@ def test_horizon_scores_more_pink_than_green_from_counts_and_hands():
     assert _keep(a) > 0.5 > _keep(b)  # holding pink helps, holding green hurts
     lead = _keep(a)
     assert play_trick(a, ["P4", "P9", "P2", "P3"]) == 0  # the holder wins four pink cards
-    turn.evaluate(a, T.ctype, T.params, False)
+    verdicts.evaluate(a, T.ctype, T.params, False)
     assert a[S.O_TSTATE] == S.PENDING and _keep(a) > lead
 
 

@@ -13,7 +13,7 @@ import pytest
 from policies.crew_deep_sea import HEURISTIC_P, could_hold, heuristic_params
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
 from tests.crew_helpers import add_task, make_state, play_trick, seed_rng, task_state
@@ -319,7 +319,7 @@ def test_balanced_nines(ahead, expected):
     """Mission 8 (logbook): fails once a member has won 2 more nines than another."""
     s = make_state(FOUR)
     s[S.O_WRANK + 0 * 10 + 9] = ahead
-    assert turn.eval_objective(s, S.OBJ_BALANCE9) == expected
+    assert verdicts.eval_objective(s, S.OBJ_BALANCE9) == expected
 
 
 @pytest.mark.parametrize(("first", "other", "expected"), [(1, 1, F), (2, 1, P)])
@@ -327,7 +327,7 @@ def test_first_winner_stays_strictly_ahead(first, other, expected):
     """Mission 23 (logbook): the first trick's winner must win more tricks than each other."""
     s = make_state(FOUR)
     won(s, [0] * first + [1] * other)
-    assert turn.eval_objective(s, S.OBJ_FIRST_WINNER) == expected
+    assert verdicts.eval_objective(s, S.OBJ_FIRST_WINNER) == expected
 
 
 def test_mission_complete_as_soon_as_every_task_is_done():
@@ -336,15 +336,15 @@ def test_mission_complete_as_soon_as_every_task_is_done():
     fracasa instantáneamente"."""
     s = make_state(FOUR)
     add_task(s, "win_first_trick", 0)
-    assert turn.mission_end(s, T.ctype, T.params) == turn.ONGOING
+    assert verdicts.mission_end(s, T.ctype, T.params) == verdicts.ONGOING
     won(s, [0])
-    assert turn.mission_end(s, T.ctype, T.params) == turn.END_SUCCESS
+    assert verdicts.mission_end(s, T.ctype, T.params) == verdicts.END_SUCCESS
     f = make_state(FOUR)
     add_task(f, "win_first_trick", 0)
     won(f, [1])
-    assert turn.mission_end(f, T.ctype, T.params) == turn.END_TASK_FAILED
+    assert verdicts.mission_end(f, T.ctype, T.params) == verdicts.END_TASK_FAILED
     n = won(make_state(FOUR), [1] * 9)
     add_task(n, "win_last_trick", 0)
-    assert turn.mission_end(n, T.ctype, T.params) == turn.ONGOING
+    assert verdicts.mission_end(n, T.ctype, T.params) == verdicts.ONGOING
     n[S.S_DONE] = 10  # the tenth trick played, its winner not recorded: nothing decided
-    assert turn.mission_end(n, T.ctype, T.params) == turn.END_ALL_PLAYED
+    assert verdicts.mission_end(n, T.ctype, T.params) == verdicts.END_ALL_PLAYED

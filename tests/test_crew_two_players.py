@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import card, task_table
 from simulator.crew_deep_sea.rules import Rules
 from simulator.crew_deep_sea.spec import SPEC
@@ -200,7 +200,7 @@ def test_random_play_every_card_once_and_13_tricks(seed):
             seen.append(c)
             turn.play_card(s, q, c)
         turn.finish_trick(s)
-        turn.evaluate(s, t.ctype, t.params, False)
+        verdicts.evaluate(s, t.ctype, t.params, False)
         now = [int(s[S.O_TSTATE + k]) for k in range(4)]
         assert all(p == S.PENDING or p == q for p, q in zip(previous, now, strict=True))
         previous = now

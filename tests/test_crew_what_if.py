@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from policies.crew_deep_sea import knowledge
 from simulator.crew_deep_sea import engine as E
 from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
+from simulator.crew_deep_sea import turn, verdicts
 from simulator.crew_deep_sea.board import task_table
 from tests.crew_helpers import seed_rng
 
@@ -62,7 +62,7 @@ def test_a_closed_trick_is_reopened_exactly(seed, players):
     for w in range(int(s[S.S_NP])):
         turn.copy_closing_fields(saved, s, s, t, n, w)
         turn.finish_trick_as(s, w)
-        turn.evaluate(s, T.ctype, T.params, True)
+        verdicts.evaluate(s, T.ctype, T.params, True)
         assert not np.array_equal(s, before)
         turn.copy_closing_fields(s, saved, s, t, n, w)
         assert np.array_equal(s, before), f"winner {w}: {np.flatnonzero(s != before)}"

@@ -11,7 +11,7 @@ member knows and believes about the hands), ``tasks`` (task targets, fit, progre
 chance a task is kept), ``heuristic`` (the heuristic crew), ``solver`` (the perfect-information
 search), ``sampler`` (sampled deals solved by it) and ``expert`` (each member's search from its
 own view, simulations played by the heuristic crew). Every rule they apply is called from
-:mod:`simulator.crew_deep_sea.turn`.
+:mod:`simulator.crew_deep_sea.turn` and :mod:`simulator.crew_deep_sea.verdicts`.
 """
 
 from __future__ import annotations

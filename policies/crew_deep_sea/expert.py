@@ -41,15 +41,13 @@ from simulator.crew_deep_sea.state import (
     suit_of,
 )
 from simulator.crew_deep_sea.turn import (
-    END_SUCCESS,
-    ONGOING,
     comm_claims,
     communicate,
     legal_cards,
     may_communicate,
-    mission_end,
     play_and_close,
 )
+from simulator.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
 
 from .declarations import EXPERT_P, HEURISTIC_DEFAULTS, heuristic_params
 from .heuristic import claim_to_make, heuristic_comm, heuristic_play

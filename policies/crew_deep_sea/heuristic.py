@@ -69,19 +69,21 @@ from simulator.crew_deep_sea.state import (
 )
 from simulator.crew_deep_sea.turn import (
     FORBIDDEN_LEADS,
-    balance_rank,
     comm_claims,
     copy_closing_fields,
     copy_play_fields,
-    evaluate,
     finish_trick_as,
     forbidden_lead,
     passable_cards,
     play_card,
+    winning_now,
+)
+from simulator.crew_deep_sea.verdicts import (
+    balance_rank,
+    evaluate,
     single_trick_task,
     streaks,
     wanted_trick,
-    winning_now,
 )
 
 from .declarations import HEURISTIC_P

@@ -32,7 +32,8 @@ from simulator.crew_deep_sea.state import (
     SUB,
     suit_of,
 )
-from simulator.crew_deep_sea.turn import beats, claim_excludes, prediction_hidden
+from simulator.crew_deep_sea.turn import beats, claim_excludes
+from simulator.crew_deep_sea.verdicts import prediction_hidden
 
 
 # -- what a player knows ---------------------------------------------------------------------

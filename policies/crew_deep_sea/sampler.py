@@ -23,13 +23,8 @@ from simulator.crew_deep_sea.state import (
     STATE_SIZE,
     current_player,
 )
-from simulator.crew_deep_sea.turn import (
-    END_SUCCESS,
-    ONGOING,
-    legal_cards,
-    mission_end,
-    play_and_close,
-)
+from simulator.crew_deep_sea.turn import legal_cards, play_and_close
+from simulator.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
 
 from .declarations import HEURISTIC_DEFAULTS, SAMPLER_P, heuristic_params
 from .heuristic import heuristic_pick, heuristic_play

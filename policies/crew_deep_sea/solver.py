@@ -17,14 +17,13 @@ from simulator.crew_deep_sea.state import (
     STATE_SIZE,
     current_player,
 )
-from simulator.crew_deep_sea.turn import (
+from simulator.crew_deep_sea.turn import legal_cards, play_and_close
+from simulator.crew_deep_sea.verdicts import (
     END_RULE_FAILED,
     END_SUCCESS,
     END_TASK_FAILED,
     ONGOING,
-    legal_cards,
     mission_end,
-    play_and_close,
 )
 
 from .declarations import HEURISTIC_DEFAULTS, heuristic_params

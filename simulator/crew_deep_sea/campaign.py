@@ -32,7 +32,7 @@ from .engine import (
     play_attempts,
     searches,
 )
-from .turn import END_ATTEMPT_CAP, END_SUCCESS
+from .verdicts import END_ATTEMPT_CAP, END_SUCCESS
 
 LOGBOOK = 32
 

@@ -39,7 +39,7 @@ from .state import (
     O_TX,
     S_NTASKS,
 )
-from .turn import prediction_hidden
+from .verdicts import prediction_hidden
 
 HIDDEN_OWNER = MAXP  # in a seat's view: an unplayed card in some other member's hand
 HIDDEN_PREDICTION = -3  # in a seat's view: another member's secret prediction (task 85)
