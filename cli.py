@@ -729,9 +729,9 @@ def tune(
         return
     if quiet:
         return
-    from reports.tune_report import verdict
+    from reports.tune_report import edge_sentences, verdict
 
-    _print_search(data, [verdict(data)], report)
+    _print_search(data, [verdict(data), *edge_sentences(data)], report)
 
 
 # -- design ----------------------------------------------------------------------------------

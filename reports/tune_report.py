@@ -56,6 +56,27 @@ def verdict(data: dict[str, Any]) -> str:
     )
 
 
+def edge_sentences(data: dict[str, Any]) -> list[str]:
+    """One sentence per parameter whose best value lies at an end of the range searched
+    (``simulator.tuning.at_edge``): a better setting may lie beyond it, unless the policy
+    allows nothing there."""
+    out = []
+    for e in data["summary"].get("at_edge", []):
+        where = (
+            f"{e['name']}={e['value']:g} lies at the {e['end']} end of the range searched "
+            f"({e['lo']:g} to {e['hi']:g})"
+        )
+        if e["limit"]:
+            out.append(f"{where}, a limit of the policy: nothing beyond it can be played.")
+        else:
+            lo, hi = e["beyond"]
+            out.append(
+                f"{where}: a better setting may lie beyond it; search there with "
+                f"--param {e['name']}={lo:g}:{hi:g}."
+            )
+    return out
+
+
 def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
     out = []
     fair = dom["fair_share"]
@@ -252,6 +273,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         "Verdict: the best setting against the defaults, on fresh seeds",
         [
             verdict(data),
+            *edge_sentences(data),
             f"The best candidate scored {pct(data['search_win_rate'])} on the search seeds; "
             "seeds that chose it flatter it (the winner's curse), so both settings were played "
             f"again on {c['games']:,} fresh games (run seed {c['seed']}), paired game by game.",
@@ -366,7 +388,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             "candidates compared.",
         )
     )
-    headline = [verdict(data)] + dominance_sentences(data, dom)
+    headline = [verdict(data)] + edge_sentences(data) + dominance_sentences(data, dom)
     doc = Document(
         f"Tune: {s['policy']} in {s['game']}",
         f"{s['trials']} candidates x {s['games_per_trial']:,} games; generated "

@@ -416,6 +416,7 @@ def tune(plan: TunePlan, out: str | Path, how: Execution = Execution()) -> dict[
         "trials": plan.trials,
         "games_per_trial": plan.games_per_trial,
         "out": str(path),
+        "at_edge": at_edge(plan, plan.default_params | best.params),
     }
     data = json.loads((path / TUNE_FILE).read_text())
     total = games_on_disk(path)
@@ -435,6 +436,48 @@ def tune(plan: TunePlan, out: str | Path, how: Execution = Execution()) -> dict[
     }
     write_json(path / TUNE_FILE, data)
     return data
+
+
+# A best value in the outer twentieth of the range searched (on the knob's own scale) is at its
+# edge: a better setting may lie beyond it.
+EDGE_SHARE = 0.05
+
+
+def at_edge(plan: TunePlan, best: dict[str, float]) -> list[dict[str, Any]]:
+    """The knobs whose best value lies at an end of the range searched: name, value, the end
+    (``lower`` or ``upper``), the range, whether that end is a limit of the policy (``limit``:
+    nothing beyond it can be played) and, where it is not, a range that searches beyond it
+    (``beyond``, for ``--param NAME=LO:HI``)."""
+    out = []
+    for knob in plan.knobs:
+        param = next(p for p in plan.policy.params if p.name == knob.name)
+        value = best[knob.name]
+        scale = math.log if knob.log else (lambda x: x)
+        span = scale(knob.hi) - scale(knob.lo)
+        where = (scale(value) - scale(knob.lo)) / span if span > 0 else 0.5
+        if EDGE_SHARE < where < 1 - EDGE_SHARE:
+            continue
+        end = "lower" if where <= EDGE_SHARE else "upper"
+        limit_lo, limit_hi = (param.lo, param.hi) if param.bounded else (-math.inf, math.inf)
+        limit = (end == "lower" and knob.lo <= limit_lo) or (end == "upper" and knob.hi >= limit_hi)
+        entry = {"name": knob.name, "value": value, "end": end, "lo": knob.lo, "hi": knob.hi,
+                 "limit": bool(limit)}  # fmt: skip
+        if not limit:
+            if knob.log:  # as far again on the log scale, staying above 0 (1 for a count)
+                ratio = knob.hi / knob.lo
+                lo, hi = (value / ratio, value) if end == "lower" else (value, value * ratio)
+                lo = max(lo, 1) if knob.integer else lo
+            else:
+                width = knob.hi - knob.lo
+                lo, hi = (value - width, value) if end == "lower" else (value, value + width)
+            lo = _number(max(lo, limit_lo), knob.integer)
+            hi = _number(min(hi, limit_hi), knob.integer)
+            if lo < hi:
+                entry["beyond"] = [lo, hi]
+            else:
+                entry["limit"] = True
+        out.append(entry)
+    return out
 
 
 def search_sampler(seed: int, trials: int) -> Any:
