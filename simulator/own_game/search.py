@@ -3,42 +3,57 @@
 Plain Python (the game is plain Python: nothing to compile), one decision at a time:
 
 - **What it maximises is the game's objective.** Every simulation ends in a reward per seat:
-  with ``objective = "return"`` the seat's ``returns`` (normalised by the range seen so far for the
-  exploration term), otherwise its share of the win (1, 1/k when k seats share it, 0). A game
+  with ``objective = "return"`` the seat's ``returns`` (normalised by the range seen so far for
+  the exploration term), otherwise its share of the win (1, 1/k when k seats share it, 0). A game
   nobody won is worth 1/n to each of n rival seats (a draw), and 0 in a one-seat or cooperative
   game (a loss: the seats win together or not at all).
-- **The root is a best-arm problem.** The budget of ``playouts`` simulations goes to finding the
-  best action by sequential halving (Karnin, Koren and Somekh 2013): rounds share what is left
-  among the actions still in play, then the better half by mean stays; the answer is the
-  survivor with the best mean. The budget holds whatever the number of actions: with more
-  actions than a quarter of the budget, that many are drawn (the rollout policy's choice among
-  them), and ``seconds`` turns the budget into time. The rollout policy's choice gets no
-  privilege beyond that: a search that kept it unless surely beaten inherited its blunders.
-- **Common random numbers at the root.** Within a round the j-th simulation of every action left
-  starts from the same sub-seed: the same deal of what the seat cannot see and the same dice, as
-  far as the simulations go alike (their own choices draw on a second stream). Two actions are
-  compared on the same luck, so the halving keeps the better one on fewer simulations.
+- **A budget that holds.** At most ``playouts`` simulations and ``moves`` simulated moves a
+  decision, whatever the number of actions: with more actions than the budget can compare (one
+  per 4 simulations, one per 40 moves), that many are drawn, the rollout policy's choice among
+  them. The move cap is the skill knob: the budget costs about the same time in a short game
+  and a long one (the first round, one simulation an action, measures a simulation's length).
+  ``seconds`` turns the budget into time (a timed search no longer replays from its seed).
+- **The root is a best-arm problem.** The budget goes to finding the best action by sequential
+  halving (Karnin, Koren and Somekh 2013): rounds share what is left among the actions still in
+  play, then the better half by mean stays; the answer is the survivor with the best mean.
+- **Common random numbers at the root.** Within a round the j-th simulation of every action
+  left starts from the same sub-seed: the same deal of what the seat cannot see and the same
+  dice, as far as the simulations go alike (their own choices draw on a second stream). Two
+  actions are compared on the same luck, so the halving keeps the better one on fewer
+  simulations.
 - **Below the root, UCT with availability counts** (the subset-armed UCB of information-set
-  MCTS): every seat maximises its own reward (max-n), a node's first visit plays the rollout
-  policy's choice.
+  MCTS): every seat maximises its own reward (max-n); a node's first visit plays the rollout
+  policy's choice; out of the tree the rollout policy plays, one move in ten at random so that no
+  line is played one way only.
+- **Noisy simulations lean on the rollout policy.** Where chance or hidden cards make the results
+  noisy and the file names a rollout policy, a node tries a k-th action only after 4 (k-1)^2
+  visits (progressive unpruning), and the root keeps the rollout's choice unless paired
+  simulations put another action ``SURE`` standard errors ahead: a few hundred simulations
+  cannot tell apart actions a few points apart in Pig, and a search that followed that noise
+  would play worse than the heuristic it rolls out with. Where nothing is left to luck, the tree
+  decides alone (a rollout that always takes the first action would otherwise be kept).
 - **Transpositions and proofs where everything is seen.** In a game without ``observe`` a node is
   the state itself (its pickled bytes), however it was reached, and a decided position is solved
-  (MCTS-Solver, Winands, Björnsson and Saito 2008): a position is won for its mover when one
-  action leads to a position won for it, decided when every action leads to a decided one. A
-  simulation that reaches a solved position takes its value without playing on, and the root
-  answers a proven win at once and drops proven losses.
+  (MCTS-Solver, Winands, Björnsson and Saito 2008): a new node plays every action that ends the
+  game at once, a position is won for its mover when one action leads to a position won for it,
+  decided when every action leads to a decided one. A simulation that reaches a solved position
+  takes its value without playing on; the root answers a proven win at once, drops proven
+  losses, and among proven losses holds out longest (a rival may yet slip).
 - **Hidden information: information-set MCTS keyed on observations** (Cowling, Powley and
-  Whitehouse 2012). Each simulation starts from ``determinize(copy(state), seat, rng)`` dealt from
-  the search's own stream; a node is ``(mover, observe(state, mover))``, so no decision depends on
-  what its mover cannot see. A file that might keep unseen cards in its state without saying
-  what a seat sees, or whose ``determinize`` deals nothing anew, is refused (``fairness``).
-- **Its own random stream.** The search takes exactly one draw from the game's generator, whatever
-  the budget, to seed its own; the real game's later dice never depend on the budget.
+  Whitehouse 2012). Each simulation starts from ``determinize(copy(state), seat, rng)`` dealt
+  from the search's own stream; a node is ``(mover, observe(state, mover))``, so no decision
+  depends on what its mover cannot see. A file that might keep unseen cards in its state without
+  saying what a seat sees, or whose ``determinize`` deals nothing anew, is refused
+  (``fairness``).
+- **A best response on request.** ``exploit`` has the other seats play the rollout policy in the
+  simulations instead of searching for themselves: the search answers with a best response to
+  that policy (no proofs then: they assume every seat plays its best).
+- **Its own random stream.** The search takes exactly one draw from the game's generator,
+  whatever the budget, to seed its own; the real game's later dice never depend on the budget.
 
 A simulation plays to the end of the game (``horizon=0``) or that many decisions, after which
-``scores`` judge (the top scores share the win; the lowest where ``lowest_score_wins``); one that
-reaches ``max_moves`` counts as a game nobody won. Out of the tree, seats play uniformly at
-random, or the ``rollout`` policy.
+``scores`` judge (the top scores share the win; the lowest where ``lowest_score_wins``; for the
+return, each seat's score); one that reaches ``max_moves`` counts as a game nobody won.
 """
 
 from __future__ import annotations
@@ -103,7 +118,7 @@ def refuse_reason(game: GameFile) -> str | None:
 def _schedule(arms: int, budget: int) -> list[tuple[int, int]]:
     """Sequential halving's rounds over ``arms`` actions with ``budget`` simulations: (actions in
     play, simulations each), ceil(log2 arms) rounds sharing what is left, the last round taking
-    all of it; needs ``budget >= arms``."""
+    all of it; it stops where what is left cannot give each action in play one."""
     out = []
     left = budget
     width = arms
@@ -117,12 +132,6 @@ def _schedule(arms: int, budget: int) -> list[tuple[int, int]]:
         left -= quota * width
         width = (width + 1) // 2
     return out
-
-
-def simulations(k: int, playouts: int) -> int:
-    """How many simulations a search among ``k`` actions with ``playouts`` plays at most (0 for
-    one action): the budget, whatever ``k``."""
-    return 0 if k < 2 else max(int(playouts), 0)
 
 
 def _seats(game: GameFile, state: Any) -> int:
@@ -271,9 +280,9 @@ class _Root:
                 left = min(left, max(0.0, deadline - time.perf_counter()) / max(per, 1e-7))
             if moves > 0:
                 left = min(left, max(0.0, cap - sim.moves) / max(sim.moves / ran, 1.0))
-            budget = m + max(int(left), m)
+            budget = m + max(int(left), 0)
         spent = sum(self.counts)
-        for width, quota in _schedule(m, max(budget - spent, m)):
+        for width, quota in _schedule(m, max(budget - spent, 0)):
             alive = self._keep(alive, width)
             for _ in range(quota):
                 if sim.won_at is not None:
