@@ -413,3 +413,40 @@ def test_winners_as_a_generator():
     game = from_source("noughts_generator.py", source)
     state = {"cells": [0, 0, -1, 1, 1, -1, -1, -1, -1], "mover": 0, "moves": 4, "centre": True}
     assert search.choose(game, state, 0, game.legal_actions(state), np.random.default_rng(0)) == 2
+
+
+# -- greedy follows the game's ending ------------------------------------------------------------
+STEP = """
+players = (2, 2)
+{extra}
+def start(players, rules): return {{"points": [3, 3], "done": False}}
+def to_move(state): return None if state["done"] else 0
+def legal_actions(state): return ["small", "large", "end"]
+def chance_outcomes(state): return []
+def apply(state, action):
+    if action == "end":
+        state["done"] = True
+    else:
+        state["points"] = [1 if action == "small" else 5, 3]
+    return state
+def scores(state): return list(state["points"])
+def winners(state): return [0] if state["points"][0] < 3 else [1]
+def returns(state): return [-1.0, 1.0] if state["done"] else [0.0, 0.0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "answer"),
+    [("", "large"), ("lowest_score_wins = True", "small"), ("objective = 'return'", "large")],
+)
+def test_greedy_reads_scores_the_games_way(extra, answer):
+    """Greedy leads on the scores counted the game's way (the lowest ahead where lowest scores
+    win); a finished game counts by how it ended (ending now loses, for the win and the return
+    alike)."""
+    from simulator.own_game.spec import _greedy
+
+    name = f"step_{len(extra)}"
+    game = from_source(f"{name}.py", STEP.format(extra=extra))
+    state = game.start(2, {})
+    pick = _greedy(game)(state, 0, game.legal_actions(state), np.random.default_rng(0))
+    assert pick == answer
