@@ -22,6 +22,11 @@ What a rung is and how rungs are named: :mod:`simulator.rungs`.
 from __future__ import annotations
 
 import itertools
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import BalanceError
@@ -133,7 +138,115 @@ def skill(
     rungs: list[str] | None = None,
     params: list[str] | None = None,
 ) -> Study:
-    """Plan (:func:`plan_skill`), then play the ladder: a folder of ordinary runs, resumable."""
+    """Plan (:func:`plan_skill`), then play the ladder: a folder of ordinary runs, resumable.
+    With ``how.progress``: the estimated time first, and off a terminal (a log) a line of
+    progress every ``PROGRESS_LINE_S`` seconds."""
     plans = plan_skill(request, rungs, params)
     study = _prepare(out, KIND, request.game, plans, how)
-    return _execute(study, plans, how)
+    if not how.progress:
+        return _execute(study, plans, how)
+    costs = _seconds_per_game(plans)
+    say_estimate(study.path, plans, costs, how)
+    with _progress_lines(study.path, plans, costs, enabled=not sys.stderr.isatty()):
+        return _execute(study, plans, how)
+
+
+# -- the estimate and the progress lines ------------------------------------------------------
+PROBE_S = 0.5  # seconds of play, about, that time a rung's games for the estimate
+PROGRESS_LINE_S = 20.0  # off a terminal, a line of progress this often (at most 30 s apart)
+
+
+def _seconds_per_game(plans: list[tuple[StudyRun, RunConfig]]) -> list[float]:
+    """About how long one game of each run takes on one core: each rung's own games timed
+    (its first self-play run: a game or more, PROBE_S at most after the first, which compiles
+    or loads the engine), a pair's the mean of its two rungs'."""
+    from .first_compile import compile_notice
+    from .plan import play_chunk
+
+    per_rung: dict[str, float] = {}
+    for entry, config in plans:
+        rung = entry.params["rungs"][0]
+        if len(entry.params["rungs"]) != 1 or rung in per_rung:
+            continue
+        with compile_notice(config):
+            start = time.perf_counter()
+            play_chunk(config, 0, 0, 1)
+        seconds, games = time.perf_counter() - start, 1
+        if seconds < PROBE_S:  # that game may have loaded the engine: time more, alone
+            start, games = time.perf_counter(), max(1, min(64, int(PROBE_S / max(seconds, 1e-3))))
+            play_chunk(config, 0, 0, games)
+            seconds = time.perf_counter() - start
+        per_rung[rung] = seconds / games
+    return [
+        sum(per_rung.get(r, 0.0) for r in entry.params["rungs"]) / len(entry.params["rungs"])
+        for entry, _ in plans
+    ]
+
+
+def _left(
+    path: Path, plans: list[tuple[StudyRun, RunConfig]], costs: list[float]
+) -> tuple[int, int, float]:
+    """Games still to play, runs finished, and the seconds of one core's work left."""
+    from .interrupt import games_kept
+
+    games, finished, work = 0, 0, 0.0
+    for (entry, config), cost in zip(plans, costs, strict=True):
+        left = max(0, config.games - games_kept(path / entry.folder))
+        games, finished, work = games + left, finished + (left == 0), work + left * cost
+    return games, finished, work
+
+
+def say_estimate(
+    path: Path, plans: list[tuple[StudyRun, RunConfig]], costs: list[float], how: Execution
+) -> None:
+    """One line before the ladder plays: its runs, the games left, the time they should take."""
+    from .first_compile import duration, tell
+    from .runner import resolve_jobs
+
+    games, finished, work = _left(path, plans, costs)
+    if games == 0:
+        return
+    runs = f"{len(plans) - finished} of {len(plans)} runs" if finished else f"{len(plans)} runs"
+    if how.cluster is not None:
+        where = f"{duration(work)} of one core's work, shared by the cluster's workers"
+    else:
+        jobs = resolve_jobs(how.jobs)
+        where = f"about {duration(work / jobs)} on {jobs} process{'es' * (jobs > 1)}"
+    tell(
+        f"skill: {runs}, {games:,} games to play; {where} (from a few games of each rung timed now)"
+    )
+
+
+@contextmanager
+def _progress_lines(
+    path: Path, plans: list[tuple[StudyRun, RunConfig]], costs: list[float], enabled: bool
+) -> Iterator[None]:
+    """Every PROGRESS_LINE_S seconds while the body runs, one line: games played of all, runs
+    finished, time spent and left (the rungs' costs share out the work left)."""
+    if not enabled:
+        yield
+        return
+    from .first_compile import duration, tell
+
+    total = sum(config.games for _, config in plans)
+    _, _, work_at_start = _left(path, plans, costs)
+    start, done = time.perf_counter(), threading.Event()
+
+    def report() -> None:
+        while not done.wait(PROGRESS_LINE_S):
+            games, finished, work = _left(path, plans, costs)
+            spent = time.perf_counter() - start
+            worked = work_at_start - work
+            left = f", about {duration(spent * work / worked)} left" if worked > 0 else ""
+            tell(
+                f"skill: {total - games:,} of {total:,} games, {finished} of {len(plans)} runs "
+                f"finished, {duration(spent)} spent{left}"
+            )
+
+    thread = threading.Thread(target=report, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
