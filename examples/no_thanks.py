@@ -31,8 +31,9 @@ def start(players, rules):
     return {
         "hands": [[] for _ in range(players)],
         "chips": [rules["chips"]] * players,
-        "seen": [],  # cards turned up, in order
+        "unseen": tuple(range(LOWEST, HIGHEST + 1)),  # cards not yet turned up
         "deck": HIGHEST - LOWEST + 1 - rules["removed"],  # cards that will be turned up
+        "turned": 0,
         "card": None,  # the card face up
         "pot": 0,  # chips on it
         "seat": 0,
@@ -43,7 +44,7 @@ def start(players, rules):
 
 def to_move(state):
     if state["card"] is None:
-        return "chance" if len(state["seen"]) < state["deck"] else None
+        return "chance" if state["turned"] < state["deck"] else None
     return state["seat"]
 
 
@@ -52,10 +53,9 @@ def legal_actions(state):
 
 
 def chance_outcomes(state):
-    seen = set(state["seen"])
-    left = [c for c in range(LOWEST, HIGHEST + 1) if c not in seen]
-    p = 1 / len(left)
-    return [(c, p) for c in left]
+    unseen = state["unseen"]
+    p = 1 / len(unseen)
+    return [(c, p) for c in unseen]
 
 
 def apply(state, action):
@@ -74,7 +74,10 @@ def apply(state, action):
         state["turn"] += 1
     else:  # a card turned up
         state["card"] = action
-        state["seen"] = state["seen"] + [action]
+        unseen = state["unseen"]
+        i = unseen.index(action)
+        state["unseen"] = unseen[:i] + unseen[i + 1 :]
+        state["turned"] += 1
     return state
 
 

@@ -284,11 +284,14 @@ class _Root:
         spent = sum(self.counts)
         for width, quota in _schedule(m, max(budget - spent, 0)):
             alive = self._keep(alive, width)
-            for _ in range(quota):
+            for done in range(1, quota + 1):
                 if sim.won_at is not None:
                     return sim.won_at
                 self.row(alive)
                 if sim.moves >= cap or time.perf_counter() > deadline:
+                    break
+                if width == 2 and done % CLEAR_EVERY == 0 and self._clear(alive):
+                    cap = sim.moves  # two actions far apart: the rest would not change the answer
                     break
             if sim.won_at is not None:
                 return sim.won_at
@@ -300,6 +303,17 @@ class _Root:
         if inc is None or best == inc or self._surely_better(best, inc):
             return best
         return inc
+
+    def _clear(self, pair: list[int]) -> bool:
+        """Are the two actions left far apart: ``CLEAR`` standard errors of their paired
+        difference, or one of them proven?"""
+        a, b = pair
+        if self.sim.proven(a) is not None or self.sim.proven(b) is not None:
+            return False
+        ra, rb = self.results[a], self.results[b]
+        diffs = [ra[j] - rb[j] for j in ra.keys() & rb.keys()]
+        mean, se = _mean_se(diffs)
+        return abs(mean) > CLEAR * se
 
     def _keep(self, ranked: list[int], width: int) -> list[int]:
         """The best ``width`` of ``ranked`` (best first), the incumbent among them where the
@@ -330,6 +344,8 @@ class _Root:
 
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
+CLEAR = 4.0  # standard errors apart: the last two actions are told apart, the budget is saved
+CLEAR_EVERY = 32  # simulations each between two looks
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
@@ -557,9 +573,9 @@ class _Simulator:
         self.choice_bits.state = choices
         g, c = self.luck, self.choice
         u: list[float] = []  # uniforms for the simulation's own choices
-        ui = 0
+        ui = _BATCH
         lu: list[float] = []  # uniforms for chance outcomes drawn from a list
-        li = 0
+        li = _BATCH
 
         s = self.copy(self.state)
         if hidden:
@@ -590,7 +606,7 @@ class _Simulator:
                 if sample_chance is not None:
                     o = sample_chance(s, g)
                 else:  # as GameFile.draw_chance, on the batch's uniforms
-                    if li >= len(lu):
+                    if li == _BATCH:
                         lu, li = g.random(_BATCH).tolist(), 0
                     x = lu[li]
                     li += 1
@@ -608,7 +624,7 @@ class _Simulator:
                 rewards = self.judged(s)
                 break
             acts = legal(s)
-            if ui >= len(u):
+            if ui == _BATCH:
                 u, ui = c.random(_BATCH).tolist(), 0
             r = u[ui]
             ui += 1
@@ -667,6 +683,9 @@ class _Simulator:
                         rewards = node[1]
                         break
                 last = None
+            if not in_tree:
+                rewards, moves = self._playout(s, u, ui, lu, li, moves, decisions)
+                break
 
         self.moves += moves
         for mover, edge in path:
@@ -677,6 +696,59 @@ class _Simulator:
             if child is not None and child[1] is not None and child[1][self.seat] >= top:
                 self.won_at = arm
         return rewards[self.seat]
+
+    def _playout(
+        self, s: Any, u: list, ui: int, lu: list, li: int, moves: int, decisions: int
+    ) -> tuple[list[float], int]:
+        """The rest of a simulation out of the tree, on the same streams: (rewards, moves)."""
+        to_move, legal, apply = self.to_move, self.legal, self.apply
+        sample_chance, outcomes = self.sample_chance, self.outcomes
+        horizon, limit, rollout = self.horizon, self.limit, self.rollout
+        seat, exploit = self.seat, self.exploit
+        g, c = self.luck, self.choice
+        while True:
+            mover = to_move(s)
+            if mover is None:
+                return self.ended(s), moves
+            if moves >= limit:  # a game nobody won
+                return (self.draw if self.returns is None else self._seen([0.0] * self.n)), moves
+            if mover == "chance":
+                self.chancy = True
+                if sample_chance is not None:
+                    o = sample_chance(s, g)
+                else:  # as GameFile.draw_chance, on the batch's uniforms
+                    if li == _BATCH:
+                        lu, li = g.random(_BATCH).tolist(), 0
+                    x = lu[li]
+                    li += 1
+                    listed = outcomes(s)
+                    o = listed[-1][0]  # rounding: the probabilities summed to a hair under 1
+                    for out, p in listed:
+                        x -= p
+                        if x < 0.0:
+                            o = out
+                            break
+                s = apply(s, o)
+                moves += 1
+                continue
+            if horizon and decisions >= horizon:
+                return self.judged(s), moves
+            acts = legal(s)
+            if ui == _BATCH:
+                u, ui = c.random(_BATCH).tolist(), 0
+            r = u[ui]
+            ui += 1
+            if rollout is None:
+                a = acts[int(r * len(acts))]
+            elif exploit and mover != seat:  # the policy exploited, as it plays
+                a = rollout(s, mover, acts, c)
+            elif r < WANDER:
+                a = acts[int(r / WANDER * len(acts))]
+            else:
+                a = rollout(s, mover, acts, c)
+            s = apply(s, a)
+            decisions += 1
+            moves += 1
 
 
 def _keyer(state: Any) -> Callable[[Any], Any]:
