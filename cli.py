@@ -393,21 +393,25 @@ def report(
 
     Given several runs of one game, the first is the baseline and the others are compared with it
     (runs differing only in seat policies are treated as a tournament). The HTML file is
-    self-contained: send it to anyone, no network needed.
+    self-contained: send it to anyone, no network needed. Written into the folder given
+    (RUN/report.html), or report.html here for several, unless --out names the file.
     """
     from reports.build import write_report
     from simulator.folders import read_design
 
     targets = _report_options(fmt, target)
+    if out is None:  # beside the run it reports on; several runs belong to no one folder
+        alone = len(runs) == 1 and runs[0].is_dir()
+        out = runs[0] / f"report.{fmt}" if alone else Path(f"report.{fmt}")
     if len(runs) == 1 and read_design(runs[0]) is not None:  # a design folder
         from reports.build import write_document
         from reports.design_report import design_document
 
         doc, _ = design_document(runs[0])
-        written = write_document(doc, out or Path(f"report.{fmt}"), fmt)
+        written = write_document(doc, out, fmt)
         _show_report({"headline": doc.headline, "report": str(written)}, as_json, quiet)
         return
-    data = write_report(runs, out or Path(f"report.{fmt}"), fmt=fmt, targets=targets)
+    data = write_report(runs, out, fmt=fmt, targets=targets)
     _show_report(data, as_json, quiet)
 
 

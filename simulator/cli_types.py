@@ -205,7 +205,12 @@ ReportRunsArg = Annotated[
 ]
 ReportOutOpt = Annotated[
     Path | None,
-    typer.Option("--out", "-o", help="Report file (default: report.html or report.md)."),
+    typer.Option(
+        "--out",
+        "-o",
+        help="Report file (default: report.html, or report.md, in the folder given; here for "
+        "several runs).",
+    ),
 ]
 
 # -- balance compare
