@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from analyses.policies import policy_summary
+from analyses.runs import Run
 from analyses.summary import run_summary
 from analyses.targets import Target
 from analyses.variants import compare_runs
@@ -143,6 +144,7 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
         sections[-1].paragraphs[:0] = how_to_read_explore()
         methods.paragraphs[:0] = explore_methods(explore)
     sections.append(methods)
+    headline[:0] = _unfinished(runs)  # the first thing said: the figures are partial
     data["headline"] = headline
     subtitle = (
         f"{title} ({runs[0].game}), {kind_words(kind, len(runs))}; balance {runs[0].version}; "
@@ -202,6 +204,27 @@ def _methods(kind: str) -> Section:
 
 
 FORMATS = ("html", "md")
+
+
+def _unfinished(runs: list[Run]) -> list[str]:
+    """One sentence on the runs whose command stopped before the end (no ``finished`` in the
+    manifest): their figures are those of the games played so far."""
+    partial = [r for r in runs if r.manifest.get("finished") is None]
+    if not partial:
+        return []
+    played = sum(r.games_played() for r in partial)
+    planned = sum(r.planned_games for r in partial)
+    which = (
+        "This run is unfinished"
+        if len(runs) == 1
+        else f"{len(partial)} of these {len(runs)} runs are unfinished "
+        f"({', '.join(r.label for r in partial[:3])}{', ...' if len(partial) > 3 else ''})"
+    )
+    return [
+        f"{which}: {played:,} of {planned:,} games played, the command that wrote "
+        f"{'it' if len(partial) == 1 else 'them'} stopped before the end. Every figure here is "
+        "of the games played so far; the same command finishes the run."
+    ]
 
 
 def write_report(

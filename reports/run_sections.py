@@ -30,8 +30,12 @@ def what_was_run(runs: list[Run], kind: str, title: str) -> Section:
         f"Game: {title}. Every run below played the number of games shown, each game decided by "
         "the policies (playing styles) named for each seat. "
         + (
-            f"All runs used seed {seeds[0]}, so game number i had the same dice and cards in "
-            "every run and differences come from the rules or policies, not from luck."
+            f"All runs used seed {seeds[0]}, so game number i started from the same game seed "
+            "in every run: where a rule change leaves the deck, the dice and the seats alike, "
+            "it dealt and rolled the same, and a difference comes from the rules or policies, "
+            "not from luck; a change to the cards or the players deals differently from the "
+            "same seed."
+            + (" These runs differ in players." if len({r.n_players for r in runs}) > 1 else "")
             if len(seeds) == 1 and len(runs) > 1
             else f"Seed: {', '.join(map(str, seeds))}."
         )

@@ -10,7 +10,13 @@ from typing import Annotated
 
 import typer
 
-GameArg = Annotated[str, typer.Argument(help="Game id (see `balance games`).")]
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        help="A game id (`balance games`) or a game file's path, e.g. examples/pig.py "
+        "(docs/own-game.md)."
+    ),
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -474,7 +480,10 @@ DemoSeedOpt = Annotated[int, typer.Option("--seed", help="Run seed.")]
 
 # -- balance replay
 ReplayTargetArg = Annotated[
-    str, typer.Argument(help="A run folder (with --game-index) or a game id (with --seed).")
+    str,
+    typer.Argument(
+        help="A run folder (with --game-index), or a game id or game file (with --seed)."
+    ),
 ]
 ReplayGameIndexOpt = Annotated[
     int | None,

@@ -137,11 +137,11 @@ class Replay:
 
     def text(self) -> str:
         """The game as text: a header, one line per event (its step first), the result."""
-        unit = self.spec.length_unit.rstrip("s") or "step"
-        width = max([len(str(e["step"])) for e in self.events] + [1])
+        unit = one_of(self.spec.length_unit)
         lines = [self.header()]
         show = self.spec.replay.text  # type: ignore[union-attr]
-        lines += [f"{unit} {str(e['step']).rjust(width)}  {show(e)}" for e in self.events]
+        places = _when(self.events, unit)
+        lines += [f"{at}  {show(e)}" for at, e in zip(places, self.events, strict=True)]
         lines.append(self.result_line())
         return "\n".join(lines)
 
@@ -160,12 +160,28 @@ class FailedReplay(BalanceError):
     def lines(self, show: Any) -> list[str]:
         """As ``Replay.text`` prints a game: the header, one line per event, then where it
         stopped (the error follows on stderr)."""
-        width = max([len(str(e["step"])) for e in self.events] + [1])
+        places = _when(self.events, self.unit)
         return [
             self.header,
-            *(f"{self.unit} {str(e['step']).rjust(width)}  {show(e)}" for e in self.events),
+            *(f"{at}  {show(e)}" for at, e in zip(places, self.events, strict=True)),
             f"the game stopped after these {len(self.events)} events, on the error below",
         ]
+
+
+def one_of(unit: str) -> str:
+    """A unit of game length, singular: ``turns`` -> ``turn``, ``guesses`` -> ``guess``."""
+    if unit.endswith(("sses", "shes", "ches", "xes")):
+        return unit[:-2]
+    return unit.removesuffix("s") or "step"
+
+
+def _when(events: list[dict[str, Any]], unit: str) -> list[str]:
+    """Each event's place, aligned: ``turn 12``, or its own (``at``: a game file's chance
+    events are numbered apart from its decisions, ``chance 2``)."""
+    width = max([len(str(e["step"])) for e in events if "at" not in e] + [1])
+    places = [e.get("at") or f"{unit} {str(e['step']).rjust(width)}" for e in events]
+    wide = max([len(p) for p in places] + [0])
+    return [p.ljust(wide) for p in places]
 
 
 def _replayable(spec: GameSpec) -> None:
@@ -192,7 +208,7 @@ def play(config: RunConfig, game_index: int | None = None, run: Path | None = No
         seats = ", ".join(f"seat {i + 1} {p}" for i, p in enumerate(config.policy_labels))
         where = f"game {game_index} of {run}, " if run is not None else ""
         header = f"{spec.title}: {where}seed {config.seed}; {seats}; the moves up to the failure"
-        unit = spec.length_unit.rstrip("s") or "step"
+        unit = one_of(spec.length_unit)
         raise FailedReplay(str(exc), events, header, unit) from None
     row = chunk_table(
         columns,

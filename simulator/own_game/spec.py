@@ -429,9 +429,12 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
         except DesignerError as exc:
             exc.events = _events_before(game, moves)  # a replay shows the moves up to it
             raise
+        numbers = _numbers(moves[:-1])  # the last: the end
         rows = [
-            _event(game, step, mover, action, before, moves[i + 1][3])
-            for i, (step, mover, action, before) in enumerate(moves[:-1])  # the last: the end
+            _event(game, number, mover, action, before, moves[i + 1][3])
+            for i, ((_, mover, action, before), number) in enumerate(
+                zip(moves, numbers, strict=False)  # numbers stop before the end
+            )
         ]
         return rows, spec_columns([outcome])
 
@@ -448,7 +451,9 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
         return {
             "title": "moves",
             "columns": [game.length_unit if game.turn is not None else "move", "who", "what"],
-            "rows": [[e["step"], w, e["text"]] for e, w in zip(events, who, strict=True)],
+            "rows": [
+                [e.get("at", e["step"]), w, e["text"]] for e, w in zip(events, who, strict=True)
+            ],
             "event_of_row": list(range(len(events))),
         }
 
@@ -460,32 +465,55 @@ def _events_before(game: GameFile, moves: list[tuple[int, Any, Any, Any]]) -> li
     """The events of a game that failed: every move up to the failure (plain words where
     ``describe`` or ``pieces`` fail too)."""
     events = []
-    for i, (step, mover, action, before) in enumerate(moves):
+    numbers = _numbers(moves)
+    for i, ((_, mover, action, before), number) in enumerate(zip(moves, numbers, strict=True)):
+        if mover is None:  # the game's end, reached before the failure: no move
+            continue
         after = moves[i + 1][3] if i + 1 < len(moves) else before
         try:
-            events.append(_event(game, step, mover, action, before, after))
+            events.append(_event(game, number, mover, action, before, after))
         except Exception:  # the file's describe() or pieces() failing as well
             chance = mover == "chance"
             events.append({
-                "step": step, "player": -1 if chance else int(mover),
+                "step": number[0], "player": -1 if chance else int(mover),
                 "kind": "chance" if chance else "move", "action": repr(action),
                 "text": f"chance: {action!r}" if chance else f"seat {mover + 1} plays {action!r}",
+                **({"at": f"chance {number[1]}"} if chance else {}),
             })  # fmt: skip
     return events
 
 
-def _event(game, step, mover, action, before, after) -> dict[str, Any]:  # noqa: ANN001
+def _numbers(moves: list[tuple[int, Any, Any, Any]]) -> list[tuple[int, int]]:
+    """Each move's numbers: the decisions made up to it (its own included: decision 1 is the
+    first, as a game's length in decisions counts them), and the chance events up to it."""
+    decisions, chances, out = 0, 0, []
+    for _, mover, _, _ in moves:
+        if mover == "chance":
+            chances += 1
+        elif mover is not None:
+            decisions += 1
+        out.append((decisions, chances))
+    return out
+
+
+def _event(game, number, mover, action, before, after) -> dict[str, Any]:  # noqa: ANN001
+    """One move as the replay shows it. ``step`` is the game's ``turn`` before it, else the
+    decision's number (a chance event: the decisions made before it); a chance event is
+    numbered apart (``at``: "chance 2", what the replay prints instead of the step)."""
     chance = mover == "chance"
     text = game.describe(before, action) if game.describe is not None else None
     if text is None:
         text = f"chance: {action!r}" if chance else f"seat {mover + 1} plays {action!r}"
+    decisions, chances = number
     event: dict[str, Any] = {
-        "step": int(game.turn(before)) if game.turn is not None else step,
+        "step": int(game.turn(before)) if game.turn is not None else decisions,
         "player": -1 if chance else int(mover),
         "kind": "chance" if chance else "move",
         "action": repr(action),
         "text": str(text),
     }
+    if chance:
+        event["at"] = f"chance {chances}"
     if game.board is not None and game.pieces is not None:
         event["pieces"] = _pieces(game, before)
         event["after"] = _pieces(game, after)
