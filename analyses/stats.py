@@ -1,7 +1,9 @@
 """Statistical building blocks shared by the analyses, all delegating to scipy.
 
-Every interval is two-sided at ``CONFIDENCE`` (95%). Proportions use Wilson intervals; paired
-comparisons (common random numbers: the same game index under two rule sets) use an exact
+Every interval is two-sided at ``CONFIDENCE`` (95%). Proportions use Wilson intervals, written
+out (scipy's are the same to 1e-15, ``tests/test_startup.py``): importing scipy's
+statistics takes half a second a run's headline need not pay, so scipy is imported where used;
+paired comparisons (common random numbers: the same game index under two rule sets) use an exact
 McNemar test on discordant pairs for yes/no outcomes and a paired t interval for numbers.
 """
 
@@ -9,10 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special, stats
 
 CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
@@ -68,8 +70,7 @@ def proportion(k: int, n: int) -> Estimate:
     """Share ``k / n`` with its Wilson interval (NaN when ``n`` is 0)."""
     if n <= 0:
         return Estimate(math.nan, math.nan, math.nan)
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return Estimate(k / n, float(ci.low), float(ci.high))
+    return _wilson(k / n, n)
 
 
 def share_proportion(total: float, n: int, squares: float | None = None) -> Estimate:
@@ -106,7 +107,7 @@ def share_proportion(total: float, n: int, squares: float | None = None) -> Esti
 
 def _wilson(p: float, n: float) -> Estimate:
     """Wilson's score interval of a share ``p`` of ``n`` (possibly effective) games."""
-    z = float(stats.norm.ppf(1 - ALPHA / 2))
+    z = NormalDist().inv_cdf(1 - ALPHA / 2)
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denominator
@@ -115,6 +116,8 @@ def _wilson(p: float, n: float) -> Estimate:
 
 def mean_from_moments(mean: float, std: float, n: int, confidence: float = CONFIDENCE) -> Estimate:
     """Mean with its t interval from summary moments (the run is never loaded whole)."""
+    from scipy import stats
+
     if n < 2 or not math.isfinite(std):
         return Estimate(mean, math.nan, math.nan)
     if std == 0:
@@ -164,6 +167,8 @@ def games_to_tell(
     ``POWER``. Differences from one leader share its games, so they are taken as normal with
     correlation ``RIVAL_CORRELATION`` (that of rivals of equal spread; the seats of a game
     correlate a little more, which errs toward more games). None when nothing was seen."""
+    from scipy import optimize, special, stats
+
     diffs = [diffs] if isinstance(diffs, Estimate) else list(diffs)
     if not diffs or games < 1:
         return None
@@ -224,6 +229,8 @@ def uniform_seat_test(wins: list[float]) -> float:
     ``wins`` are the seats' sums of shares of the win. A k-way shared win spreads one game over
     k seats, which makes the seats' totals vary less than the multinomial counts the test
     assumes: with shared wins the test is conservative (a p-value too large, never too small)."""
+    from scipy import stats
+
     observed = np.asarray(wins, dtype=float)
     if observed.sum() == 0 or len(observed) < 2:
         return math.nan
@@ -238,6 +245,8 @@ def paired_proportion(
     The p-value is McNemar's exact test (a binomial test on the discordant pairs); the interval
     is the paired t interval of the per-game differences, at ``confidence``.
     """
+    from scipy import stats
+
     base = np.asarray(base, dtype=bool)
     other = np.asarray(other, dtype=bool)
     lost = int(np.sum(base & ~other))
@@ -259,6 +268,8 @@ def paired_proportion(
 
 def paired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
     """Change in a per-game number over games paired by index (paired t test and interval)."""
+    from scipy import stats
+
     base = np.asarray(base, dtype=float)
     other = np.asarray(other, dtype=float)
     d = other - base
@@ -274,6 +285,8 @@ def paired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
 
 def paired_interval(d: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """t interval of the mean of per-game differences ``d`` (a point when they are all equal)."""
+    from scipy import stats
+
     if len(d) < 2:
         return math.nan, math.nan
     if np.all(d == d[0]):
@@ -321,6 +334,8 @@ def share_change(
 
 def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
     """Change in a yes/no outcome between independent runs (chi-square test, Welch interval)."""
+    from scipy import stats
+
     base = np.asarray(base, dtype=float)
     other = np.asarray(other, dtype=float)
     table = np.array(
@@ -344,6 +359,8 @@ def unpaired_proportion(base: np.ndarray, other: np.ndarray) -> Difference:
 
 def unpaired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
     """Change in a per-game number between independent runs (Mann-Whitney test, Welch interval)."""
+    from scipy import stats
+
     base = np.asarray(base, dtype=float)
     other = np.asarray(other, dtype=float)
     p = float(stats.mannwhitneyu(other, base).pvalue)
@@ -360,6 +377,8 @@ def unpaired_mean(base: np.ndarray, other: np.ndarray) -> Difference:
 
 
 def _welch_interval(base: np.ndarray, other: np.ndarray) -> tuple[float, float]:
+    from scipy import stats
+
     if len(base) < 2 or len(other) < 2 or (base.var() == 0 and other.var() == 0):
         d = float(other.mean() - base.mean())
         return d, d
@@ -370,6 +389,8 @@ def _welch_interval(base: np.ndarray, other: np.ndarray) -> tuple[float, float]:
 
 def adjust_p_values(p_values: list[float]) -> list[float]:
     """Benjamini-Hochberg adjustment for many comparisons (NaN entries are left as NaN)."""
+    from scipy import stats
+
     p = np.asarray(p_values, dtype=float)
     out = np.full_like(p, np.nan)
     ok = np.isfinite(p)
@@ -399,6 +420,8 @@ def _bootstrap(statistic, blocks: int, confidence: float) -> tuple[float, float]
     three even seats over 3,000 games, 55%, 73% and 96% for two even seats over 500 games,
     91%, 93% and 95% at a true balance of 0.75.
     """
+    from scipy import stats
+
     res = stats.bootstrap(
         (np.arange(blocks),),
         lambda idx, axis=-1: statistic(idx),
@@ -427,6 +450,8 @@ def balance_estimate(blocks: np.ndarray, confidence: float = CONFIDENCE) -> Esti
     at most ``rate_a + rate_b`` (equal without shared wins, below it with them, since the
     difference of two shares in [0, 1] squares to at most their sum), so shared wins leave the
     interval sound, at worst a little wide."""
+    from scipy import stats
+
     counts = np.atleast_2d(np.asarray(blocks, dtype=float)).sum(axis=0)
     games = counts.sum()
     if games == 0:
