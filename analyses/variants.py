@@ -52,6 +52,14 @@ def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for other in others:
         rows.extend(_compare_pair(base, other))
+    correct(rows)
+    return rows
+
+
+def correct(rows: list[dict[str, Any]]) -> None:
+    """Add to each row of one family of comparisons its corrected p-value (``p_adjusted``),
+    whether it is ``significant`` after correction, and ``corrected``: its change with the
+    interval widened to the level the correction tests."""
     adjusted = adjust_p_values([r["p_value"] for r in rows])
     for row, p_adj in zip(rows, adjusted, strict=True):
         row["p_adjusted"] = p_adj
@@ -71,7 +79,6 @@ def compare_runs(base: Run, others: list[Run]) -> list[dict[str, Any]]:
             "confidence": level,
             "comparisons": tested,
         }
-    return rows
 
 
 def widened(value: float, lo: float, hi: float, confidence: float) -> tuple[float, float]:

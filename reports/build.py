@@ -23,6 +23,7 @@ from simulator.games import get_game
 
 from .document import Document, Section
 from .grouping import kind_words, known, open_runs
+from .measure_sections import own_figures
 from .outcome_sections import ending_headline, ending_sections
 from .run_sections import (
     board_sections,
@@ -125,6 +126,9 @@ def build(paths: list[str | Path], targets: list[Target] | None = None) -> tuple
                 headline += fallback_sentences(summary, label)
         sections += outcome_sections(runs, summaries)
         sections += ending_sections(runs, summaries)  # places and returns
+        said, own, own_data = own_figures(runs, summaries, kind)  # a game's own figures
+        headline, sections = headline + said, sections + own
+        data.update(own_data)
     if targets and not ladders:
         rows = target_rows(targets, runs, summaries)
         data["targets"] = rows
