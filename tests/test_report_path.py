@@ -37,3 +37,28 @@ def test_a_report_is_written_beside_its_run_unless_out_says_otherwise(tmp_path, 
     assert (tmp_path / "report.html").is_file()
     code, out, err = call(capsys, "verify", tmp_path / "a")
     assert code == 0, err  # the report beside the parts is no damage
+
+
+def test_a_report_of_an_unfinished_run_says_so_first(tmp_path, capsys):
+    import json
+
+    run = tmp_path / "r"
+    code, _, err = call(capsys, "simulate", PIG, "-n", "40", "--chunk-size", "10", "--out", run,
+                        "-j", 1)  # fmt: skip
+    assert code == 0, err
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["finished"]  # as a run whose command was stopped leaves it
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    (run / "games" / "part-00003.parquet").unlink()
+    code, out, err = call(capsys, "report", run)
+    assert code == 0, err
+    assert out.splitlines()[0] == (
+        "- This run is unfinished: 30 of 40 games played, the command that wrote it stopped "
+        "before the end. Every figure here is of the games played so far; the same command "
+        "finishes the run."
+    )
+
+
+def test_game_is_a_game_id_or_a_game_file(capsys):
+    code, out, _ = call(capsys, "simulate", "--help")
+    assert code == 0 and "game file's path" in " ".join(out.split())
