@@ -344,8 +344,8 @@ class _Root:
 
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
-CLEAR = 4.0  # standard errors apart: the last two actions are told apart, the budget is saved
-CLEAR_EVERY = 32  # simulations each between two looks
+CLEAR = 3.0  # standard errors apart: the last two actions are told apart, the budget is saved
+CLEAR_EVERY = 16  # simulations each between two looks
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
