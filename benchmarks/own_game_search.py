@@ -389,9 +389,13 @@ def rollout_table(budgets, games, only):
 def strength(args) -> None:
     from simulator.own_game.search import DEFAULT_MOVES
 
-    budgets = [DEFAULT_MOVES // 4, DEFAULT_MOVES, DEFAULT_MOVES * 4]
+    budgets = [args.moves] if args.moves else [DEFAULT_MOVES // 4, DEFAULT_MOVES, DEFAULT_MOVES * 4]
     only = args.only
     started = time.perf_counter()
+    if args.against_rollout:
+        rollout_table(budgets, args.games, only)
+        print(f"\n{time.perf_counter() - started:.0f} s")
+        return
     if not only or "noughts" in only:
         noughts_table(budgets, args.games // 4)
     if not only or {"nim", "sticks"} & set(only):
@@ -412,6 +416,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="at least this long per file")
     ap.add_argument("--strength", action="store_true", help="the strength tables")
     ap.add_argument("--only", action="append", help="an example's tables only (repeatable)")
+    ap.add_argument(
+        "--against-rollout", action="store_true", help="only the search against its rollout"
+    )
     ap.add_argument("--games", type=int, default=200, help="games (or positions) per figure")
     ap.add_argument("--goal", type=int, default=100, help="Pig's goal")
     args = ap.parse_args()
