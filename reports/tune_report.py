@@ -141,9 +141,9 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
 
 # -- figures ---------------------------------------------------------------------------------
 def _rate_errors(trials: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    from analyses.stats import proportion
+    from analyses.stats import share_proportion
 
-    ests = [proportion(t["wins"], t["games"]) for t in trials]
+    ests = [share_proportion(t["wins"], t["games"]) for t in trials]
     rates = np.array([e.value for e in ests])
     return rates, _errors(rates, [e.lo for e in ests], [e.hi for e in ests])
 

@@ -48,6 +48,7 @@ from .errors import BalanceError
 from .folders import TUNE_FILE, Seating
 from .game_data import DataSource, read_data
 from .games import GameSpec, get_game
+from .outcomes import share, with_outcome_columns
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
 from .policy_file import PolicyFile, load_policies, read_policy_file
@@ -315,7 +316,7 @@ class TrialResult:
     params: dict[str, float]
     state: str  # complete | pruned
     win_rate: float
-    wins: int
+    wins: float  # shares of the win: a win k seats share counts 1/k
     games: int
     rungs: list[float]  # win rate after each quarter played
 
@@ -584,20 +585,22 @@ def _play_batch(
 
 
 def seat_outcomes(plan: TunePlan, folder: Path, seating: Seating) -> pl.DataFrame:
-    """``game_index`` and ``won`` (the tuned seat won, or the players succeeded) of one run."""
+    """``game_index`` and ``won`` of one run: the tuned seat's share of the win (0, 1/k for a
+    win k seats share, or 1), or whether the players succeeded."""
     frame = RunFolder.open(folder).scan()
     if plan.spec.cooperative:
-        won = pl.col("success").fill_null(False)
+        won = pl.col("success").fill_null(False).cast(pl.Float64)
     else:
-        won = (pl.col("winner") == seating.seat).fill_null(False)
+        frame = with_outcome_columns(frame, plan.n_players)
+        won = share(seating.seat)
     return frame.select("game_index", won.alias("won")).collect().sort("game_index")
 
 
-def _wins(plan: TunePlan, trial_dir: Path) -> tuple[int, int]:
-    wins = games = 0
+def _wins(plan: TunePlan, trial_dir: Path) -> tuple[float, int]:
+    wins, games = 0.0, 0
     for s in plan.seatings:
         df = seat_outcomes(plan, trial_dir / s.folder, s)
-        wins += int(df["won"].sum())
+        wins += float(df["won"].sum())
         games += df.height
     return wins, games
 
@@ -610,7 +613,11 @@ def _best(results: list[TrialResult]) -> TrialResult:
 def _check(plan: TunePlan, path: Path, best: dict[str, float], player: Player) -> dict[str, Any]:
     """Best setting and defaults on fresh seeds: Wilson intervals and the paired difference,
     pooled and by seating."""
-    from analyses.stats import paired_proportion, proportion
+    from analyses.stats import share_change, share_proportion
+
+    def rate(won: np.ndarray) -> dict[str, float]:
+        """The mean share of the win with its interval (whole wins read as a proportion)."""
+        return share_proportion(float(won.sum()), len(won), float((won * won).sum())).as_dict()
 
     defaults = plan.default_params
     best = defaults | best
@@ -637,25 +644,25 @@ def _check(plan: TunePlan, path: Path, best: dict[str, float], player: Player) -
             df = seat_outcomes(plan, folder / s.folder, s)
             won[key] = df["won"].to_numpy()
             pooled[key].append(won[key])
-        d = paired_proportion(won["defaults"], won["best"])
+        d = share_change(won["defaults"], won["best"], True)
         by_seating.append(
             {
                 "seating": s.label,
                 "seat": s.seat,
                 "opponent": s.opponent,
                 "games": len(won["best"]),
-                "best": proportion(int(won["best"].sum()), len(won["best"])).as_dict(),
-                "defaults": proportion(int(won["defaults"].sum()), len(won["defaults"])).as_dict(),
+                "best": rate(won["best"]),
+                "defaults": rate(won["defaults"]),
                 "difference": d.as_dict(),
             }
         )
     b, dflt = np.concatenate(pooled["best"]), np.concatenate(pooled["defaults"])
-    diff = paired_proportion(dflt, b)
+    diff = share_change(dflt, b, True)
     return {
         "seed": plan.check_seed,
         "games": len(b),
-        "best": proportion(int(b.sum()), len(b)).as_dict(),
-        "defaults": proportion(int(dflt.sum()), len(dflt)).as_dict(),
+        "best": rate(b),
+        "defaults": rate(dflt),
         "difference": diff.as_dict(),
         "by_seating": by_seating,
         "fair_share": None if plan.spec.cooperative else 1 / plan.n_players,
