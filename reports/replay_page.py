@@ -17,7 +17,7 @@ from typing import Any
 
 from simulator.boards import _PALETTE, Board, _spacing, node_radii
 from simulator.errors import BalanceError
-from simulator.replay import Replay, one_of
+from simulator.replay import Replay, one_of, place
 
 SEAT_COLOURS = ("#d62828", "#1d4ed8", "#2a9d8f", "#7b2cbf", "#f77f00", "#4d7c0f", "#db2777")
 NEUTRAL = "#ffd60a"
@@ -246,8 +246,7 @@ def render(replay: Replay) -> str:
     definition = spec.replay
     assert definition is not None
     unit = one_of(spec.length_unit)
-    # A game file's chance event has a place of its own ("chance 2"), apart from its decisions
-    places = [e.get("at") or f"{unit} {e['step']}" for e in replay.events]
+    places = [place(e, unit) for e in replay.events]  # "chance 2": a game file's chance event
     lines = [f"{at}: {definition.text(e)}" for at, e in zip(places, replay.events, strict=True)]
     data: dict[str, Any] = {
         "events": replay.events,

@@ -175,11 +175,17 @@ def one_of(unit: str) -> str:
     return unit.removesuffix("s") or "step"
 
 
+def place(event: dict[str, Any], unit: str, width: int = 0) -> str:
+    """Where an event happened: ``turn 12``, or ``chance 2`` for a game file's chance event
+    (``chance_number``: numbered apart from its decisions)."""
+    number = event.get("chance_number")
+    return f"{unit} {str(event['step']).rjust(width)}" if number is None else f"chance {number}"
+
+
 def _when(events: list[dict[str, Any]], unit: str) -> list[str]:
-    """Each event's place, aligned: ``turn 12``, or its own (``at``: a game file's chance
-    events are numbered apart from its decisions, ``chance 2``)."""
-    width = max([len(str(e["step"])) for e in events if "at" not in e] + [1])
-    places = [e.get("at") or f"{unit} {str(e['step']).rjust(width)}" for e in events]
+    """Each event's place (:func:`place`), aligned."""
+    width = max([len(str(e["step"])) for e in events if "chance_number" not in e] + [1])
+    places = [place(e, unit, width) for e in events]
     wide = max([len(p) for p in places] + [0])
     return [p.ljust(wide) for p in places]
 

@@ -42,4 +42,4 @@ def test_a_game_with_turns_keeps_its_clock_for_decisions(capsys):
         "action 1  seat 2 checks",
     ]
     code, out, _ = call(capsys, "replay", EXAMPLES / "kuhn.py", "--seed", 3, "--json")
-    assert code == 0 and '"at": "chance 1"' in out
+    assert code == 0 and '"chance_number": 1' in out

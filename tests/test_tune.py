@@ -34,6 +34,7 @@ KEYS = [
     "trials",
     "games_per_trial",
     "out",
+    "at_edge",  # the parameters whose best value lies at an end of the range searched
 ]
 
 

@@ -451,14 +451,18 @@ def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
         return {
             "title": "moves",
             "columns": [game.length_unit if game.turn is not None else "move", "who", "what"],
-            "rows": [
-                [e.get("at", e["step"]), w, e["text"]] for e, w in zip(events, who, strict=True)
-            ],
+            "rows": [[_place(e), w, e["text"]] for e, w in zip(events, who, strict=True)],
             "event_of_row": list(range(len(events))),
         }
 
     drawn = game.board is not None and game.pieces is not None
     return ReplayDef(play, decode, lambda e: e["text"], frames if drawn else None, table)
+
+
+def _place(event: dict[str, Any]) -> Any:
+    """The replay table's first column: the step, or "chance 2" for a chance event."""
+    number = event.get("chance_number")
+    return event["step"] if number is None else f"chance {number}"
 
 
 def _events_before(game: GameFile, moves: list[tuple[int, Any, Any, Any]]) -> list[dict]:
@@ -478,7 +482,7 @@ def _events_before(game: GameFile, moves: list[tuple[int, Any, Any, Any]]) -> li
                 "step": number[0], "player": -1 if chance else int(mover),
                 "kind": "chance" if chance else "move", "action": repr(action),
                 "text": f"chance: {action!r}" if chance else f"seat {mover + 1} plays {action!r}",
-                **({"at": f"chance {number[1]}"} if chance else {}),
+                **({"chance_number": number[1]} if chance else {}),
             })  # fmt: skip
     return events
 
@@ -499,7 +503,7 @@ def _numbers(moves: list[tuple[int, Any, Any, Any]]) -> list[tuple[int, int]]:
 def _event(game, number, mover, action, before, after) -> dict[str, Any]:  # noqa: ANN001
     """One move as the replay shows it. ``step`` is the game's ``turn`` before it, else the
     decision's number (a chance event: the decisions made before it); a chance event is
-    numbered apart (``at``: "chance 2", what the replay prints instead of the step)."""
+    numbered apart (``chance_number``: the replay prints "chance 2" instead of its step)."""
     chance = mover == "chance"
     text = game.describe(before, action) if game.describe is not None else None
     if text is None:
@@ -513,7 +517,7 @@ def _event(game, number, mover, action, before, after) -> dict[str, Any]:  # noq
         "text": str(text),
     }
     if chance:
-        event["at"] = f"chance {chances}"
+        event["chance_number"] = chances
     if game.board is not None and game.pieces is not None:
         event["pieces"] = _pieces(game, before)
         event["after"] = _pieces(game, after)
