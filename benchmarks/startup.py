@@ -81,7 +81,7 @@ def main() -> None:
     print(f"start-up of {checkout}, fresh processes; load average {load} (targets: idle machine)")
     measure("balance --help", lambda i: ["--help"], args.runs, 0.5, checkout, env)
     with tempfile.TemporaryDirectory() as tmp:
-        game = str(ROOT / "examples" / "pig.py")
+        game = str(checkout / "examples" / "pig.py")
         measure(
             "balance simulate pig.py -n 10",
             lambda i: ["simulate", game, "-n", "10", "--out", f"{tmp}/run{i + 1}"],
