@@ -367,8 +367,9 @@ def test_policies_lists_builtins_and_a_files_policies_with_their_parameters(tmp_
     assert list(rows) == ["random", "strong", "heavy", "fixed"]
     assert rows["strong"]["source"] == "built-in" and rows["heavy"]["source"] == str(path)
     assert rows["heavy"]["params"] == [
-        {"name": "skill", "default": 1.0, "lo": 0.0, "hi": 10.0, "doc": "extra weight"}
-    ]
+        {"name": "skill", "default": 1.0, "lo": 0.0, "hi": 10.0, "doc": "extra weight",
+         "bounded": True}
+    ]  # fmt: skip
     assert rows["fixed"]["params"] == [] and rows["fixed"]["doc"] == "weight 3"
     code, output = _cli("policies", "outside-fake", "--policy-file", path)
     assert code == 0 and "skill" in output and "extra weight" in output and "(from" in output
