@@ -117,11 +117,11 @@ def test_few_games_left_after_the_compile_play_in_this_process(cold, monkeypatch
     most = interpreted_start.MAX_CHUNK_GAMES
     assert interpreted_start.few_left([(0, 0, most - 1), (1, most - 1, 1)])
     assert not interpreted_start.few_left([(0, 0, most), (1, most, 1)])
-    from simulator import runner
+    import joblib  # the runner imports its Parallel when it starts workers
 
     pools = []
-    real_parallel = runner.Parallel
-    monkeypatch.setattr(runner, "Parallel", lambda **kw: pools.append(kw) or real_parallel(**kw))
+    real_parallel = joblib.Parallel
+    monkeypatch.setattr(joblib, "Parallel", lambda **kw: pools.append(kw) or real_parallel(**kw))
     config = _config(games=600)
     marker = cache_folder() / "compiled" / compiled_what(config)[0]
     marker.parent.mkdir(parents=True, exist_ok=True)
