@@ -105,6 +105,18 @@ def share_proportion(total: float, n: int, squares: float | None = None) -> Esti
     return _wilson(p, effective)
 
 
+def outcome_mean(total: float, n: int, squares: float, unbounded: bool) -> Estimate:
+    """The mean of a per-game outcome from its sum and sum of squares: a share of the win
+    (:func:`share_proportion`), or an unbounded amount such as a return (a t interval)."""
+    if not unbounded:
+        return share_proportion(total, n, squares)
+    if n < 2:
+        return Estimate(total / n if n else math.nan, math.nan, math.nan)
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return mean_from_moments(mean, math.sqrt(variance), n)
+
+
 def _wilson(p: float, n: float) -> Estimate:
     """Wilson's score interval of a share ``p`` of ``n`` (possibly effective) games."""
     z = NormalDist().inv_cdf(1 - ALPHA / 2)

@@ -21,18 +21,24 @@ import polars as pl
 from simulator.dataset import RunFolder
 from simulator.errors import BalanceError
 from simulator.folders import Seating
-from simulator.outcomes import share, with_outcome_columns
+from simulator.outcomes import RETURNS, share, with_outcome_columns
 
 from .stats import family_confidence, paired_interval, share_change
 
 
-def _won(folder: Path, seat: int | None, cooperative: bool) -> pl.DataFrame:
-    """Per game, whether the players succeeded (1 or 0), or the seat's share of the win (1/k a
-    k-way shared win); :func:`analyses.stats.share_change` reads whole shares as yes/no wins."""
+def _won(
+    folder: Path, seat: int | None, cooperative: bool, by_return: bool = False
+) -> pl.DataFrame:
+    """Per game, whether the players succeeded (1 or 0), the seat's share of the win (1/k a
+    k-way shared win), or its return where the tune maximised the return;
+    :func:`analyses.stats.share_change` reads whole shares as yes/no wins and any other
+    numbers with a paired t interval."""
     run = RunFolder.open(folder)
     frame = run.scan()
     if cooperative:
         won = pl.col("success").fill_null(False).cast(pl.Float64)
+    elif by_return:
+        won = pl.col(RETURNS).list.get(seat).cast(pl.Float64)
     else:
         frame = with_outcome_columns(frame, int(run.read_manifest()["config"]["n_players"]))
         won = share(seat)
@@ -45,6 +51,7 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
     path = Path(path)
     plan = data["plan"]
     cooperative = data["measure"] == "success rate"
+    by_return = data.get("objective") == "return"
     seatings = data["check"]["by_seating"]
     best = data["best_trial"]
     others = [t for t in data["trials"] if t["state"] == "complete" and t["number"] != best]
@@ -53,10 +60,12 @@ def alternatives(path: str | Path, data: dict[str, Any]) -> list[dict[str, Any]]
     out = []
     for k, s in enumerate(seatings):
         folder = _seating_folder(plan, k)
-        mine = _won(path / "trials" / f"{best:03d}" / folder, s["seat"], cooperative)
+        mine = _won(path / "trials" / f"{best:03d}" / folder, s["seat"], cooperative, by_return)
         rows = []
         for t in others:
-            theirs = _won(path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative)
+            theirs = _won(
+                path / "trials" / f"{t['number']:03d}" / folder, s["seat"], cooperative, by_return
+            )
             joined = mine.join(theirs, on="game_index", suffix="_o")
             d = share_change(joined["won_o"].to_numpy(), joined["won"].to_numpy(), True, confidence)
             rows.append({"trial": t["number"], "params": t["params"], **d.as_dict()})
@@ -118,7 +127,8 @@ def check_outcomes(path: str | Path, data: dict[str, Any], setting: str) -> pl.D
     frames = []
     for k, s in enumerate(data["check"]["by_seating"]):
         folder = path / "check" / kind / _seating_folder(data["plan"], k)
-        frames.append(_won(folder, s["seat"], cooperative).with_columns(seating=pl.lit(k)))
+        won = _won(folder, s["seat"], cooperative, data.get("objective") == "return")
+        frames.append(won.with_columns(seating=pl.lit(k)))
     return pl.concat(frames).sort("seating", "game_index")
 
 

@@ -16,7 +16,17 @@ from simulator.folders import read_tune
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _errors, _png, interval_bars, legend_beside, plt
-from .text import SEARCH_METHODS, interval, p_value, pct, points, rules_text, with_interval
+from .text import (
+    SEARCH_METHODS,
+    interval,
+    num,
+    p_value,
+    pct,
+    points,
+    rules_text,
+    signed,
+    with_interval,
+)
 
 
 def setting_text(params: dict[str, Any]) -> str:
@@ -34,6 +44,26 @@ def change_text(change: dict[str, float]) -> str:
     return f"{points(change['value'])} [{points(change['lo'])}, {points(change['hi'])}]"
 
 
+def _by_return(data: dict[str, Any]) -> bool:
+    return data.get("objective") == "return"
+
+
+def _value(data: dict[str, Any], x: float | None) -> str:
+    """A tuned seat's outcome: a win rate in percent, or a mean return."""
+    return signed(x, 2) if _by_return(data) else pct(x)
+
+
+def _change(data: dict[str, Any], x: float | None, unit: bool = True) -> str:
+    """A change of it: percentage points, or the return's change (``unit``: "a game" after it)."""
+    if _by_return(data):
+        return signed(x, 2) + (" a game" if unit else "")
+    return points(x)
+
+
+def _with_interval(data: dict[str, Any], est: dict[str, Any]) -> str:
+    return with_interval(est, fmt=num) if _by_return(data) else with_interval(est)
+
+
 def verdict(data: dict[str, Any]) -> str:
     s, c = data["summary"], data["check"]
     measure = data["measure"]
@@ -41,7 +71,7 @@ def verdict(data: dict[str, Any]) -> str:
     if s["best_params"] == s["default_params"]:
         return (
             f"No setting tried beat the defaults of {s['policy']}: they stay best, with a "
-            f"{measure} of {with_interval(c['defaults'])} on {c['games']:,} fresh games."
+            f"{measure} of {_with_interval(data, c['defaults'])} on {c['games']:,} fresh games."
         )
     sure = (
         "better than the defaults"
@@ -50,9 +80,10 @@ def verdict(data: dict[str, Any]) -> str:
     )
     return (
         f"Best setting of {s['policy']}: {changed_text(s['best_params'], s['default_params'])}. "
-        f"On {c['games']:,} fresh games its {measure} is {with_interval(c['best'])} against "
-        f"{with_interval(c['defaults'])} for the defaults: {points(d['value'])} (95% interval "
-        f"{points(d['lo'])} to {points(d['hi'])}, {p_value(c['difference']['p_value'])}), {sure}."
+        f"On {c['games']:,} fresh games its {measure} is {_with_interval(data, c['best'])} "
+        f"against {_with_interval(data, c['defaults'])} for the defaults: "
+        f"{_change(data, d['value'])} (95% interval {_change(data, d['lo'], False)} to "
+        f"{_change(data, d['hi'], False)}, {p_value(c['difference']['p_value'])}), {sure}."
     )
 
 
@@ -81,7 +112,12 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
     out = []
     fair = dom["fair_share"]
     policy = data["summary"]["policy"]
-    if fair is None:
+    if fair is None and _by_return(data):
+        out.append(
+            "A return has no fair share to be above (the game's objective is the return); only "
+            "the settings are compared."
+        )
+    elif fair is None:
         out.append(
             "A cooperative game has no opponents to dominate; only the settings are compared."
         )
@@ -140,10 +176,16 @@ def dominance_sentences(data: dict[str, Any], dom: dict[str, Any]) -> list[str]:
 
 
 # -- figures ---------------------------------------------------------------------------------
-def _rate_errors(trials: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    from analyses.stats import share_proportion
+def _rate_errors(
+    data: dict[str, Any], trials: list[dict[str, Any]]
+) -> tuple[np.ndarray, np.ndarray]:
+    from analyses.stats import outcome_mean
 
-    ests = [share_proportion(t["wins"], t["games"]) for t in trials]
+    unbounded = _by_return(data)
+    ests = [
+        outcome_mean(t["wins"], t["games"], t.get("squares") or t["wins"], unbounded)
+        for t in trials
+    ]
     rates = np.array([e.value for e in ests])
     return rates, _errors(rates, [e.lo for e in ests], [e.hi for e in ests])
 
@@ -155,7 +197,7 @@ def history_figure(data: dict[str, Any]) -> bytes:
         mine = [t for t in trials if t["state"] == state]
         if not mine:
             continue
-        rates, err = _rate_errors(mine)
+        rates, err = _rate_errors(data, mine)
         x = [t["number"] + 1 for t in mine]
         ax.errorbar(
             x,
@@ -183,7 +225,8 @@ def history_figure(data: dict[str, Any]) -> bytes:
     ax.set_xlabel("candidate")
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_ylabel(f"{data['measure']} (search seeds)")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    if not _by_return(data):
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     legend_beside(ax)
     return _png(fig)
 
@@ -196,7 +239,7 @@ def parameter_figure(data: dict[str, Any], knob: dict[str, Any]) -> bytes:
         mine = [t for t in trials if t["state"] == state]
         if not mine:
             continue
-        rates, err = _rate_errors(mine)
+        rates, err = _rate_errors(data, mine)
         ax.errorbar(
             [t["params"][name] for t in mine],
             rates,
@@ -215,7 +258,8 @@ def parameter_figure(data: dict[str, Any], knob: dict[str, Any]) -> bytes:
         ax.set_xscale("log")
     ax.set_xlabel(f"{name} (searched {knob['lo']:g} to {knob['hi']:g})")
     ax.set_ylabel(data["measure"])
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    if not _by_return(data):
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     legend_beside(ax)
     return _png(fig)
 
@@ -274,7 +318,8 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
         [
             verdict(data),
             *edge_sentences(data),
-            f"The best candidate scored {pct(data['search_win_rate'])} on the search seeds; "
+            f"The best candidate scored {_value(data, data['search_win_rate'])} on the search "
+            "seeds; "
             "seeds that chose it flatter it (the winner's curse), so both settings were played "
             f"again on {c['games']:,} fresh games (run seed {c['seed']}), paired game by game.",
         ],
@@ -289,6 +334,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                 xlabel=f"{measure} on fresh seeds",
                 reference=c["fair_share"],
                 reference_label="fair share",
+                percent=not _by_return(data),
             ),
             f"{measure.capitalize()} on fresh seeds; whiskers: 95% intervals.",
             "verdict",
@@ -311,7 +357,7 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
                     str(t["number"] + 1),
                     setting_text(t["params"]),
                     t["state"],
-                    pct(t["win_rate"]),
+                    _value(data, t["win_rate"]),
                     f"{t['games']:,}",
                 ]
                 for t in ranked[:15]
@@ -342,13 +388,13 @@ def tune_document(path: str | Path) -> tuple[Document, dict[str, Any]]:
             [
                 [
                     r["seating"],
-                    pct(r["best"]["value"]),
-                    interval(r["best"]),
-                    pct(r["defaults"]["value"]),
-                    interval(r["defaults"]),
-                    points(r["difference"]["change"]["value"]),
-                    f"[{points(r['difference']['change']['lo'])}, "
-                    f"{points(r['difference']['change']['hi'])}]",
+                    _value(data, r["best"]["value"]),
+                    interval(r["best"], fmt=lambda x: _value(data, x)),
+                    _value(data, r["defaults"]["value"]),
+                    interval(r["defaults"], fmt=lambda x: _value(data, x)),
+                    _change(data, r["difference"]["change"]["value"]),
+                    f"[{_change(data, r['difference']['change']['lo'])}, "
+                    f"{_change(data, r['difference']['change']['hi'])}]",
                 ]
                 for r in c["by_seating"]
             ],

@@ -48,7 +48,7 @@ from .errors import BalanceError
 from .folders import TUNE_FILE, Seating
 from .game_data import DataSource, read_data
 from .games import GameSpec, get_game
-from .outcomes import share, with_outcome_columns
+from .outcomes import RETURNS, share, with_outcome_columns
 from .plan import RunConfig, plan_run
 from .policy import PolicyDef, SeatPolicy, parse_policy
 from .policy_file import PolicyFile, load_policies, read_policy_file
@@ -315,10 +315,11 @@ class TrialResult:
     number: int
     params: dict[str, float]
     state: str  # complete | pruned
-    win_rate: float
-    wins: float  # shares of the win: a win k seats share counts 1/k
+    win_rate: float  # the mean outcome: the share of the wins, or the mean return
+    wins: float  # the outcomes' sum: a win k seats share counts 1/k
     games: int
     rungs: list[float]  # win rate after each quarter played
+    squares: float = 0.0  # the squared outcomes' sum, for the interval
 
     def as_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -429,7 +430,14 @@ def tune(plan: TunePlan, out: str | Path, how: Execution = Execution()) -> dict[
         "best_trial": best.number,
         "search_win_rate": best.win_rate,
         "check": check,
-        "measure": "success rate" if plan.spec.cooperative else "win rate",
+        "measure": (
+            "success rate"
+            if plan.spec.cooperative
+            else "mean return"
+            if by_return(plan.spec)
+            else "win rate"
+        ),
+        "objective": "return" if by_return(plan.spec) else "win",
         "games_total": total,
         "games_played_now": total - played_before,
         "wall_seconds": round(elapsed, 1),
@@ -570,8 +578,9 @@ def _play_batch(
         survivors = []
         for trial, values in alive:  # in trial order: pruning decisions are reproducible
             res = results[trial.number]
-            wins, games = _wins(plan, _trial_dir(path, trial.number))
+            wins, games, squares = _wins(plan, _trial_dir(path, trial.number))
             res.wins, res.games, res.win_rate = wins, games, wins / games
+            res.squares = squares
             res.rungs.append(res.win_rate)
             trial.report(res.win_rate, step=rung)
             if rung < RUNGS and trial.should_prune():
@@ -584,25 +593,37 @@ def _play_batch(
     return [results[t.number] for t, _ in batch]
 
 
+def by_return(spec: GameSpec) -> bool:
+    """Do the game's players maximise their return (``objective = "return"``), so a tune
+    maximises the tuned seat's mean return instead of its share of the wins?"""
+    return spec.objective == "return" and spec.has_returns and not spec.cooperative
+
+
 def seat_outcomes(plan: TunePlan, folder: Path, seating: Seating) -> pl.DataFrame:
-    """``game_index`` and ``won`` of one run: the tuned seat's share of the win (0, 1/k for a
-    win k seats share, or 1), or whether the players succeeded."""
+    """``game_index`` and ``won`` of one run: what the tuned seat plays for in each game: its
+    share of the win (0, 1/k for a win k seats share, or 1), its return where the game's
+    objective is the return, or whether the players succeeded."""
     frame = RunFolder.open(folder).scan()
     if plan.spec.cooperative:
         won = pl.col("success").fill_null(False).cast(pl.Float64)
+    elif by_return(plan.spec):
+        won = pl.col(RETURNS).list.get(seating.seat).cast(pl.Float64)
     else:
         frame = with_outcome_columns(frame, plan.n_players)
         won = share(seating.seat)
     return frame.select("game_index", won.alias("won")).collect().sort("game_index")
 
 
-def _wins(plan: TunePlan, trial_dir: Path) -> tuple[float, int]:
-    wins, games = 0.0, 0
+def _wins(plan: TunePlan, trial_dir: Path) -> tuple[float, int, float]:
+    """The sum of the tuned seat's outcomes (shares of the win, or returns), the games and the
+    sum of the squared outcomes (for the interval)."""
+    wins, games, squares = 0.0, 0, 0.0
     for s in plan.seatings:
         df = seat_outcomes(plan, trial_dir / s.folder, s)
         wins += float(df["won"].sum())
+        squares += float((df["won"] * df["won"]).sum())
         games += df.height
-    return wins, games
+    return wins, games, squares
 
 
 def _best(results: list[TrialResult]) -> TrialResult:
@@ -613,11 +634,12 @@ def _best(results: list[TrialResult]) -> TrialResult:
 def _check(plan: TunePlan, path: Path, best: dict[str, float], player: Player) -> dict[str, Any]:
     """Best setting and defaults on fresh seeds: Wilson intervals and the paired difference,
     pooled and by seating."""
-    from analyses.stats import share_change, share_proportion
+    from analyses.stats import outcome_mean, share_change
 
     def rate(won: np.ndarray) -> dict[str, float]:
-        """The mean share of the win with its interval (whole wins read as a proportion)."""
-        return share_proportion(float(won.sum()), len(won), float((won * won).sum())).as_dict()
+        """The mean outcome with its interval (whole wins read as a proportion)."""
+        total, squares = float(won.sum()), float((won * won).sum())
+        return outcome_mean(total, len(won), squares, by_return(plan.spec)).as_dict()
 
     defaults = plan.default_params
     best = defaults | best
@@ -665,7 +687,7 @@ def _check(plan: TunePlan, path: Path, best: dict[str, float], player: Player) -
         "defaults": rate(dflt),
         "difference": diff.as_dict(),
         "by_seating": by_seating,
-        "fair_share": None if plan.spec.cooperative else 1 / plan.n_players,
+        "fair_share": None if plan.spec.cooperative or by_return(plan.spec) else 1 / plan.n_players,
     }
 
 
