@@ -283,21 +283,15 @@ def sample_chance(state, rng):
     return [int(c) for c in rng.permutation(state["cards"]) + 1]
 def to_move(state):
     if state["deck"] is None: return "chance"
-    if len(state["seen"]) == state["cards"]: return None
-    return "chance" if state["guess"] is not None or not state["seen"] else 0
+    return None if len(state["seen"]) == state["cards"] else 0
 def chance_outcomes(state): return []
 def apply(state, action):
-    if isinstance(action, list):
-        state["deck"] = action
+    if isinstance(action, list):  # the shuffle; the first card is turned up
+        state["deck"], state["seen"] = action, action[:1]
         return state
-    if action in ("higher", "lower"):
-        state["guess"] = action
-        return state
-    if state["guess"] is not None:
-        higher = action > state["seen"][-1]
-        state["right"] += (state["guess"] == "higher") == higher
-    state["seen"] = state["seen"] + [action]
-    state["guess"] = None
+    turned = state["deck"][len(state["seen"])]  # a guess: the next card of the deck shows
+    state["right"] += (action == "higher") == (turned > state["seen"][-1])
+    state["seen"] = state["seen"] + [turned]
     return state
 def start(players, rules):
     return {"cards": rules["cards"], "goal": rules["goal"], "seen": [], "guess": None,
@@ -335,7 +329,6 @@ def test_a_shuffled_deck_without_observe_is_refused():
     assert reason and "\n" not in reason
     assert "draw each card when it is revealed" in reason and "observe" in reason
     state = game.apply(game.start(1, defaults(game)), [3, 1, 5, 2, 8, 4, 7, 6])
-    state = game.apply(state, 3)
     with pytest.raises(ValueError, match="sample_chance"):
         search.choose(game, state, 0, ["higher", "lower"], np.random.default_rng(0))
 
