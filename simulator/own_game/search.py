@@ -77,6 +77,7 @@ WIDEN = 4.0  # with a rollout policy, a node tries a k-th action after WIDEN * (
 ARM_SHARE = 4  # at most one root action per this many simulations of the budget
 ARM_MOVES = 40  # ... and per this many simulated moves
 TIMED_ARMS = 256  # root actions a timed search compares at most
+OPEN_AT_MOST = 32  # a new node plays each action that ends the game at once, up to this many
 _BATCH = 64  # uniforms drawn at a time for the simulations' own choices
 _MASK = (1 << 128) - 1
 _NO_DEADLINE = math.inf
@@ -503,6 +504,8 @@ class _Simulator:
         once, so a win in one is proven on the first visit (and with it a loss one move
         earlier)."""
         stats: dict = {}
+        if len(acts) > OPEN_AT_MOST:
+            return [stats, None, 0, 0]  # too many to try each: found as the tree grows
         to_move, apply, copy = self.to_move, self.apply, self.copy
         for a in acts:
             after = apply(copy(s), a)
