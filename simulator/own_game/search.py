@@ -228,6 +228,7 @@ class _Root:
         self.counts = [0] * m
         self.results: list[dict[int, float]] = [{} for _ in range(m)]  # row -> reward
         self.rows = 0
+        self.started = time.perf_counter()
 
     def value(self, i: int) -> float:
         """The root action's value for the seat: proven, else its simulations' mean."""
@@ -291,8 +292,15 @@ class _Root:
                 self.row(alive)
                 if sim.moves >= cap or time.perf_counter() > deadline:
                     break
-                if width == 2 and done % CLEAR_EVERY == 0 and self._clear(alive):
-                    cap = sim.moves  # two actions far apart: the rest would not change the answer
+                if (
+                    width == 2
+                    and done % LOOK_EVERY == 0
+                    and (
+                        (done % CLEAR_EVERY == 0 and self._clear(alive))
+                        or self._settled(alive, quota - done, cap, deadline)
+                    )
+                ):
+                    cap = sim.moves  # the rest would not change the answer
                     break
             if sim.won_at is not None:
                 return sim.won_at
@@ -315,6 +323,43 @@ class _Root:
         diffs = [ra[j] - rb[j] for j in ra.keys() & rb.keys()]
         mean, se = _mean_se(diffs)
         return abs(mean) > CLEAR * se
+
+    def _settled(self, pair: list[int], more: int, cap: float, deadline: float) -> bool:
+        """Where the rollout's choice stands unless another is surely better: is a challenger
+        unlikely to get there with what is left (``more`` simulations each at most, the move cap
+        and the deadline)? Stochastic curtailment: were its paired edge over the incumbent what
+        it is now, the chance that the remaining simulations lift it ``SURE`` standard errors
+        ahead is below ``FUTILE``; the incumbent is then the answer, and the rest of the budget
+        is saved."""
+        inc = self.incumbent if self.sim.chancy else None
+        if inc is None or inc not in pair:
+            return False
+        other = pair[0] if pair[1] == inc else pair[1]
+        if self.sim.proven(other) is not None or self.sim.proven(inc) is not None:
+            return False
+        ro, ri = self.results[other], self.results[inc]
+        diffs = [ro[j] - ri[j] for j in ro.keys() & ri.keys()]
+        done = len(diffs)
+        if done < FUTILE_AFTER:
+            return False
+        mean, se = _mean_se(diffs)
+        if se <= 0 or not math.isfinite(se):
+            return mean <= 0
+        if cap != math.inf:  # the moves left, shared by the two
+            per = max(self.sim.moves / max(1, sum(self.counts)), 1.0)
+            more = min(more, int(max(0.0, cap - self.sim.moves) / per / 2))
+        if deadline != _NO_DEADLINE:  # the time left, likewise
+            now = time.perf_counter()
+            per = max((now - self.started) / max(1, sum(self.counts)), 1e-7)
+            more = min(more, int(max(0.0, deadline - now) / per / 2))
+        if more <= 0:
+            return False
+        total = done + more
+        z = mean / se
+        # the final z were the edge what it is now, and its spread given what is known
+        hoped = z * math.sqrt(total / done)
+        spread = math.sqrt(more / total)
+        return _normal_cdf((hoped - SURE) / spread) < FUTILE
 
     def _keep(self, ranked: list[int], width: int) -> list[int]:
         """The best ``width`` of ``ranked`` (best first), the incumbent among them where the
@@ -346,7 +391,14 @@ class _Root:
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
 CLEAR = 3.0  # standard errors apart: the last two actions are told apart, the budget is saved
-CLEAR_EVERY = 16  # simulations each between two looks
+CLEAR_EVERY = 16  # simulations each between two looks for that
+FUTILE = 0.05  # a challenger this unlikely to overrule the rollout's choice stops the search
+FUTILE_AFTER = 8  # paired simulations before a challenger may be given up on
+LOOK_EVERY = 8  # simulations each between two looks for that
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
