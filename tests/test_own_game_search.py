@@ -581,3 +581,57 @@ def test_pig_search_against_hold(pig):
         wins += play(pig, rules, choosers, 9000 + g) == [seat]
     lo, hi = wilson(wins, games)
     assert 0.5 < lo <= best, (wins / games, lo, hi, best)
+
+
+COIN = """
+players = (2, 2)
+def start(players, rules): return {"chose": None, "coin": None}
+def to_move(state):
+    if state["chose"] is None:
+        return 0
+    return "chance" if state["coin"] is None else None
+def legal_actions(state): return ["heads", "tails"]
+def chance_outcomes(state): return [(0, 0.5), (1, 0.5)]
+def apply(state, action):
+    if state["chose"] is None:
+        state["chose"] = action
+    else:
+        state["coin"] = action
+    return state
+def winners(state): return [state["coin"]]
+def first(state, seat, actions, rng): return "tails"
+policies = {"first": first}
+"""
+
+
+def test_a_challenger_that_cannot_overrule_the_rollout_stops_the_search():
+    """Both calls lose or win on the same coin: no simulation can make ``heads`` surely better
+    than the rollout's ``tails``, so the search answers ``tails`` long before its budget."""
+    game = from_source("coin.py", COIN)
+    first = game.policies["first"].function
+    for seed in range(20):
+        choice = search.choose(game, game.start(2, {}), 0, ["heads", "tails"],
+                               np.random.default_rng(seed), rollout=first)  # fmt: skip
+        assert choice == "tails"
+        assert search.effort["simulations"] <= 2 * (1 + search.FUTILE_AFTER)
+
+
+def test_an_even_call_keeps_the_rollouts_choice_on_a_fraction_of_the_budget():
+    """The call wins on one face of the coin and loses on the other, either way: the paired
+    simulations see a difference of a whole game every time, averaging nothing. The search keeps
+    the rollout's ``tails`` and most decisions stop within a few looks, far short of the 5,000
+    simulations the budget allows."""
+    source = COIN.replace(
+        'def winners(state): return [state["coin"]]',
+        'def winners(state): return [0 if (state["coin"] == 0) == (state["chose"] == "heads") '
+        "else 1]",
+    )
+    game = from_source("call.py", source)
+    first = game.policies["first"].function
+    choices, simulations = [], []
+    for seed in range(40):
+        choices.append(search.choose(game, game.start(2, {}), 0, ["heads", "tails"],
+                                     np.random.default_rng(seed), rollout=first))  # fmt: skip
+        simulations.append(search.effort["simulations"])
+    assert choices.count("heads") <= 2, choices
+    assert sorted(simulations)[20] <= 100, sorted(simulations)
