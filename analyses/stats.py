@@ -123,7 +123,8 @@ def _wilson(p: float, n: float) -> Estimate:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denominator
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 or 1 an end equals p in exact arithmetic; rounding must not put p outside.
+    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def mean_from_moments(mean: float, std: float, n: int, confidence: float = CONFIDENCE) -> Estimate:

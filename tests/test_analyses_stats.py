@@ -145,3 +145,12 @@ def test_games_to_tell_gives_the_stated_power_at_any_seat_count(seats):
         lead = most_wins(list(rng.multinomial(games, shares)), games)
         told += lead["separated"] and lead["leader"] == "seat 1"
     assert abs(told / trials - POWER) < 0.05  # 600 trials: 1.6 points of spread
+
+
+def test_every_proportion_interval_holds_its_own_value_at_the_ends():
+    """0 of n and n of n: rounding in the interval's formula never puts the share outside it
+    (a figure's whiskers are value minus lo and hi minus value, never negative)."""
+    for n in range(1, 3000):
+        for k in (0, n):
+            est = proportion(k, n)
+            assert est.lo <= k / n <= est.hi, (k, n)
