@@ -32,6 +32,12 @@ Plain Python (the game is plain Python: nothing to compile), one decision at a t
   cannot tell apart actions a few points apart in Pig, and a search that followed that noise
   would play worse than the heuristic it rolls out with. Where nothing is left to luck, the tree
   decides alone (a rollout that always takes the first action would otherwise be kept).
+- **A decision stops when its answer is settled.** With two actions left, every 16 simulations
+  each: two actions ``CLEAR`` standard errors apart end it, and so does a challenger to the
+  rollout's choice that the simulations left could lift ``SURE`` standard errors ahead with a
+  chance under ``FUTILE`` were its edge what it is now (stochastic curtailment). Most
+  decisions in a noisy game end there, whatever the budget: the budget is what a close call
+  may spend.
 - **Transpositions and proofs where everything is seen.** In a game without ``observe`` a node is
   the state itself (its pickled bytes), however it was reached, and a decided position is solved
   (MCTS-Solver, Winands, Björnsson and Saito 2008): a new node plays every action that ends the
@@ -294,11 +300,8 @@ class _Root:
                     break
                 if (
                     width == 2
-                    and done % LOOK_EVERY == 0
-                    and (
-                        (done % CLEAR_EVERY == 0 and self._clear(alive))
-                        or self._settled(alive, quota - done, cap, deadline)
-                    )
+                    and done % CLEAR_EVERY == 0
+                    and (self._clear(alive) or self._settled(alive, quota - done, cap, deadline))
                 ):
                     cap = sim.moves  # the rest would not change the answer
                     break
@@ -391,10 +394,10 @@ class _Root:
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
 CLEAR = 3.0  # standard errors apart: the last two actions are told apart, the budget is saved
-CLEAR_EVERY = 16  # simulations each between two looks for that
+CLEAR_EVERY = 16  # simulations each between two looks
 FUTILE = 0.05  # a challenger this unlikely to overrule the rollout's choice stops the search
-FUTILE_AFTER = 8  # paired simulations before a challenger may be given up on
-LOOK_EVERY = 8  # simulations each between two looks for that
+FUTILE_AFTER = 16  # paired simulations before a challenger may be given up on (fewer, and in
+# No Thanks! a search at 20,000 moves won 76.7% [68.3, 83.3] of 120 against thrifty, not 84.6%)
 
 
 def _normal_cdf(x: float) -> float:
