@@ -489,6 +489,7 @@ def _own_figures(runs: list[Run]) -> dict[str, Any]:
         of_decided = share_proportion(first, decided, squares)  # seat 1's share of decided games
         out["first_seat_edge"] = {k: v - 1 / players for k, v in of_decided.as_dict().items()}
         out["first_seat_wins"], out["decided"] = first, decided
+        out["first_seat_squares"] = squares
         none = proportion(games - decided, games)
         out["no_winner_rate"] = none.as_dict()
         out["fair_share"] = {  # an even share of all games: the decided ones over the seats
@@ -540,10 +541,38 @@ def first_seat_change(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str,
     rung decided no game."""
     if not weak.get("decided") or not strong.get("decided"):
         return None
-    shares = []
+    rungs = (weak, strong)
+    if all(float(r["first_seat_wins"]).is_integer() for r in rungs) and all(
+        r.get("first_seat_squares", r["first_seat_wins"]) == r["first_seat_wins"] for r in rungs
+    ):  # whole wins: two samples of yes/no outcomes
+        shares = []
+        for rung in rungs:
+            won = np.zeros(rung["decided"], dtype=bool)
+            won[: int(rung["first_seat_wins"])] = True
+            shares.append(won)
+        d = unpaired_proportion(shares[0], shares[1])
+        return {"change": d.change, "p_value": d.p_value}
+    return _share_change_from_moments(weak, strong)
+
+
+def _share_change_from_moments(weak: dict[str, Any], strong: dict[str, Any]) -> dict[str, Any]:
+    """Seat 1's share of the decided games under two rungs where a win was shared (a share of
+    1/k): Welch's t test and interval from each rung's sum and sum of squared shares."""
+    from scipy import stats
+
+    moments = []
     for rung in (weak, strong):
-        won = np.zeros(rung["decided"], dtype=bool)
-        won[: rung["first_seat_wins"]] = True
-        shares.append(won)
-    d = unpaired_proportion(shares[0], shares[1])
-    return {"change": d.change, "p_value": d.p_value}
+        n = rung["decided"]
+        mean = rung["first_seat_wins"] / n
+        squares = rung.get("first_seat_squares", rung["first_seat_wins"])
+        variance = max(0.0, (squares - n * mean * mean) / max(n - 1, 1))
+        moments.append((mean, variance, n))
+    (m1, v1, n1), (m2, v2, n2) = moments
+    se = math.sqrt(v1 / n1 + v2 / n2)
+    diff = m2 - m1
+    if se == 0:
+        return {"change": {"value": diff, "lo": diff, "hi": diff}, "p_value": float(diff == 0)}
+    dof = se**4 / ((v1 / n1) ** 2 / max(n1 - 1, 1) + (v2 / n2) ** 2 / max(n2 - 1, 1))
+    half = float(stats.t.ppf(0.975, dof)) * se
+    p = float(2 * stats.t.sf(abs(diff) / se, dof))
+    return {"change": {"value": diff, "lo": diff - half, "hi": diff + half}, "p_value": p}
