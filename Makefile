@@ -34,8 +34,8 @@ lint: venv
 
 # Start-up first: `balance --help` and a 10-game run of a game file, each in fresh processes
 # (benchmarks/startup.py). Then games per second of every game (compiled and interpreted, 1 job
-# and all cores), compile time; then the search player's decisions and simulations per second and its overhead, and how often
-# two searches from one position agree; then the example game files against a bare loop, and
+# and all cores), compile time; then the search player's decisions and simulations per second
+# and its overhead, and how often two searches from one position agree; then the example game files against a bare loop, and
 # their search's simulations per second; last, the first run on an empty cache (default seats,
 # then a search seat), games per second, where a game's time goes (engine or policies) and the
 # 2-player ladder, before and after the first-answer work (benchmarks/before_after.py, an hour
