@@ -10,13 +10,13 @@ from typing import Any
 
 import typer
 
-from simulator import cli_types as opt
-from simulator.cli_app import App
-from simulator.cli_types import REPORT_FORMATS, print_json
-from simulator.commands.check_game import check_game
-from simulator.errors import BalanceError
-from simulator.games import game_command_summaries, game_commands
-from simulator.requests import Execution, PlayRequest
+from simulator.cli import options as opt
+from simulator.cli.app import App
+from simulator.cli.commands.check_game import check_game
+from simulator.cli.options import REPORT_FORMATS, print_json
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import game_command_summaries, game_commands
+from simulator.runs.requests import Execution, PlayRequest
 
 app = App(
     late_commands=game_commands,
@@ -64,7 +64,7 @@ def games(
     as_json: opt.GamesJsonOpt = False,
 ) -> None:
     """List the games: player range, policies and the unit of game length."""
-    from simulator.games import available, get_game
+    from simulator.contract.registry import available, get_game
 
     specs = [get_game(g).summary() for g in available()]
     if as_json:
@@ -108,8 +108,8 @@ def data(
 
     Start from the shipped file: balance data GAME NAME --export my_file
     """
-    from simulator.game_data import declared, export_shipped
-    from simulator.games import get_game
+    from simulator.contract.game_data import declared, export_shipped
+    from simulator.contract.registry import get_game
 
     spec = get_game(game)
     files = spec.rules_class.data_files
@@ -167,7 +167,7 @@ def rules(
         level2_cost = 2
     """
     from analyses.targets import measures_text
-    from simulator.games import get_game
+    from simulator.contract.registry import get_game
 
     options = get_game(game).rules_class.options()
     if as_json:
@@ -199,9 +199,9 @@ def board(
     The board follows the rules in force, so `--set`/`--variant` show a variant's board.
     Example: balance board GAME --out board.png --ids
     """
-    from simulator.boards import save_board_picture
-    from simulator.games import get_game
-    from simulator.rules import build_rules
+    from simulator.contract.boards import save_board_picture
+    from simulator.contract.registry import get_game
+    from simulator.contract.rules import build_rules
 
     spec = get_game(game)
     if spec.board is None:
@@ -234,8 +234,8 @@ def policies(
     Set a parameter for one seat with a colon after the name: `-p greedy:reserve=10`. With
     --policy-file the file's policies are checked and listed after the built-in ones.
     """
-    from simulator.games import get_game
-    from simulator.policy_file import policy_rows
+    from simulator.contract.registry import get_game
+    from simulator.runs.policy_file import policy_rows
 
     rows = policy_rows(get_game(game), policy_file)
     if as_json:
@@ -301,11 +301,11 @@ def simulate(
     folder at a time: a second one stops at once, or waits with --wait.
     """
     from analyses.overview import headline
-    from simulator.plan import plan_run
-    from simulator.runner import run
+    from simulator.runs.plan import plan_run
+    from simulator.runs.runner import run
 
     targets = _report_options("html", target, game)
-    from simulator.rotation import as_judged, rotated_lines, simulate_rotated
+    from simulator.studies.rotation import as_judged, rotated_lines, simulate_rotated
 
     request, rotate = as_judged(_what(ctx), rotate)
     if rotate:
@@ -317,7 +317,7 @@ def simulate(
         elif not quiet:
             typer.echo("\n".join(rotated_lines(result)))
         return
-    from simulator.studies import until_ci_chunk_size, until_ci_rule
+    from simulator.studies.compare import until_ci_chunk_size, until_ci_rule
 
     until = None if until_ci is None else until_ci_rule(until_ci)
     config = plan_run(request, chunk_size=chunk_size or until_ci_chunk_size(until_ci, n))
@@ -363,7 +363,7 @@ def _report_options(fmt: str, target: list[str] | None, game: str | None = None)
         raise BalanceError(f"--format must be html or md, not {fmt!r}")
     targets = parse_targets(target)
     if game is not None and targets:
-        from simulator.games import get_game
+        from simulator.contract.registry import get_game
 
         check_measurable(targets, get_game(game))
     return targets
@@ -397,7 +397,7 @@ def report(
     (RUN/report.html), or report.html here for several, unless --out names the file.
     """
     from reports.build import write_report
-    from simulator.folders import read_design
+    from simulator.folders.study_folders import read_design
 
     targets = _report_options(fmt, target)
     if out is None:  # beside the run it reports on; several runs belong to no one folder
@@ -458,8 +458,8 @@ def compare(
     With --ladder R1,R2,... the comparison is played under every rung of skill
     (OUT/rung-NN-<rung>/), so the report says whether each effect holds as play gets stronger.
     """
-    from simulator.rungs import split_rungs
-    from simulator.studies import compare as run_compare
+    from simulator.studies.compare import compare as run_compare
+    from simulator.studies.rungs import split_rungs
 
     targets = _report_options(fmt, target, game)
     if ladder is not None and targets:
@@ -506,7 +506,7 @@ def sweep(
     --set and --variant apply to every point of the grid. Writes OUT/<point>/ folders and
     OUT/report.html (lines with interval bands; a heatmap for two parameters).
     """
-    from simulator.studies import sweep as run_sweep
+    from simulator.studies.compare import sweep as run_sweep
 
     targets = _report_options(fmt, target, game)
     study = run_sweep(_what(ctx), out, _how(ctx), params=param)
@@ -541,7 +541,7 @@ def tournament(
     equally often: seat and policy effects separate. The report gives each policy's win rate,
     a head-to-head matrix and how much the strongest policy beats random play.
     """
-    from simulator.studies import tournament as run_tournament
+    from simulator.studies.compare import tournament as run_tournament
 
     targets = _report_options(fmt, target, game)
     study = run_tournament(_what(ctx), out, _how(ctx))
@@ -581,8 +581,8 @@ def skill(
     OUT/report.html; a killed ladder resumes.
     Cost: every game with a search seat runs the search; see docs/performance.md.
     """
-    from simulator.rungs import split_rungs
-    from simulator.skill import skill as run_skill
+    from simulator.studies.rungs import split_rungs
+    from simulator.studies.skill import skill as run_skill
 
     _report_options(fmt, None)
     ladder = None if rungs is None else split_rungs(rungs)
@@ -626,8 +626,8 @@ def explore(
     OUT/explore.json (what --json prints; `balance design --explore OUT` reads it) and
     OUT/report.html; a killed explore resumes. See docs/explore.md.
     """
-    from simulator.explore import explore as run_explore
-    from simulator.explore import write_summary
+    from simulator.studies.explore import explore as run_explore
+    from simulator.studies.explore import write_summary
 
     _report_options(fmt, None)
     screened = None if options is None else [o.strip() for o in options.split(",") if o.strip()]
@@ -659,9 +659,9 @@ def verify(
     is sound, 1 when one is damaged or unfinished, 2 on bad input (a path that is not a run).
     Example: balance verify runs/base runs/cheap-level2
     """
-    from simulator.verify import repair as repair_run
-    from simulator.verify import run_folders
-    from simulator.verify import verify as verify_run
+    from simulator.runs.verify import repair as repair_run
+    from simulator.runs.verify import run_folders
+    from simulator.runs.verify import verify as verify_run
 
     folders = run_folders(runs)
     damaged = False
@@ -720,8 +720,8 @@ def tune(
     --trials 30 -n 2000 --out tunes/NAME
     """
     from reports.tune_report import write_tune_report
-    from simulator.tuning import plan_tune
-    from simulator.tuning import tune as run_tune
+    from simulator.studies.tuning import plan_tune
+    from simulator.studies.tuning import tune as run_tune
 
     request = _what(ctx, policies=None)
     plan = plan_tune(request, policy, against=against, params=param, trials=trials,
@@ -785,8 +785,8 @@ def design(
     (quote targets with < or >: the shell reads them as redirections)
     """
     from reports.design_report import verdict_sentences, write_design_report
-    from simulator.design import design as run_design
-    from simulator.design import design_summary, plan_design
+    from simulator.studies.design import design as run_design
+    from simulator.studies.design import design_summary, plan_design
 
     if fmt not in REPORT_FORMATS:
         raise BalanceError(f"--format must be html or md, not {fmt!r}")
@@ -837,10 +837,10 @@ def demo(
     import time
 
     from reports.build import write_report
-    from simulator.games import available
-    from simulator.plan import plan_run
-    from simulator.runner import resolve_jobs, run
-    from simulator.warmup import engines_as_ready
+    from simulator.compiling.warmup import engines_as_ready
+    from simulator.contract.registry import available
+    from simulator.runs.plan import plan_run
+    from simulator.runs.runner import resolve_jobs, run
 
     start = time.perf_counter()
     for game in engines_as_ready(available(), resolve_jobs(jobs)):
@@ -881,7 +881,7 @@ def replay(
     Example: balance replay runs/base --game-index 12 --out game12.html
     """
     from reports.replay_page import check_page_path, write_page
-    from simulator.replay import FailedReplay, check_replay_options, replay_run, replay_seed
+    from simulator.runs.replay import FailedReplay, check_replay_options, replay_run, replay_seed
 
     request = _what(ctx, game=target)
     is_run = check_replay_options(game_index, request)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from simulator.game_data import rules_from_manifest
+from simulator.contract.game_data import rules_from_manifest
 
 from .runs import Run
 

@@ -8,7 +8,7 @@ throws, so ``V * (6**dice)**L`` is a whole number, and the result is an exact ``
 float64 programme written independently (numpy, a popcount layer at a time) must agree with it.
 
 With marking ``one`` the player may mark the best choice (the new value leaving the highest chance
-to finish) or follow the greedy rule (:mod:`simulator.caza_tesoros.treasure_search`); both are
+to finish) or follow the greedy rule (:mod:`simulator.games.caza_tesoros.treasure_search`); both are
 solved exactly, ``exact`` is the one the rules in force play (``marking_choice``), and the Monte
 Carlo figure, played by the engine's search rules (``search_trials``: the same throws, marking and
 choice: the engine's own ``search_kernel``, on an explicit xoshiro256** generator), estimates that
@@ -30,7 +30,9 @@ from typing import Any
 import numpy as np
 from scipy.stats import binomtest, chi2
 
-from simulator.caza_tesoros.treasure_search import (
+from simulator.contract.errors import BalanceError
+from simulator.contract.rng import new_state
+from simulator.games.caza_tesoros.treasure_search import (
     GREEDY_ORDER,
     LEVEL_BASE_DICE,
     LEVEL_BOXES,
@@ -42,8 +44,6 @@ from simulator.caza_tesoros.treasure_search import (
     search_trials,
     throw_distribution,
 )
-from simulator.errors import BalanceError
-from simulator.rng import new_state
 
 MAX_REROLLS = 5
 MAX_TRIALS = 100_000_000
@@ -222,7 +222,7 @@ def simulate_search(
     ``choice`` as the engine does: (successes, 95% Wilson interval). The xoshiro256** stream
     depends on the seed and the search's parameters only, so a row gets the same figure in any
     table."""
-    from simulator.caza_tesoros.odds import search_values
+    from simulator.games.caza_tesoros.odds import search_values
 
     _check(level, dice, rerolls, marking, pairs)
     _check_choice(choice)
@@ -659,8 +659,8 @@ def _pct(x: float | Fraction) -> str:
 
 def load_rules(variant: str | None = None, sets: list[str] | dict | None = None) -> tuple[Any, str]:
     """The Caza-Tesoros rules in force: defaults, then a variant file, then ``--set`` values."""
-    from simulator.caza_tesoros.rules import Rules
-    from simulator.rules import build_rules
+    from simulator.contract.rules import build_rules
+    from simulator.games.caza_tesoros.rules import Rules
 
     return build_rules(Rules, variant, sets)
 

@@ -17,9 +17,9 @@ import numpy as np
 import polars as pl
 from scipy import optimize, stats
 
-from simulator.crew_deep_sea.board import EPILOGUE, missions, task_table
-from simulator.dataset import RunFolder
-from simulator.errors import BalanceError
+from simulator.contract.errors import BalanceError
+from simulator.folders.run_folder import RunFolder
+from simulator.games.crew_deep_sea.board import EPILOGUE, missions, task_table
 
 RIDGE = 0.5  # weak L2 prior on card coefficients (log-odds), keeps rare cards finite
 

@@ -1,5 +1,5 @@
 """The figures of ``balance design``: a candidate against the targets, the settings worth
-checking, and the verdicts on fresh seeds (see :mod:`simulator.design`)."""
+checking, and the verdicts on fresh seeds (see :mod:`simulator.studies.design`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.outcomes import is_no_winner, share
+from simulator.contract.outcomes import is_no_winner, share
 
 from .outcomes import per_game_outcome
 from .runs import Run

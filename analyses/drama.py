@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from simulator.outcomes import WIN_SHARE, is_no_winner
+from simulator.contract.outcomes import WIN_SHARE, is_no_winner
 
 from .runs import Run
 from .stats import mean_from_moments, proportion

@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.folders import EXPLORE_TIME_FILE, read_plan
-from simulator.games import COUNT, MEASURE
-from simulator.outcomes import WIN_SHARE
+from simulator.contract.outcomes import WIN_SHARE
+from simulator.contract.registry import COUNT, MEASURE
+from simulator.folders.study_folders import EXPLORE_TIME_FILE, read_plan
 
 from .runs import Run
 

@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from simulator.outcomes import WIN_SHARE
+from simulator.contract.outcomes import WIN_SHARE
 
 from .runs import Run, paired
 from .skill import MIN_DECIDED

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.outcomes import share
+from simulator.contract.outcomes import share
 
 from .runs import Run
 from .stats import mean_from_moments, proportion

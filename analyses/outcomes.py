@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from simulator.outcomes import PLACE, RETURNS, is_shared
+from simulator.contract.outcomes import PLACE, RETURNS, is_shared
 
 from .runs import Run
 from .stats import (

@@ -7,8 +7,8 @@ from typing import Any
 
 import polars as pl
 
-from simulator.dataset import RunFolder
-from simulator.outcomes import is_no_winner, is_shared, share, with_outcome_columns
+from simulator.contract.outcomes import is_no_winner, is_shared, share, with_outcome_columns
+from simulator.folders.run_folder import RunFolder
 
 from .runs import evaluation_fallback
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.outcomes import WIN_SHARE, is_no_winner, share
+from simulator.contract.outcomes import WIN_SHARE, is_no_winner, share
 
 from .runs import Run
 from .stats import Estimate, family_confidence, lead, paired_interval, share_proportion

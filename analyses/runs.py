@@ -8,9 +8,9 @@ from typing import Any
 
 import polars as pl
 
-from simulator.dataset import RunFolder
-from simulator.games import GameSpec, available, get_game
-from simulator.outcomes import with_outcome_columns
+from simulator.contract.outcomes import with_outcome_columns
+from simulator.contract.registry import GameSpec, available, get_game
+from simulator.folders.run_folder import RunFolder
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Run:
 
     def scan(self) -> pl.LazyFrame:
         """The run's games (checked by ``open``), with ``win_share`` even in a run written
-        before the outcome model (``simulator.outcomes``)."""
+        before the outcome model (``simulator.contract.outcomes``)."""
         return with_outcome_columns(RunFolder(self.path).scan(check=False), self.n_players)
 
     @property
@@ -161,7 +161,7 @@ class Run:
     @property
     def evaluation_fallback(self) -> str | None:
         """Why the search played every simulation to the end, when its fitted evaluation did
-        not earn its place (``simulator.evaluation``); None otherwise."""
+        not earn its place (``simulator.search.evaluation``); None otherwise."""
         return evaluation_fallback(self.manifest)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.outcomes import is_no_winner, is_shared, share
+from simulator.contract.outcomes import is_no_winner, is_shared, share
 
 from .runs import Run
 from .stats import (

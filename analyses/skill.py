@@ -31,7 +31,7 @@ from scipy import optimize
 from scipy.special import expit
 from scipy.stats import chi2
 
-from simulator.outcomes import WIN_SHARE, share
+from simulator.contract.outcomes import WIN_SHARE, share
 
 from .runs import Run
 from .stats import (

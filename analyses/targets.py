@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import BalanceError
+from simulator.contract.errors import BalanceError
 
 if TYPE_CHECKING:  # kept out of imports so the command line starts without scipy
-    from simulator.games import GameSpec
+    from simulator.contract.registry import GameSpec
 
     from .stats import Estimate
 

@@ -1,7 +1,7 @@
 """A finished tune read back: its candidates, and whether its best setting dominates.
 
-Everything here reads ``tune.json`` and the tune's run folders (see :mod:`simulator.tuning`).
-Two questions make the dominant-strategy verdict:
+Everything here reads ``tune.json`` and the tune's run folders (see
+:mod:`simulator.studies.tuning`). Two questions make the dominant-strategy verdict:
 - against the field: on the fresh seeds of the check, does the best setting win more than a fair
   share (1 / players) in every seat against every policy of the field? (interval above it);
 - against the alternatives tried: on the search seeds, paired game by game, is the best setting
@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simulator.dataset import RunFolder
-from simulator.errors import BalanceError
-from simulator.folders import Seating
-from simulator.outcomes import RETURNS, share, with_outcome_columns
+from simulator.contract.errors import BalanceError
+from simulator.contract.outcomes import RETURNS, share, with_outcome_columns
+from simulator.folders.run_folder import RunFolder
+from simulator.folders.study_folders import Seating
 
 from .stats import family_confidence, paired_interval, share_change
 

@@ -15,8 +15,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from simulator.errors import BalanceError
-from simulator.outcomes import WIN_SHARE
+from simulator.contract.errors import BalanceError
+from simulator.contract.outcomes import WIN_SHARE
 
 from .outcomes import return_changes
 from .runs import Run, paired

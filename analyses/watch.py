@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from simulator.outcomes import WIN_SHARE, is_no_winner, is_shared
+from simulator.contract.outcomes import WIN_SHARE, is_no_winner, is_shared
 
 from .runs import Run
 

@@ -37,7 +37,7 @@ BANK_SEED = 20261201
 
 def _search_game(game: str):
     """The game's spec and search hooks (the benchmark needs both)."""
-    from simulator.games import get_game
+    from simulator.contract.registry import get_game
 
     spec = get_game(game)
     if spec.search_hooks is None:
@@ -48,7 +48,7 @@ def _search_game(game: str):
 def _bank(spec, hooks, rules, players: int, positions: int):
     """The best hand-written policy and the bank of decisions from its self-play: the same
     positions for every question this module asks."""
-    from simulator.policy import parse_policy
+    from simulator.contract.policy import parse_policy
 
     best = parse_policy(spec.best_heuristic, spec.policies, spec.id)
     ids = np.full(players, best.policy.id, dtype=np.int64)
@@ -59,7 +59,7 @@ def _bank(spec, hooks, rules, players: int, positions: int):
 def measure(game: str, players: int, positions: int) -> dict[str, Any]:
     """The figures of one game at one player count (see the module docstring)."""
     from analyses.stats import proportion
-    from simulator.plan import plan_run
+    from simulator.runs.plan import plan_run
 
     spec, hooks = _search_game(game)
     start = time.perf_counter()
@@ -97,8 +97,8 @@ def measure(game: str, players: int, positions: int) -> dict[str, Any]:
 def against_playouts(game: str, players: int, positions: int, scale: float) -> dict[str, Any]:
     """The evaluation's root choice against full playouts' (see the module docstring)."""
     from analyses.stats import proportion
-    from simulator.plan import plan_run
-    from simulator.policy import parse_policy
+    from simulator.contract.policy import parse_policy
+    from simulator.runs.plan import plan_run
 
     spec, hooks = _search_game(game)
     default = parse_policy("mcts", spec.policies, spec.id)

@@ -31,7 +31,7 @@ def profile(game: str) -> dict:
 
     sys.path.insert(0, os.getcwd())  # the checkout being compiled (--root)
     start = time.perf_counter()
-    from simulator.plan import plan_run, play_chunk
+    from simulator.runs.plan import plan_run, play_chunk
 
     config = plan_run(game, 1)
     imported = time.perf_counter() - start
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(profile(args.child)))
         return
     sys.path.insert(0, str(ROOT))
-    from simulator.games import available
+    from simulator.contract.registry import available
 
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load}")

@@ -28,9 +28,9 @@ TABLES = {
 
 
 def measure(games: int, mission: int, players: int, policy: str) -> float:
-    from simulator.crew_deep_sea.rules import Rules
-    from simulator.crew_deep_sea.spec import SPEC
-    from simulator.policy import engine_arrays, seat_policies
+    from simulator.contract.policy import engine_arrays, seat_policies
+    from simulator.games.crew_deep_sea.rules import Rules
+    from simulator.games.crew_deep_sea.spec import SPEC
 
     rules = Rules().with_values({"mission": mission})
     ids, params = engine_arrays(seat_policies([policy], SPEC.policies, SPEC.id, players))
@@ -45,9 +45,9 @@ def compare(
     missions: list[int], players: int, games: int, policies: list[str], sonar: bool, seed: int
 ) -> None:
     from analyses.crew import wilson
-    from simulator.crew_deep_sea.rules import Rules
-    from simulator.crew_deep_sea.spec import SPEC
-    from simulator.policy import engine_arrays, seat_policies
+    from simulator.contract.policy import engine_arrays, seat_policies
+    from simulator.games.crew_deep_sea.rules import Rules
+    from simulator.games.crew_deep_sea.spec import SPEC
 
     seeds = np.arange(seed, seed + games, dtype=np.uint32)
     configs = [(p, "mission") for p in policies]

@@ -35,7 +35,7 @@ def bare_loop(path: str, seconds: float) -> float:
     """Games/s of the bare loop (the default policy in every seat)."""
     import numpy as np
 
-    from simulator.own_game.loader import load
+    from simulator.games.own_game.loader import load
 
     game = load(path)
     n = game.players[0]
@@ -79,8 +79,8 @@ def bare_loop(path: str, seconds: float) -> float:
 def toolkit(path: str, games: int, jobs: int, runs: int = 1) -> float:
     """Games/s of a whole run (fresh process, default chunk size); with ``runs`` > 1 the last
     of that many runs, the workers already started by the first."""
-    from simulator.plan import plan_run
-    from simulator.runner import run
+    from simulator.runs.plan import plan_run
+    from simulator.runs.runner import run
 
     config = plan_run(path, games, seed=1)
     for _ in range(runs):

@@ -38,8 +38,8 @@ def noughts(simulations: int, games: int) -> None:
     import pyspiel
     from open_spiel.python.algorithms import mcts
 
-    from simulator.own_game import search
-    from simulator.own_game.loader import load
+    from simulator.games.own_game import search
+    from simulator.games.own_game.loader import load
 
     ours = load(ROOT / "examples" / "noughts.py")
     theirs = pyspiel.load_game("tic_tac_toe")
@@ -73,8 +73,8 @@ def kuhn(simulations: int, games: int) -> None:
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from simulator.own_game import search
-    from simulator.own_game.loader import from_source
+    from simulator.games.own_game import search
+    from simulator.games.own_game.loader import from_source
 
     source = (ROOT / "examples" / "kuhn.py").read_text()
     ours = from_source("kuhn_chips.py", source + '\nobjective = "return"\n')

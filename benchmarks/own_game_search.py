@@ -87,8 +87,8 @@ def bare_moves_per_second(game, spots, repeats):
 def measure(path, moves, count, seconds):
     import numpy as np
 
-    from simulator.own_game import search
-    from simulator.own_game.loader import load
+    from simulator.games.own_game import search
+    from simulator.games.own_game.loader import load
 
     game = load(path)
     rules = {k: o["default"] for k, o in game.options.items()}
@@ -111,7 +111,7 @@ def measure(path, moves, count, seconds):
 
 
 def speed(args) -> None:
-    from simulator.own_game.search import DEFAULT_MOVES
+    from simulator.games.own_game.search import DEFAULT_MOVES
 
     moves = args.moves or DEFAULT_MOVES
     files = args.file or [str(ROOT / "examples" / f"{name}.py") for name in EXAMPLES]
@@ -162,13 +162,13 @@ def play(game, rules, choosers, seed):
 
 
 def searcher(game, **kw):
-    from simulator.own_game import search
+    from simulator.games.own_game import search
 
     return lambda state, seat, actions, rng: search.choose(game, state, seat, actions, rng, **kw)
 
 
 def rollout_of(game):
-    from simulator.own_game.spec import search_rollout
+    from simulator.games.own_game.spec import search_rollout
 
     name = search_rollout(game)
     if name == "random":
@@ -220,7 +220,7 @@ def perfect(state, seat, actions, rng):
 
 
 def noughts_table(budgets, games):
-    from simulator.own_game.loader import load
+    from simulator.games.own_game.loader import load
 
     game = load(ROOT / "examples" / "noughts.py")
     rollouts = {
@@ -246,8 +246,8 @@ def noughts_table(budgets, games):
 def right_move_table(budgets, count):
     import numpy as np
 
-    from simulator.own_game import search
-    from simulator.own_game.loader import load
+    from simulator.games.own_game import search
+    from simulator.games.own_game.loader import load
 
     @functools.cache
     def sticks_lost(left, most):
@@ -331,7 +331,7 @@ def pig_best_response(goal, faces, at):
 
 
 def pig_table(budgets, games, goal):
-    from simulator.own_game.loader import load
+    from simulator.games.own_game.loader import load
 
     game = load(ROOT / "examples" / "pig.py")
     hold = game.policies["hold"].function
@@ -349,7 +349,7 @@ def pig_table(budgets, games, goal):
 
 
 def kuhn_table(budgets, games):
-    from simulator.own_game.loader import from_source
+    from simulator.games.own_game.loader import from_source
 
     source = (ROOT / "examples" / "kuhn.py").read_text()
     print("\nKuhn poker: chips a hand against uniform random play (best response: +0.458)")
@@ -372,7 +372,7 @@ def kuhn_table(budgets, games):
 
 
 def rollout_table(budgets, games, only):
-    from simulator.own_game.loader import load
+    from simulator.games.own_game.loader import load
 
     print("\nthe search against its own rollout policy, seats swapped every game (share of wins)")
     for name in only or ("noughts", "nim", "sticks", "kuhn", "swap", "pig", "no_thanks"):
@@ -387,7 +387,7 @@ def rollout_table(budgets, games, only):
 
 
 def strength(args) -> None:
-    from simulator.own_game.search import DEFAULT_MOVES
+    from simulator.games.own_game.search import DEFAULT_MOVES
 
     budgets = [args.moves] if args.moves else [DEFAULT_MOVES // 4, DEFAULT_MOVES, DEFAULT_MOVES * 4]
     only = args.only

@@ -25,9 +25,9 @@ CASES = {
 
 
 def _player(game: str, policy: str, players: int, policy_file: Path | None):
-    from simulator.plan import plan_run
-    from simulator.policy import engine_arrays
-    from simulator.policy_file import engine_tuples, load_policies, seat_slots
+    from simulator.contract.policy import engine_arrays
+    from simulator.runs.plan import plan_run
+    from simulator.runs.policy_file import engine_tuples, load_policies, seat_slots
 
     config = plan_run(game, 1, players=players, policies=[policy], policy_file=policy_file)
     ids, params = engine_arrays(list(config.seats))

@@ -34,8 +34,8 @@ def games_per_second(
 ) -> float:
     """Games per second of ``games`` games on seeds ``0 .. distinct - 1`` repeated in turn
     (``distinct`` defaults to ``games``: every seed once)."""
-    from simulator.plan import plan_run
-    from simulator.policy import engine_arrays
+    from simulator.contract.policy import engine_arrays
+    from simulator.runs.plan import plan_run
 
     config = plan_run(game, 1, players=len(policies), policies=policies)
     ids, params = engine_arrays(list(config.seats))

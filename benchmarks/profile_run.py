@@ -61,13 +61,13 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.with_fake:
-        from simulator.games import register
+        from simulator.contract.registry import register
         from tests.fake_game import SPEC
 
         register(SPEC)
-    import simulator.plan as plan
-    import simulator.runner as runner
-    from simulator.dataset import RunFolder
+    import simulator.runs.plan as plan
+    import simulator.runs.runner as runner
+    from simulator.folders.run_folder import RunFolder
 
     cold, warm = compile_seconds(args.game, args.with_fake)
     config = plan.plan_run(args.game, args.games, players=args.players, seed=1)

@@ -31,9 +31,9 @@ def main() -> None:
     args = parser.parse_args()
 
     import tests.conftest  # noqa: F401  (registers the fake game)
-    from simulator.dataset import RunFolder, atomic_write
-    from simulator.plan import plan_run, play_chunk
-    from simulator.runner import run
+    from simulator.folders.run_folder import RunFolder, atomic_write
+    from simulator.runs.plan import plan_run, play_chunk
+    from simulator.runs.runner import run
 
     config = plan_run("fake", args.games, seed=1)
     tables = [(i, play_chunk(config, i, first, n)) for i, first, n in config.chunks()]

@@ -43,9 +43,9 @@ def measure(game: str, games: int, budget_share: float) -> dict:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from simulator.games import get_game
-    from simulator.plan import chunk_seeds, plan_run
-    from simulator.policy import engine_arrays
+    from simulator.contract.policy import engine_arrays
+    from simulator.contract.registry import get_game
+    from simulator.runs.plan import chunk_seeds, plan_run
 
     spec = get_game(game)
     mcts = spec.policies["mcts"]
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     sys.path.insert(0, str(ROOT))
-    from simulator.games import available, get_game
+    from simulator.contract.registry import available, get_game
 
     quiet = args.json == "-"
     say = (lambda *a, **k: print(*a, file=sys.stderr, **k)) if quiet else print

@@ -35,8 +35,9 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator.caza_tesoros.odds import search_values  # noqa: E402
-from simulator.caza_tesoros.treasure_search import (  # noqa: E402
+from simulator.contract.rng import new_state  # noqa: E402
+from simulator.games.caza_tesoros.odds import search_values  # noqa: E402
+from simulator.games.caza_tesoros.treasure_search import (  # noqa: E402
     GREEDY_ORDER,
     MARK_ALL,
     MARK_ONE,
@@ -45,7 +46,6 @@ from simulator.caza_tesoros.treasure_search import (  # noqa: E402
     search_kernel,
     search_trials,
 )
-from simulator.rng import new_state  # noqa: E402
 
 # (label, level, dice, rerolls, marking)
 CASES = [

@@ -12,8 +12,8 @@ Each figure is a whole run through the runner (engine, Parquet table, writing pa
 fresh process so that nothing compiled or loaded by one measurement helps the next. Interpreted
 means ``NUMBA_DISABLE_JIT=1`` (the debugging mode), measured on fewer games. Compile time is the
 first call of the engine in a fresh process with an empty JIT cache, against a warm cache.
-Throughput runs use the project's own cache (``simulator/jit.py``: a folder named after the
-engines' sources, under ``~/.cache/balance``), so it is kept: a second benchmark, or any run,
+Throughput runs use the project's own cache (``simulator/compiling/jit.py``: a folder named after
+the engines' sources, under ``~/.cache/balance``), so it is kept: a second benchmark, or any run,
 loads it instead of compiling again.
 """
 
@@ -36,11 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def _load(game: str, with_fake: bool):  # noqa: ANN202 (RunConfig imported lazily)
     if with_fake:
         sys.path.insert(0, str(ROOT))
-        from simulator.games import register
+        from simulator.contract.registry import register
         from tests.fake_game import SPEC
 
         register(SPEC)
-    from simulator.plan import plan_run
+    from simulator.runs.plan import plan_run
 
     return lambda games, chunk_size=None: plan_run(game, games, seed=1, chunk_size=chunk_size)
 
@@ -48,7 +48,7 @@ def _load(game: str, with_fake: bool):  # noqa: ANN202 (RunConfig imported lazil
 def measure_first_call(game: str, with_fake: bool) -> dict:
     """Seconds of the first one-game chunk after imports: compiling, or loading the JIT cache."""
     plan = _load(game, with_fake)
-    from simulator.plan import play_chunk
+    from simulator.runs.plan import play_chunk
 
     config = plan(1)
     start = time.perf_counter()
@@ -62,8 +62,8 @@ def measure_first_call(game: str, with_fake: bool) -> dict:
 def measure_throughput(game: str, with_fake: bool, seconds: float, jobs: int) -> dict:
     """Games per second of whole runs with 1 job and with ``jobs`` loky workers."""
     plan = _load(game, with_fake)
-    from simulator.plan import default_chunk_size, play_chunk
-    from simulator.runner import run
+    from simulator.runs.plan import default_chunk_size, play_chunk
+    from simulator.runs.runner import run
 
     play_chunk(plan(1), 0, 0, 1)  # compile or load the cache: timed separately
     rate = _calibrate(plan)
@@ -93,7 +93,7 @@ def measure_throughput(game: str, with_fake: bool, seconds: float, jobs: int) ->
 
 def _calibrate(plan) -> float:  # noqa: ANN001
     """Rough games per second of one process, on a growing chunk, to size the timed runs."""
-    from simulator.plan import play_chunk
+    from simulator.runs.plan import play_chunk
 
     n = 16
     while True:
@@ -125,7 +125,7 @@ def jit_stats(config) -> tuple[int, int, int]:  # noqa: ANN001
     """(pid, cache hits, cache misses) of the compiled functions, after playing one game here."""
     from numba.core.dispatcher import Dispatcher
 
-    from simulator.plan import play_chunk
+    from simulator.runs.plan import play_chunk
 
     play_chunk(config, 0, 0, 1)
     hits = misses = 0
@@ -188,7 +188,9 @@ def bench_game(game: str, args: argparse.Namespace) -> dict:
         warm = _child(["--first-call", game, *fake])
     else:
         with tempfile.TemporaryDirectory(prefix="balance-jit-") as cache:
-            empty = {"BALANCE_CACHE_DIR": cache}  # simulator/jit.py points numba's cache there
+            empty = {
+                "BALANCE_CACHE_DIR": cache
+            }  # simulator/compiling/jit.py points numba's cache there
             cold = _child(["--first-call", game, *fake], empty)
             warm = _child(["--first-call", game, *fake], empty)
     jobs = ["--jobs", str(args.jobs)]
@@ -272,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     sys.path.insert(0, str(ROOT))
-    from simulator.games import available
+    from simulator.contract.registry import available
 
     games = args.game or available() + (["fake"] if args.with_fake else [])
     if not games:

@@ -1,2 +1,3 @@
-"""Each game's policies: ``policies/<game>.py`` declares them (``simulator.policy.PolicyDef``) with
-the compiled decision functions the game's engine calls."""
+"""Each game's policies: ``policies/<game>.py`` declares them
+(``simulator.contract.policy.PolicyDef``) with the compiled decision functions the game's engine
+calls."""

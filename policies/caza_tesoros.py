@@ -8,13 +8,13 @@ Decisions (each a compiled function branching on ``pid``; ``prm`` is the seat's 
 - :func:`decide_purchase`: buy an Archive card, a ship, or nothing (asked until nothing).
 
 Every function sees the whole state (``pl``, ``sh``, ``cr``, ``g``, layout in
-:mod:`simulator.caza_tesoros.state`), the rule array ``r``, the exact search odds ``odds``
+:mod:`simulator.games.caza_tesoros.state`), the rule array ``r``, the exact search odds ``odds``
 (``odds[level, dice, divers]``) and the mean treasure value. The engine checks legality again, so
 a policy can only waste its own turn, never break a rule.
 
 ``catchup`` is the search's rollout: cheap, it waits while level or ahead and searches while
-behind. ``mcts`` is the shared search (``simulator.search``) over the game's forward model
-(``simulator.caza_tesoros.forward``): the engine calls it for a ship's action, never
+behind. ``mcts`` is the shared search (``simulator.search.tree``) over the game's forward model
+(``simulator.games.caza_tesoros.forward``): the engine calls it for a ship's action, never
 :func:`decide_ship`, and hands its other decisions to its ``guide`` policy.
 """
 
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import CELLS, hex_distance
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.search import mcts_policy
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import CELLS, hex_distance
+from simulator.search.tree import mcts_policy
 
 RANDOM, GREEDY, CAUTIOUS, PLANNER, CATCHUP, MCTS = 0, 1, 2, 3, 4, 5
 PASS, SEARCH = -1, -2  # decide_ship answers besides a target cell

@@ -1,7 +1,7 @@
 """Pirateer policies: one decision per turn, which legal move of the roll to play.
 
 :func:`decide_move` branches on the seat's policy id. Every policy sees the whole position and
-the list of legal moves (``simulator.pirateer.turn.legal_moves``, duplicates already removed)
+the list of legal moves (``simulator.games.pirateer.turn.legal_moves``, duplicates already removed)
 and answers an index into it; ties are broken uniformly at random.
 
 - ``random``: uniform over the legal moves;
@@ -11,8 +11,8 @@ and answers an index into it; ties are broken uniformly at random.
   anchorages while the treasure is on the island, then chases the treasure ship;
 - ``lookahead``: scores each move by a position evaluation that includes the exact chance, over
   the 36 rolls, that each opponent can capture each of its ships on that opponent's next turn;
-- ``mcts``: the shared search (``simulator.search``) over Pirateer's forward model
-  (``simulator.pirateer.forward``); the engine calls it, never :func:`decide_move`.
+- ``mcts``: the shared search (``simulator.search.tree``) over Pirateer's forward model
+  (``simulator.games.pirateer.forward``); the engine calls it, never :func:`decide_move`.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
-from simulator.pirateer.odds_memo import memo_capture_odds
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.search import mcts_policy
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.board import DIST, HARBOUR, HOME, TO_ANCHORAGE
+from simulator.games.pirateer.odds_memo import memo_capture_odds
+from simulator.search.tree import mcts_policy
 
 RANDOM, RUNNER, HUNTER, LOOKAHEAD, MCTS = 0, 1, 2, 3, 4
 WIN = 1.0e6
@@ -272,7 +272,7 @@ def risk_penalty(r, prm, ships, owner, occ, g, p: int, odds, risk, memo=None) ->
     """What the static evaluation loses to the opponents' next turns: each own ship (and the
     treasure it carries) times the chance, exact over the 36 rolls, that some opponent can
     capture it (opponents taken as independent). ``memo``: a search's remembered capture odds
-    (``simulator.pirateer.odds_memo``), or None."""
+    (``simulator.games.pirateer.odds_memo``), or None."""
     risk[:] = 0.0
     for q in range(g[S.G_PLAYERS]):
         if q == p or count_ships(ships, owner, q, True) == 0:

@@ -18,8 +18,8 @@ from analyses.runs import Run
 from analyses.summary import run_summary
 from analyses.targets import Target
 from analyses.variants import compare_runs
-from simulator.errors import BalanceError
-from simulator.games import get_game
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import get_game
 
 from .document import Document, Section
 from .grouping import kind_words, known, open_runs

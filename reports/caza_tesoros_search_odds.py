@@ -101,7 +101,7 @@ def search_odds_figure(rows: list[dict[str, Any]]) -> bytes:
 def search_odds_section(rules: Any = None, trials: int = 20_000, seed: int = 0) -> Section:
     """The section for ``rules`` (default: the Caza-Tesoros defaults)."""
     if rules is None:
-        from simulator.caza_tesoros.rules import Rules
+        from simulator.games.caza_tesoros.rules import Rules
 
         rules = Rules()
     rows = search_odds_rows(rules, trials, seed)

@@ -12,8 +12,8 @@ import numpy as np
 
 from analyses.design import option_table, shortfall_history
 from analyses.targets import MEETS, parse_target
-from simulator.errors import BalanceError
-from simulator.folders import read_design
+from simulator.contract.errors import BalanceError
+from simulator.folders.study_folders import read_design
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _png, legend_beside, plt

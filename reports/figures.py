@@ -332,7 +332,7 @@ def heatmap(
 
 def board_heatmap(board: object, per_game: np.ndarray, caption: str) -> bytes:
     """The board with each cell coloured by its mean count per game (grey: never)."""
-    from simulator.boards import draw_board
+    from simulator.contract.boards import draw_board
 
     fig, ax = plt.subplots(figsize=(WIDTH + 1.5, WIDTH))
     values = np.where(per_game > 0, per_game, np.nan)

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from analyses.runs import Run
-from simulator.errors import BalanceError
-from simulator.folders import read_study
-from simulator.games import get_game
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import get_game
+from simulator.folders.study_folders import read_study
 
 MAX_GROUPED_RUNS = 6  # runs drawn side by side in one figure
 

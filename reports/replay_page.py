@@ -1,9 +1,9 @@
 """The replay page (``balance replay ... --out replay.html``): one self-contained file.
 
-The board is inline SVG drawn from the game's board declaration (``simulator.boards``: cells as
-squares, diamonds, hexes or graph nodes, coloured by kind); the pieces of each step come from
-``ReplayDef.frames`` and are drawn by a few lines of script; a slider, step buttons and the arrow
-keys move through the events; the event log sits beside the board, and a game without a board
+The board is inline SVG drawn from the game's board declaration (``simulator.contract.boards``:
+cells as squares, diamonds, hexes or graph nodes, coloured by kind); the pieces of each step come
+from ``ReplayDef.frames`` and are drawn by a few lines of script; a slider, step buttons and the
+arrow keys move through the events; the event log sits beside the board, and a game without a board
 (or with a second view) shows ``ReplayDef.table`` rows up to the current step.
 """
 
@@ -15,9 +15,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from simulator.boards import _PALETTE, Board, _spacing, node_radii
-from simulator.errors import BalanceError
-from simulator.replay import Replay, one_of, place
+from simulator.contract.boards import _PALETTE, Board, _spacing, node_radii
+from simulator.contract.errors import BalanceError
+from simulator.runs.replay import Replay, one_of, place
 
 SEAT_COLOURS = ("#d62828", "#1d4ed8", "#2a9d8f", "#7b2cbf", "#f77f00", "#4d7c0f", "#db2777")
 NEUTRAL = "#ffd60a"
@@ -144,7 +144,7 @@ show(+(new URLSearchParams(location.search).get('step') || N));
 
 
 def _polygon(shape: str, x: float, y: float, step: float) -> str | None:
-    """The tile of a cell as SVG points (as ``simulator.boards.draw_board`` draws it)."""
+    """The tile of a cell as SVG points (as ``simulator.contract.boards.draw_board`` draws it)."""
     if shape == "square":
         n, radius, turn = 4, step / math.sqrt(2), math.pi / 4
     elif shape == "diamond":

@@ -11,8 +11,8 @@ import matplotlib
 import numpy as np
 
 from analyses.tuning import dominance
-from simulator.errors import BalanceError
-from simulator.folders import read_tune
+from simulator.contract.errors import BalanceError
+from simulator.folders.study_folders import read_tune
 
 from .document import Document, Figure, Section, Table
 from .figures import COLORS, WIDTH, _errors, _png, interval_bars, legend_beside, plt
@@ -89,7 +89,7 @@ def verdict(data: dict[str, Any]) -> str:
 
 def edge_sentences(data: dict[str, Any]) -> list[str]:
     """One sentence per parameter whose best value lies at an end of the range searched
-    (``simulator.tuning.at_edge``): a better setting may lie beyond it, unless the policy
+    (``simulator.studies.tuning.at_edge``): a better setting may lie beyond it, unless the policy
     allows nothing there."""
     out = []
     for e in data["summary"].get("at_edge", []):

@@ -15,52 +15,56 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .jit import prepare_numba_when_imported
+from simulator.compiling.jit import prepare_numba_when_imported
 
 prepare_numba_when_imported()  # before anything imports numba: jit.py says why
 
-from .errors import BalanceError  # noqa: E402
-from .games import available, get_game  # noqa: E402
+from simulator.contract.old_names import keep_old_names  # noqa: E402
+
+keep_old_names()  # policy files written for earlier versions import the old names
+
+from simulator.contract.errors import BalanceError  # noqa: E402
+from simulator.contract.registry import available, get_game  # noqa: E402
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from .dataset import RunFolder
-    from .run_config import RunConfig
+    from simulator.folders.run_folder import RunFolder
+    from simulator.runs.run_config import RunConfig
 
 
 def simulate(game: str, games: int, out: str | Path, **options: Any) -> Path:
     """Python API of ``balance simulate``: plan, run, and return the run folder's path
-    (options: ``simulator.runner.simulate``'s)."""
-    from .runner import simulate as simulate_run
+    (options: ``simulator.runs.runner.simulate``'s)."""
+    from simulator.runs.runner import simulate as simulate_run
 
     return simulate_run(game, games, out, **options)
 
 
 def plan_run(*request: Any, **fields: Any) -> RunConfig:
-    """Validate a run request (``simulator.plan.plan_run``; raises BalanceError)."""
-    from .plan import plan_run as plan
+    """Validate a run request (``simulator.runs.plan.plan_run``; raises BalanceError)."""
+    from simulator.runs.plan import plan_run as plan
 
     return plan(*request, **fields)
 
 
 def run(config: RunConfig, out: str | Path, **options: Any) -> RunFolder:
-    """Play a planned run into ``out`` (``simulator.runner.run``); returns the folder."""
-    from .runner import run as run_chunks
+    """Play a planned run into ``out`` (``simulator.runs.runner.run``); returns the folder."""
+    from simulator.runs.runner import run as run_chunks
 
     return run_chunks(config, out, **options)
 
 
 def load_run(path: str | Path) -> pl.LazyFrame:
     """A run's games as a Polars LazyFrame (never loads the whole run)."""
-    from .dataset import load_run as scan
+    from simulator.folders.run_folder import load_run as scan
 
     return scan(path)
 
 
 def read_manifest(path: str | Path) -> dict[str, Any]:
     """A run folder's manifest."""
-    from .dataset import read_manifest as read
+    from simulator.folders.run_folder import read_manifest as read
 
     return read(path)
 

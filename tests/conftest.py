@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
-# A background compile (simulator/background_compile.py: a run's first games interpreted beside
-# it, a search's fit beside it) would only compile beside the suite's own compiles here;
+# A background compile (simulator/compiling/background_compile.py: a run's first games interpreted
+# beside it, a search's fit beside it) would only compile beside the suite's own compiles here;
 # tests/test_background_compile.py turns it on.
 os.environ.setdefault("BALANCE_BACKGROUND_COMPILE", "0")
 
-from simulator.games import get_game, register
+from simulator.contract.registry import get_game, register
 from tests.fake_game import SPEC as FAKE
 
 register(FAKE)

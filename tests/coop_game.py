@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.games import GameSpec, register
-from simulator.policy import PolicyDef
-from simulator.recording import ReplayDef, record, replay_by_chunk
-from simulator.rules import RuleSet, option
+from simulator.contract.policy import PolicyDef
+from simulator.contract.recording import ReplayDef, record, replay_by_chunk
+from simulator.contract.registry import GameSpec, register
+from simulator.contract.rules import RuleSet, option
 
 SUCCESS = (0.8, 0.5, 0.2)
 SLOPPY = 0.3  # what a ``sloppy`` seat takes off the success chance

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import card, task_table
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import card, task_table
 
 # The engine's ``searching`` switch, on: the decisions' expert and sampler branches compiled in.
 SEARCH = np.ones(1, np.int64)
@@ -29,7 +29,7 @@ def make_state(hands: list[list[str]], captain: int | None = None) -> np.ndarray
 
 
 def deal_hands(n_players: int, seed: int) -> list[list[str]]:
-    from simulator.crew_deep_sea.board import card_name
+    from simulator.games.crew_deep_sea.board import card_name
 
     order = np.random.default_rng(seed).permutation(40)
     hands: list[list[str]] = [[] for _ in range(n_players)]

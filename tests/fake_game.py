@@ -21,12 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simulator.boards import Board, Cell
-from simulator.dataset import events_column
-from simulator.games import GameSpec
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.recording import ReplayDef, no_recording, record, replay_by_chunk
-from simulator.rules import RuleSet, option
+from simulator.contract.boards import Board, Cell
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.contract.recording import ReplayDef, no_recording, record, replay_by_chunk
+from simulator.contract.registry import GameSpec
+from simulator.contract.rules import RuleSet, option
+from simulator.folders.run_folder import events_column
 
 COMEBACK = 0.25  # known answer of the comeback rate among decided games
 # Recorded events: (kind, round, player, a); a is the length for EV_LENGTH, else 0.

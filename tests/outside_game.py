@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, types
 
-from simulator.games import GameSpec
-from simulator.policy import OUTSIDE, Decision, OutsideDecisions, PolicyDef, PolicyParam
-from simulator.rules import RuleSet, option
+from simulator.contract.policy import OUTSIDE, Decision, OutsideDecisions, PolicyDef, PolicyParam
+from simulator.contract.registry import GameSpec
+from simulator.contract.rules import RuleSet, option
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ import pytest
 
 from analyses.policies import policy_summary
 from analyses.runs import Run
-from simulator import studies
-from simulator.errors import BalanceError
-from simulator.requests import Execution, PlayRequest
+from simulator.contract.errors import BalanceError
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.studies import compare as studies
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from analyses.length import end_reasons, length_summary
 from analyses.runs import Run
 from analyses.seats import seat_summary, success_summary
 from analyses.summary import estimates, headline_rate_widths, run_summary
-from simulator.runner import simulate
+from simulator.runs.runner import simulate
 from tests.fake_game import COMEBACK
 
 GAMES = 3000

@@ -16,7 +16,7 @@ from analyses.targets import (
     parse_target,
     parse_targets,
 )
-from simulator.errors import BalanceError
+from simulator.contract.errors import BalanceError
 
 
 @pytest.mark.parametrize(

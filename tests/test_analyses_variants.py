@@ -8,8 +8,8 @@ import pytest
 from analyses.runs import Run, paired
 from analyses.stats import adjust_p_values
 from analyses.variants import compare_runs
-from simulator.errors import BalanceError
-from simulator.runner import simulate
+from simulator.contract.errors import BalanceError
+from simulator.runs.runner import simulate
 
 GAMES = 2000
 

@@ -1,6 +1,6 @@
-"""Compiles in a background process (``simulator/background_compile.py``): a run's first games
-played interpreted beside it (``interpreted_start.py``), a search's fit beside it, and a second
-command waiting for it instead of compiling twice.
+"""Compiles in a background process (``simulator/compiling/background_compile.py``): a run's first
+games played interpreted beside it (``interpreted_start.py``), a search's fit beside it, and a
+second command waiting for it instead of compiling twice.
 
 The compile is replaced by stand-ins (a process that sleeps, one that marks the engine compiled,
 one that fails), so these tests never compile; the games are real, interpreted and compiled.
@@ -16,13 +16,13 @@ import sys
 import cloudpickle
 import pytest
 
-from simulator import background_compile, interpreted_start
-from simulator.compile_job import compile_run
-from simulator.dataset import load_run
-from simulator.first_compile import compiled_what, needs_compile, running_pid
-from simulator.jit import cache_folder
-from simulator.plan import plan_run
-from simulator.runner import run
+from simulator.compiling import background_compile, interpreted_start
+from simulator.compiling.compile_job import compile_run
+from simulator.compiling.first_compile import compiled_what, needs_compile, running_pid
+from simulator.compiling.jit import cache_folder
+from simulator.folders.run_folder import load_run
+from simulator.runs.plan import plan_run
+from simulator.runs.runner import run
 
 GAME = "caza-tesoros"  # quick interpreted: about 40 games a second
 
@@ -188,7 +188,7 @@ def test_a_command_waits_for_a_compile_under_way_instead_of_compiling_twice(cold
     compiled, ``compile_notice`` loads instead of compiling (said once, no compile time kept)."""
     import subprocess
 
-    from simulator.first_compile import compile_notice, pid_file
+    from simulator.compiling.first_compile import compile_notice, pid_file
 
     config = _config()
     key = compiled_what(config)[0]
@@ -234,7 +234,7 @@ def test_the_demo_plays_each_game_as_soon_as_its_engine_is_ready(cold, monkeypat
     engine that took longest last time started first."""
     import time
 
-    from simulator import warmup
+    from simulator.compiling import warmup
 
     games = ["caza-tesoros", "pirateer", "pedruscos", "cape-horn"]
     keys = {g: compiled_what(plan_run(g, 1))[0] for g in games}
@@ -283,7 +283,7 @@ def test_the_demo_plays_each_game_as_soon_as_its_engine_is_ready(cold, monkeypat
 
 
 def test_without_background_compiles_the_demo_hands_every_game_on_at_once(cold, monkeypatch):
-    from simulator import warmup
+    from simulator.compiling import warmup
 
     monkeypatch.setenv(background_compile.SWITCH, "0")
     games = ["caza-tesoros", "pirateer"]

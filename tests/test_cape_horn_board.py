@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.cape_horn import board as BD
-from simulator.cape_horn.rules import Rules
-from simulator.errors import BalanceError
+from simulator.contract.errors import BalanceError
+from simulator.games.cape_horn import board as BD
+from simulator.games.cape_horn.rules import Rules
 
 DATA = BD.load()
 ARR = BD.arrays()
@@ -96,8 +96,8 @@ def test_bad_card_counts_is_one_line_error() -> None:
 
 
 def test_the_legend_has_a_swatch_for_each_entry_and_one_entry_per_station_colour() -> None:
-    from simulator.boards import _PALETTE
-    from simulator.cape_horn.spec import board
+    from simulator.contract.boards import _PALETTE
+    from simulator.games.cape_horn.spec import board
 
     cells = board(Rules())
     kinds = cells.kinds()

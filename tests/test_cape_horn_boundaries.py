@@ -1,5 +1,5 @@
-"""Every threshold of Cape Horn's turn rules (simulator/cape_horn/turn.py) at exactly its value
-and one either side, each citing the seed passage (/work/shared/seeds/cape-horn.txt) it comes
+"""Every threshold of Cape Horn's turn rules (simulator/games/cape_horn/turn.py) at exactly its
+value and one either side, each citing the seed passage (/work/shared/seeds/cape-horn.txt) it comes
 from: what 'ignorar', 'mover dos veces' and a card cost, the hand limit, the sail-point cap, the
 station tokens, the victory counts, the round cap."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
-from simulator.recording import no_recording
+from simulator.contract.recording import no_recording
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
 from tests.test_cape_horn_rules import GREEN, RED, YELLOW, C, D, position
 
 NO_REC = no_recording(turn.EVENT_WIDTH)

@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from policies.cape_horn import POLICIES
-from simulator.cape_horn import engine as E
-from simulator.cape_horn import state as S
-from simulator.cape_horn.rules import Rules
-from simulator.policy import engine_arrays, parse_policy
+from simulator.contract.policy import engine_arrays, parse_policy
+from simulator.games.cape_horn import engine as E
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn.rules import Rules
 
 NAMES = list(POLICIES)
 

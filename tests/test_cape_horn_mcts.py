@@ -10,16 +10,16 @@ import pytest
 from numba import njit
 
 from policies.cape_horn import potential
-from simulator.cape_horn import engine as E
-from simulator.cape_horn import features as FX
-from simulator.cape_horn import forward as F
-from simulator.cape_horn import outside as X
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
-from simulator.cape_horn.board import load
-from simulator.cape_horn.rules import Rules
-from simulator.games import get_game
-from simulator.policy import EVAL_AT, engine_arrays, parse_policy
+from simulator.contract.policy import EVAL_AT, engine_arrays, parse_policy
+from simulator.contract.registry import get_game
+from simulator.games.cape_horn import engine as E
+from simulator.games.cape_horn import features as FX
+from simulator.games.cape_horn import forward as F
+from simulator.games.cape_horn import outside as X
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
+from simulator.games.cape_horn.board import load
+from simulator.games.cape_horn.rules import Rules
 
 SPEC = get_game("cape-horn")
 DATA = load()

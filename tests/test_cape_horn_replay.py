@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.cape_horn import board as BD
-from simulator.cape_horn import engine as E
-from simulator.cape_horn.replay import ZONES
-from simulator.cape_horn.rules import Rules
-from simulator.cape_horn.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.cape_horn import board as BD
+from simulator.games.cape_horn import engine as E
+from simulator.games.cape_horn.replay import ZONES
+from simulator.games.cape_horn.rules import Rules
+from simulator.games.cape_horn.spec import SPEC
 
 DATA = BD.load()
 CASES = [

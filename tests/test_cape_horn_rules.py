@@ -6,13 +6,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from simulator.cape_horn import board as BD
-from simulator.cape_horn import engine as E
-from simulator.cape_horn import forward as F
-from simulator.cape_horn import outside as X
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
-from simulator.cape_horn.rules import Rules
+from simulator.games.cape_horn import board as BD
+from simulator.games.cape_horn import engine as E
+from simulator.games.cape_horn import forward as F
+from simulator.games.cape_horn import outside as X
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
+from simulator.games.cape_horn.rules import Rules
 
 DATA = BD.load()
 YELLOW, RED, GREEN = range(3)
@@ -281,7 +281,7 @@ def test_the_deck_holds_the_card_counts() -> None:
 
 def test_no_policy_buys_past_six_cards_or_its_sail_points() -> None:
     from policies.cape_horn import POLICIES, decide_buy
-    from simulator.policy import ROW
+    from simulator.contract.policy import ROW
 
     x = position(cards={(10, 2): "F2"}, ships=[(10, 2), (8, 8)])
     prm = np.zeros((2, ROW))
@@ -322,8 +322,8 @@ def test_no_covering_the_second_landing_of_move_twice() -> None:
 def test_the_engine_refuses_a_cover_laid_as_the_second_card_of_a_turn() -> None:
     # "el jugador coloca solo esta carta de viento este turno": the engine checks each card the
     # policy lays against the number laid this turn, not as if it were the only one
-    from simulator.cape_horn.turn import EVENT_WIDTH, lay_cards
-    from simulator.recording import no_recording
+    from simulator.contract.recording import no_recording
+    from simulator.games.cape_horn.turn import EVENT_WIDTH, lay_cards
 
     cards = {(10, 0): "F2", (13, 3): "F1S1", (13, 2): "B1"}
     x = position(cards=cards, ships=[(10, 0), (8, 8)])

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.caza_tesoros.board import (
+from simulator.games.caza_tesoros.board import (
     CELLS,
     NEIGHBOUR,
     cell_of,
@@ -18,8 +18,8 @@ from simulator.caza_tesoros.board import (
     sail_toward,
     step_in_line,
 )
-from simulator.caza_tesoros.engine import deviation_roll, seed_rng
-from simulator.caza_tesoros.state import new_state
+from simulator.games.caza_tesoros.engine import deviation_roll, seed_rng
+from simulator.games.caza_tesoros.state import new_state
 
 
 def test_board_is_18_by_18_and_coordinates_round_trip():

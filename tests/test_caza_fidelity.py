@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from policies.caza_tesoros import CAUTIOUS, GREEDY
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import SIZE, cell_of, coords_of, cross_cell, roll_cross_cell
-from simulator.caza_tesoros.engine import (
+from simulator.contract.errors import BalanceError
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import SIZE, cell_of, coords_of, cross_cell, roll_cross_cell
+from simulator.games.caza_tesoros.engine import (
     check_end,
     decide_winner,
     give_item,
@@ -19,9 +20,8 @@ from simulator.caza_tesoros.engine import (
     seed_rng,
     ship_turn,
 )
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.spec import SPEC
-from simulator.errors import BalanceError
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.spec import SPEC
 from tests.test_caza_game import seats
 from tests.test_caza_rules import NO_LOG, inputs, policies, position, put_cross
 

@@ -10,9 +10,11 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import hex_distance
-from simulator.caza_tesoros.engine import (
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.contract.registry import get_game
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import hex_distance
+from simulator.games.caza_tesoros.engine import (
     EV_AUCTION,
     EV_BUY,
     EV_DEVIATE,
@@ -24,12 +26,10 @@ from simulator.caza_tesoros.engine import (
     play_chunk,
     play_one,
 )
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.spec import SPEC
-from simulator.games import get_game
-from simulator.plan import plan_run
-from simulator.policy import engine_arrays, seat_policies
-from simulator.runner import run
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.spec import SPEC
+from simulator.runs.plan import plan_run
+from simulator.runs.runner import run
 
 POLICY_NAMES = ("random", "greedy", "cautious", "planner")
 
@@ -228,10 +228,10 @@ def test_interpreted_engine_plays_the_same_games(tmp_path):
         "import json\n"
         "import numpy as np\n"
         "import simulator\n"
-        "from simulator.policy import engine_arrays, seat_policies\n"
-        "from simulator.caza_tesoros.rules import Rules\n"
-        "from simulator.caza_tesoros.spec import SPEC\n"
-        "from simulator.caza_tesoros.engine import play_chunk\n"
+        "from simulator.contract.policy import engine_arrays, seat_policies\n"
+        "from simulator.games.caza_tesoros.rules import Rules\n"
+        "from simulator.games.caza_tesoros.spec import SPEC\n"
+        "from simulator.games.caza_tesoros.engine import play_chunk\n"
         "names = ['greedy', 'planner', 'random', 'cautious']\n"
         "ids, prm = engine_arrays(seat_policies(names, SPEC.policies, SPEC.id, 4))\n"
         "out = play_chunk(Rules(), 4, ids, prm, np.arange(4, dtype=np.uint32))\n"

@@ -18,9 +18,10 @@ from policies.caza_tesoros import (
     decide_ship,
     ship_search_value,
 )
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import CELLS
-from simulator.caza_tesoros.engine import (
+from simulator.contract.policy import engine_arrays, parse_policy
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import CELLS
+from simulator.games.caza_tesoros.engine import (
     EVENT_WIDTH,
     act,
     cross_slots,
@@ -31,11 +32,15 @@ from simulator.caza_tesoros.engine import (
     play_chunk,
     play_one,
 )
-from simulator.caza_tesoros.features import FEATURES, features
-from simulator.caza_tesoros.forward import MAX_OPTIONS, certain_draw, search_ship, ship_options
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.selfplay import bank
-from simulator.policy import engine_arrays, parse_policy
+from simulator.games.caza_tesoros.features import FEATURES, features
+from simulator.games.caza_tesoros.forward import (
+    MAX_OPTIONS,
+    certain_draw,
+    search_ship,
+    ship_options,
+)
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.selfplay import bank
 
 GAME = "caza-tesoros"
 

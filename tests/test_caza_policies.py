@@ -18,15 +18,20 @@ from policies.caza_tesoros import (
     decide_ship,
     item_value,
 )
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import cell_of
-from simulator.caza_tesoros.engine import engine_inputs, play_chunk, play_one, seed_rng
-from simulator.caza_tesoros.odds import success_probability
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.treasure_search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
-from simulator.errors import BalanceError
-from simulator.policy import parse_policy
-from simulator.rng import new_state
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import parse_policy
+from simulator.contract.rng import new_state
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import cell_of
+from simulator.games.caza_tesoros.engine import engine_inputs, play_chunk, play_one, seed_rng
+from simulator.games.caza_tesoros.odds import success_probability
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.treasure_search import (
+    MARK_ALL,
+    MARK_ONE,
+    PAIRS_ANY,
+    resolve_search,
+)
 
 
 def setup(weather=S.CLOUDY, cards=(), vp=20, level=1, **values):

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import cell_of, roll_cell, roll_cross_cell, step_in_line
-from simulator.caza_tesoros.engine import play_one
-from simulator.caza_tesoros.replay import hex_of, path_cells
-from simulator.caza_tesoros.rules import WEATHER_NAMES, Rules
-from simulator.caza_tesoros.spec import SPEC
-from simulator.caza_tesoros.treasure_search import PAIRS_NAMES, throw_mask
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import cell_of, roll_cell, roll_cross_cell, step_in_line
+from simulator.games.caza_tesoros.engine import play_one
+from simulator.games.caza_tesoros.replay import hex_of, path_cells
+from simulator.games.caza_tesoros.rules import WEATHER_NAMES, Rules
+from simulator.games.caza_tesoros.spec import SPEC
+from simulator.games.caza_tesoros.treasure_search import PAIRS_NAMES, throw_mask
 
 CASES = [
     (4, ["greedy"], 3, {}),

@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 
 from policies.caza_tesoros import CAUTIOUS, GREEDY, GREEDY_P, POLICIES
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import CELLS, cell_of
-from simulator.caza_tesoros.engine import (
+from simulator.contract.errors import BalanceError
+from simulator.contract.rng import STATE_WORDS
+from simulator.contract.rules import build_rules
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import CELLS, cell_of
+from simulator.games.caza_tesoros.engine import (
     check_end,
     decide_winner,
     engine_inputs,
@@ -18,12 +21,14 @@ from simulator.caza_tesoros.engine import (
     seed_rng,
     weekly_draw,
 )
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.spec import SPEC
-from simulator.caza_tesoros.treasure_search import MARK_ALL, MARK_ONE, PAIRS_ANY, resolve_search
-from simulator.errors import BalanceError
-from simulator.rng import STATE_WORDS
-from simulator.rules import build_rules
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.spec import SPEC
+from simulator.games.caza_tesoros.treasure_search import (
+    MARK_ALL,
+    MARK_ONE,
+    PAIRS_ANY,
+    resolve_search,
+)
 
 NO_LOG = np.zeros((0, 7), dtype=np.int64)
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from simulator.caza_tesoros.treasure_search import (
+from simulator.contract.rng import new_state
+from simulator.games.caza_tesoros.treasure_search import (
     GREEDY_ORDER,
     MARK_ALL,
     MARK_ONE,
@@ -28,7 +29,6 @@ from simulator.caza_tesoros.treasure_search import (
     throw_distribution,
     throw_mask,
 )
-from simulator.rng import new_state
 
 
 def values(mask: int) -> set[int]:
@@ -169,8 +169,8 @@ def test_bad_search_arguments_are_refused(args):
 def test_same_source_runs_interpreted():
     code = (
         "import numpy as np\n"
-        "from simulator.caza_tesoros.treasure_search import resolve_search\n"
-        "from simulator.rng import new_state\n"
+        "from simulator.games.caza_tesoros.treasure_search import resolve_search\n"
+        "from simulator.contract.rng import new_state\n"
         "state = new_state(1)\n"
         "r = [resolve_search(state, 2, 3, 1, 1, 0) for _ in range(300)]\n"
         "assert all(isinstance(t, int) and t >= 1 for _, t in r)\n"

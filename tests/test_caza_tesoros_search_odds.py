@@ -25,9 +25,10 @@ from analyses.caza_tesoros_search_odds import (
     search_table,
     simulate_search,
 )
-from simulator.caza_tesoros.odds import search_values
-from simulator.caza_tesoros.rules import Rules
-from simulator.caza_tesoros.treasure_search import (
+from simulator.contract.errors import BalanceError
+from simulator.games.caza_tesoros.odds import search_values
+from simulator.games.caza_tesoros.rules import Rules
+from simulator.games.caza_tesoros.treasure_search import (
     MARK_ALL,
     MARK_ONE,
     PAIRS_ANY,
@@ -35,7 +36,6 @@ from simulator.caza_tesoros.treasure_search import (
     best_pick,
     greedy_pick,
 )
-from simulator.errors import BalanceError
 
 
 # -- brute force, written from the seed text with Python sets ----------------------------------

@@ -1,7 +1,7 @@
 """Every threshold of Caza-Tesoros's turn rules at its value and one either side.
 
 Each test quotes the seed passage that fixes the number (docs/rules/caza-tesoros.md) and plays
-the rule of ``simulator.caza_tesoros.turn`` on a hand-made position, so moving a threshold by
+the rule of ``simulator.games.caza_tesoros.turn`` on a hand-made position, so moving a threshold by
 one (a ``>`` for a ``>=``, a price off by one) fails a test here.
 """
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from policies.caza_tesoros import CAUTIOUS, GREEDY, GREEDY_P, PASS, SEARCH
-from simulator.caza_tesoros import state as S
-from simulator.caza_tesoros.board import cell_of
-from simulator.caza_tesoros.engine import (
+from simulator.games.caza_tesoros import state as S
+from simulator.games.caza_tesoros.board import cell_of
+from simulator.games.caza_tesoros.engine import (
     EV_FORCED_SALE,
     EVENT_WIDTH,
     check_end,
@@ -20,7 +20,7 @@ from simulator.caza_tesoros.engine import (
     seed_rng,
     weekly_draw,
 )
-from simulator.caza_tesoros.turn import act, purchases
+from simulator.games.caza_tesoros.turn import act, purchases
 from tests.test_caza_rules import NO_LOG, inputs, policies, position, put_cross
 
 DIRS = np.zeros(64, dtype=np.int64)

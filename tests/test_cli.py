@@ -148,9 +148,9 @@ def test_help_teaches(capsys):
 
 @pytest.mark.parametrize("command", ["simulate", "explore", "compare"])
 def test_the_policy_example_in_help_is_accepted(capsys, command):
-    from simulator.cli_types import POLICY_EXAMPLE
-    from simulator.games import available, get_game
-    from simulator.policy import parse_policy
+    from simulator.cli.options import POLICY_EXAMPLE
+    from simulator.contract.policy import parse_policy
+    from simulator.contract.registry import available, get_game
 
     code, out, _ = call(capsys, command, "--help")
     assert code == 0 and POLICY_EXAMPLE in " ".join(out.replace("│", " ").split())
@@ -231,10 +231,10 @@ def test_simulate_and_report_say_a_run_is_degenerate(capsys, tmp_path):
 
 
 def test_the_games_own_commands_are_the_ones_their_specs_declare(capsys):
-    from simulator.games import GAME_MODULES, game_commands, get_game
+    from simulator.contract.registry import GAME_MODULES, game_commands, get_game
 
     declared = [c for g in GAME_MODULES for c in get_game(g).commands]
-    assert all(c.startswith("simulator.commands.") for c in declared)
+    assert all(c.startswith("simulator.cli.commands.") for c in declared)
     assert [f"{f.__module__}:{f.__name__}" for f in game_commands()] == declared
     code, out, _ = call(capsys, "--help")
     assert code == 0
@@ -251,8 +251,8 @@ def test_a_built_in_command_runs_without_importing_the_games_commands(tmp_path):
         "try:\n"
         f"    cli.app(['verify', {str(tmp_path / 'nowhere')!r}])\n"
         "except SystemExit as exc:\n"
-        "    own = [m for m in sys.modules if m.startswith('simulator.commands.')]\n"
-        "    print(exc.code, any(m != 'simulator.commands.check_game' for m in own))\n"
+        "    own = [m for m in sys.modules if m.startswith('simulator.cli.commands.')]\n"
+        "    print(exc.code, any(m != 'simulator.cli.commands.check_game' for m in own))\n"
     )
     root = Path(cli.__file__).parent
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)

@@ -18,10 +18,10 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.dataset import load_run, read_manifest
-from simulator.errors import BalanceError
-from simulator.plan import RunConfig, plan_run
-from simulator.runner import UNTIL_BATCH, run
+from simulator.contract.errors import BalanceError
+from simulator.folders.run_folder import load_run, read_manifest
+from simulator.runs.plan import RunConfig, plan_run
+from simulator.runs.runner import UNTIL_BATCH, run
 from tests.slow_game import SPEC as SLOW_FAKE
 
 distributed = pytest.importorskip("distributed")
@@ -162,7 +162,7 @@ def test_cluster_run_equals_its_loky_twin(cluster, loky_twin, tmp_path):
 
 
 def _play_one_and_report_jit_cache(config: RunConfig) -> tuple[int, int, int]:
-    from simulator.plan import play_chunk
+    from simulator.runs.plan import play_chunk
 
     play_chunk(config, 0, 0, 1)
     return (os.getpid(), *_jit_cache_stats())

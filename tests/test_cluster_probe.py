@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 import cli
-from simulator import cluster
-from simulator.errors import BalanceError
+from simulator.contract.errors import BalanceError
+from simulator.runs import cluster
 
 
 def _closed_port() -> int:
@@ -124,7 +124,7 @@ def test_an_unroutable_address_gets_a_short_connect_timeout(monkeypatch):
 
 
 def test_a_run_refused_by_its_cluster_leaves_no_folder(tmp_path, fake_game):
-    from simulator.runner import plan_run, run
+    from simulator.runs.runner import plan_run, run
 
     with pytest.raises(BalanceError, match="connection refused"):
         run(plan_run("fake", 100), tmp_path / "run", cluster=f"tcp://127.0.0.1:{_closed_port()}")

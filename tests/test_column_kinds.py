@@ -11,11 +11,11 @@ import pytest
 from analyses.runs import Run
 from analyses.summary import column_means
 from analyses.targets import check_measurable, parse_target
-from simulator import games
-from simulator.errors import BalanceError
-from simulator.games import COUNT, SEAT, ColumnKind, available, get_game
-from simulator.plan import plan_run
-from simulator.runner import run
+from simulator.contract import registry as games
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import COUNT, SEAT, ColumnKind, available, get_game
+from simulator.runs.plan import plan_run
+from simulator.runs.runner import run
 from tests.fake_game import SPEC as FAKE
 
 N = 40

@@ -15,8 +15,8 @@ from analyses.crew import (
     success_by_mission,
     wilson,
 )
-from simulator.commands.crew_deep_sea import json_rows
-from simulator.crew_deep_sea.board import task_table
+from simulator.cli.commands.crew_deep_sea import json_rows
+from simulator.games.crew_deep_sea.board import task_table
 
 
 def synthetic(

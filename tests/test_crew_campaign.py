@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea.board import task_table
-from simulator.crew_deep_sea.campaign import _inputs
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.errors import BalanceError
-from simulator.plan import plan_run
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea.board import task_table
+from simulator.games.crew_deep_sea.campaign import _inputs
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
+from simulator.runs.plan import plan_run
 from tests.crew_helpers import seed_rng
 
 T = task_table()
@@ -107,7 +107,7 @@ def test_the_campaign_counts_in_attempts_and_reports_them(tmp_path):
     from analyses.crew import campaign_attempts
     from analyses.runs import Run
     from reports.crew_deep_sea import sections
-    from simulator.runner import simulate
+    from simulator.runs.runner import simulate
 
     sets = {"campaign": "true", "campaign_last": "3"}
     assert SPEC.unit(plan_run(SPEC.id, 6, sets=sets).rules) == "attempts"

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from policies.crew_deep_sea import IMPOSSIBLE, UNKNOWN, WINNABLE, solve
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import card_name, task_table
-from simulator.crew_deep_sea.ceiling import allocation_ceiling, ceiling
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import card_name, task_table
+from simulator.games.crew_deep_sea.ceiling import allocation_ceiling, ceiling
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import add_task, make_state
 
 TABLE = task_table()

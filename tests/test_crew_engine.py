@@ -8,15 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import decide_comm, decide_pick, decide_play
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import task_table
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.errors import BalanceError
-from simulator.plan import plan_run
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import task_table
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
+from simulator.runs.plan import plan_run
 from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
 
 
@@ -232,8 +232,8 @@ def test_a_run_without_a_searching_seat_never_compiles_the_searches():
     crew = {
         k: v
         for k, v in found.items()
-        if k.startswith(("simulator.crew_deep_sea.", "policies.crew_deep_sea")) and v
+        if k.startswith(("simulator.games.crew_deep_sea.", "policies.crew_deep_sea")) and v
     }
-    assert "simulator.crew_deep_sea.engine.play_attempts" in crew
+    assert "simulator.games.crew_deep_sea.engine.play_attempts" in crew
     for name, types_seen in crew.items():
         assert all(_switched_off(t) for t in types_seen), (name, types_seen)

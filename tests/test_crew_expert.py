@@ -22,11 +22,11 @@ from policies.crew_deep_sea import (
     search_line,
 )
 from policies.crew_deep_sea.expert import partner_misses
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import card, task_table
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import card, task_table
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import (
     SEARCH,
     add_task,
@@ -214,7 +214,7 @@ def test_searching_crews_take_no_forbidden_lead_for_a_finished_task(crew):
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_expert_runs_every_table_size_and_repeats_itself(players):
-    from simulator.crew_deep_sea.rules import Rules
+    from simulator.games.crew_deep_sea.rules import Rules
 
     r = Rules().with_values({"mission": 4})
     ids, prm = engine_arrays(seat_policies([TINY], SPEC.policies, SPEC.id, players))
@@ -226,7 +226,7 @@ def test_expert_runs_every_table_size_and_repeats_itself(players):
 
 
 def test_the_skill_ladder_climbs_the_expert_budget():
-    from simulator.rungs import default_rungs
+    from simulator.studies.rungs import default_rungs
 
     default = int(next(p.default for p in SPEC.policies["expert"].params if p.name == "playouts"))
     rungs = default_rungs(SPEC)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from policies.crew_deep_sea import decide_play, search_line, take_probs, task_fit, trick_aims
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
-from simulator.crew_deep_sea.board import card, task_table
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn
+from simulator.games.crew_deep_sea.board import card, task_table
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import add_task, make_state, play_trick
 
 T = task_table()
@@ -19,7 +19,7 @@ IDS, PRM = engine_arrays(seat_policies(["heuristic"], SPEC.policies, SPEC.id, 4)
 
 def choice(s: np.ndarray) -> str:
     """The card the heuristic plays for the player to move, as a code."""
-    from simulator.crew_deep_sea.board import card_name
+    from simulator.games.crew_deep_sea.board import card_name
 
     p = S.current_player(s)
     legal = np.empty(40, np.int64)

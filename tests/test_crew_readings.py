@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from policies.crew_deep_sea import HEURISTIC, HEURISTIC_P, heuristic_params
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn
-from simulator.crew_deep_sea.board import task_table
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn
+from simulator.games.crew_deep_sea.board import task_table
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import add_task, deal_hands, make_state, seed_rng
 
 T = task_table()

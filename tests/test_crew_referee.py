@@ -1,6 +1,6 @@
 """An independent referee for The Crew's task verdicts, written from the task texts
-(`simulator/crew_deep_sea/data/tasks.csv`: "Un jugador completa una tarea cumpliendo la condición
-que se indica en la carta de tarea") and the replay events alone, sharing no code with the
+(`simulator/games/crew_deep_sea/data/tasks.csv`: "Un jugador completa una tarea cumpliendo la
+condición que se indica en la carta de tarea") and the replay events alone, sharing no code with the
 engine's evaluator.
 
 A verdict, once given, never changes ("la misión fracasa instantáneamente"; a done task stays
@@ -17,11 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
 
-TASKS = Path(__file__).parent.parent / "simulator" / "crew_deep_sea" / "data" / "tasks.csv"
+TASKS = (
+    Path(__file__).parent.parent / "simulator" / "games" / "crew_deep_sea" / "data" / "tasks.csv"
+)
 COLOURS = "PYGB"
 
 

@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import decide_direction
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import CONDITION_TYPES, card, missions, task_table
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import add_task, make_state, play_trick, seed_rng, task_state
 
 P, D, F = S.PENDING, S.DONE, S.FAILED

@@ -19,11 +19,11 @@ from policies.crew_deep_sea import (
     task_fit,
     task_keep,
 )
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import task_table
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import task_table
+from simulator.games.crew_deep_sea.spec import SPEC
 from tests.crew_helpers import (
     SEARCH,
     add_task,
@@ -147,7 +147,7 @@ def test_a_secret_prediction_is_not_read_by_others():
 
 
 def test_sampler_runs_every_table_size_and_repeats_itself():
-    from simulator.crew_deep_sea.rules import Rules
+    from simulator.games.crew_deep_sea.rules import Rules
 
     r = Rules().with_values({"mission": 4})
     for players in (2, 5):

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from policies.crew_deep_sea import HEURISTIC_P, could_hold, heuristic_params
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import card, task_table
-from simulator.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import card, task_table
+from simulator.games.crew_deep_sea.rules import Rules
 from tests.crew_helpers import add_task, make_state, play_trick, seed_rng, task_state
 
 T = task_table()

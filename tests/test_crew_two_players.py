@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import HEURISTIC, RANDOM, decide_play
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import card, task_table
-from simulator.crew_deep_sea.rules import Rules
-from simulator.crew_deep_sea.spec import SPEC
-from simulator.errors import BalanceError
-from simulator.plan import plan_run
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import card, task_table
+from simulator.games.crew_deep_sea.rules import Rules
+from simulator.games.crew_deep_sea.spec import SPEC
+from simulator.runs.plan import plan_run
 from tests.crew_helpers import add_task, seed_rng
 
 DUMMY = E.DUMMY_SEAT

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.crew_deep_sea import knowledge
-from simulator.crew_deep_sea import engine as E
-from simulator.crew_deep_sea import state as S
-from simulator.crew_deep_sea import turn, verdicts
-from simulator.crew_deep_sea.board import task_table
+from simulator.games.crew_deep_sea import engine as E
+from simulator.games.crew_deep_sea import state as S
+from simulator.games.crew_deep_sea import turn, verdicts
+from simulator.games.crew_deep_sea.board import task_table
 from tests.crew_helpers import seed_rng
 
 T = task_table()

@@ -11,10 +11,10 @@ import pytest
 
 import cli
 from analyses.targets import MEETS, MISSES
-from simulator.design import DESIGN_FILE, design, parse_rule_knob, plan_design
-from simulator.errors import BalanceError
-from simulator.plan import plan_run
-from simulator.requests import Execution, PlayRequest
+from simulator.contract.errors import BalanceError
+from simulator.runs.plan import plan_run
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.studies.design import DESIGN_FILE, design, parse_rule_knob, plan_design
 from tests.fake_game import FakeRules
 
 TARGETS = ["first-seat=0.58..0.68", "draw<=10%"]
@@ -65,7 +65,7 @@ def test_the_starting_rules_are_the_first_candidate_and_every_candidate_shares_s
     plan, data = _design(tmp_path / "d", trials=8, sets=["extra_length=2"])
     assert data["trials"][0]["values"] == {"bias": 0.0, "draw": 0.0}
     assert data["trials"][0]["label"] == "extra_length=2"
-    from simulator.dataset import RunFolder
+    from simulator.folders.run_folder import RunFolder
 
     configs = [
         RunFolder.open(tmp_path / "d" / "trials" / f"{i:03d}" / "run").read_manifest()["config"]
@@ -327,8 +327,8 @@ def test_explore_then_design_searches_the_options_that_move_the_targets(tmp_path
     assert (bias.lo, bias.hi) == (0, 2)  # the range the explore screened
     assert plan.describe()["explore"] == str(tmp_path / "x")
     with pytest.raises(BalanceError, match="explored fake"):
-        from simulator.design.knobs import knobs_from_explore
-        from simulator.games import get_game
+        from simulator.contract.registry import get_game
+        from simulator.studies.design.knobs import knobs_from_explore
 
         knobs_from_explore(tmp_path / "x", get_game("pirateer"), ["first-seat"], set(), 4)
 

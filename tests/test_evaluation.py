@@ -8,8 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from simulator import evaluation as ev
-from simulator.evaluation import (
+from simulator.contract.policy import EVAL_AT, parse_policy
+from simulator.contract.registry import SearchHooks, get_game
+from simulator.search import evaluation as ev
+from simulator.search.evaluation import (
     MARGIN,
     Evaluation,
     attach_evaluations,
@@ -21,8 +23,6 @@ from simulator.evaluation import (
     relative,
     shares,
 )
-from simulator.games import SearchHooks, get_game
-from simulator.policy import EVAL_AT, parse_policy
 
 
 def _draw(rng, weights, intercept, players, games, per_game):
@@ -146,7 +146,7 @@ def test_rules_under_which_nobody_wins_give_even_shares():
 def test_the_key_follows_the_data_files_contents(tmp_path):
     """A Pedruscos board with two asteroid colours swapped is another fit; the shipped board
     given as a file is the shipped rules' own fit."""
-    from simulator.rules import build_rules
+    from simulator.contract.rules import build_rules
 
     spec = get_game("pedruscos")
     shipped_file = spec.rules_class.data_files[0]
@@ -261,8 +261,8 @@ def test_a_fit_no_better_than_even_shares_falls_back_to_full_playouts(tmp_path, 
 
 
 def test_the_fallback_is_in_the_manifest_and_said_on_the_terminal(tmp_path, monkeypatch, capsys):
-    from simulator import plan
-    from simulator.plan import plan_run
+    from simulator.runs import plan
+    from simulator.runs.plan import plan_run
 
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(plan, "fitted_evaluations", lambda settings, jobs=1: [_poor()])
@@ -300,10 +300,10 @@ def test_verify_reads_the_coefficients_from_the_manifest(tmp_path, monkeypatch):
     another scikit-learn version (whose key would differ)."""
     import sklearn
 
-    from simulator import plan
-    from simulator.dataset import RunFolder
-    from simulator.plan import plan_run
-    from simulator.verify import config_from_manifest
+    from simulator.folders.run_folder import RunFolder
+    from simulator.runs import plan
+    from simulator.runs.plan import plan_run
+    from simulator.runs.verify import config_from_manifest
 
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
     fake = dataclasses.replace(_poor(), log_loss=0.5, key="f" * 24)
@@ -359,9 +359,9 @@ def test_a_fallen_back_run_says_so_and_verifies_and_replays_without_a_fit(
     import sklearn
 
     import cli
-    from simulator import plan
-    from simulator.replay import replay_run
-    from simulator.verify import config_from_manifest
+    from simulator.runs import plan
+    from simulator.runs.replay import replay_run
+    from simulator.runs.verify import config_from_manifest
 
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(plan, "fitted_evaluations", lambda settings, jobs=1: [_poor()])
@@ -391,7 +391,7 @@ def test_a_fallen_back_run_says_so_and_verifies_and_replays_without_a_fit(
         monkeypatch.setattr(where, "fitted_evaluations", refuse)
     monkeypatch.setattr(ev, "fit", refuse)
     monkeypatch.setattr(sklearn, "__version__", "0.0-another")
-    from simulator.dataset import RunFolder
+    from simulator.folders.run_folder import RunFolder
 
     assert config_from_manifest(RunFolder(run)).evaluation == _poor()
     (next((run / "games").glob("part-*.parquet"))).unlink()
@@ -403,9 +403,9 @@ def test_a_fallen_back_run_says_so_and_verifies_and_replays_without_a_fit(
 def test_explore_hands_every_points_fit_to_one_call(tmp_path, monkeypatch):
     """An explore with a searching seat plans its points without fitting, then fits them in one
     call (each distinct key once, in --jobs workers: the test above), before any game."""
-    from simulator import plan
-    from simulator.explore import plan_explore
-    from simulator.requests import PlayRequest
+    from simulator.runs import plan
+    from simulator.runs.requests import PlayRequest
+    from simulator.studies.explore import plan_explore
 
     monkeypatch.setenv("BALANCE_CACHE_DIR", str(tmp_path))
     calls = []

@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 
 from analyses.explore import elementary_effects
-from simulator.dataset import RunFolder
-from simulator.errors import BalanceError
-from simulator.explore import Factor, default_range, plan_explore
-from simulator.games import get_game
-from simulator.requests import PlayRequest
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import get_game
+from simulator.folders.run_folder import RunFolder
+from simulator.runs.requests import PlayRequest
+from simulator.studies.explore import Factor, default_range, plan_explore
 from tests.test_cli import call
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from simulator import first_compile
-from simulator.plan import plan_run
-from simulator.runner import simulate
+from simulator.compiling import first_compile
+from simulator.runs.plan import plan_run
+from simulator.runs.runner import simulate
 
 
 def test_first_compile_is_announced_once_per_version_with_its_time(tmp_path, monkeypatch, capsys):
@@ -34,7 +34,7 @@ def test_a_quiet_command_compiles_without_a_word(tmp_path, monkeypatch, capsys):
 def test_search_player_and_policy_files_are_compiled_combinations_of_their_own():
     from pathlib import Path
 
-    from simulator.policy_file import read_policy_file
+    from simulator.runs.policy_file import read_policy_file
 
     assert first_compile.compiled_what(plan_run("fake", 10)) == ("fake", "the fake engine")
     search = plan_run("pirateer", 10, policies=["mcts"])

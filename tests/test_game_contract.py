@@ -1,4 +1,4 @@
-"""The engine contract (simulator/games.py), checked for every registered game.
+"""The engine contract (simulator/contract/registry.py), checked for every registered game.
 
 A game gets all of these by registering: its columns and dtypes, the prefix rule for its own
 columns, end reasons in range, one game replayed alone from its seed, compiled equal to
@@ -26,13 +26,13 @@ from numba import njit
 
 import tests.coop_game  # noqa: F401  (registers the cooperative test game)
 from reports.build import write_report
-from simulator.boards import Board
-from simulator.games import available, get_game
-from simulator.plan import chunk_seeds, plan_run
-from simulator.policy import engine_arrays, parse_policy
-from simulator.replay import replay_run, replay_seed, run_row
-from simulator.requests import PlayRequest
-from simulator.runner import run
+from simulator.contract.boards import Board
+from simulator.contract.policy import engine_arrays, parse_policy
+from simulator.contract.registry import available, get_game
+from simulator.runs.plan import chunk_seeds, plan_run
+from simulator.runs.replay import replay_run, replay_seed, run_row
+from simulator.runs.requests import PlayRequest
+from simulator.runs.runner import run
 
 GAMES = sorted(available())
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,8 +110,8 @@ def test_common_columns_and_dtypes(played):
 
 
 def test_every_seat_ending_agrees_with_the_winner_column(played):
-    """The outcome model (``simulator.outcomes``): a sole winner holds the whole win and first
-    place, a game nobody won gives nobody a share, places run from 1 to the seats; a
+    """The outcome model (``simulator.contract.outcomes``): a sole winner holds the whole win and
+    first place, a game nobody won gives nobody a share, places run from 1 to the seats; a
     cooperative success is every seat's win and has no places."""
     game, _, table = played
     spec = get_game(game)
@@ -421,9 +421,9 @@ def _switch_signatures(runs: list[tuple[str, list[str]]], switch: str = "searchi
     code = (
         "import inspect, json, sys\n"
         "from numba.core.dispatcher import Dispatcher\n"
-        "from simulator.games import get_game\n"
-        "from simulator.plan import chunk_seeds, plan_run\n"
-        "from simulator.policy import engine_arrays\n"
+        "from simulator.contract.registry import get_game\n"
+        "from simulator.runs.plan import chunk_seeds, plan_run\n"
+        "from simulator.contract.policy import engine_arrays\n"
         f"for game, seats in {runs!r}:\n"
         "    spec = get_game(game)\n"
         "    config = plan_run(game, 1, players=2, policies=seats)\n"
@@ -459,7 +459,7 @@ def test_runs_without_the_search_never_compile_it():
     typed None, so numba prunes the search away), and a run with one switches it on."""
     without = _switch_signatures([(g, [get_game(g).best_heuristic]) for g in COMPILED_SEARCHING])
     for game in COMPILED_SEARCHING:
-        package = "simulator." + game.replace("-", "_") + "."
+        package = "simulator.games." + game.replace("-", "_") + "."
         engine = {k: v for k, v in without.items() if k.startswith(package) and v}
         assert engine, f"{game}: no compiled function takes the `searching` switch"
         for name, types_seen in engine.items():

@@ -17,15 +17,15 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.cape_horn import board as CH
-from simulator.cape_horn.rules import Rules as CapeRules
-from simulator.dataset import load_run
-from simulator.game_data import DataSource
-from simulator.games import get_game
-from simulator.pedruscos import board as PB
-from simulator.pedruscos.rules import Rules as PedRules
-from simulator.plan import plan_run, play_chunk
-from simulator.rules import build_rules
+from simulator.contract.game_data import DataSource
+from simulator.contract.registry import get_game
+from simulator.contract.rules import build_rules
+from simulator.folders.run_folder import load_run
+from simulator.games.cape_horn import board as CH
+from simulator.games.cape_horn.rules import Rules as CapeRules
+from simulator.games.pedruscos import board as PB
+from simulator.games.pedruscos.rules import Rules as PedRules
+from simulator.runs.plan import plan_run, play_chunk
 
 SHIPPED_CARDS = CH.DATA_FILES[3].shipped.text
 SHIPPED_BOARD = PB.DATA_FILES[0].shipped.text
@@ -217,7 +217,7 @@ def test_a_variant_data_table_pointing_nowhere_is_refused(tmp_path):
 
 
 def test_crew_files_are_checked(tmp_path):
-    from simulator.crew_deep_sea.board import DATA_FILES
+    from simulator.games.crew_deep_sea.board import DATA_FILES
 
     tasks = DATA_FILES[0].shipped.text
     bad = tmp_path / "tasks.csv"

@@ -120,10 +120,12 @@ def _shared(name: str) -> bool:
     """Shared code: not a game's package or policies, not a module named after a game, not the
     registry (whose one line per game is the point)."""
     parts = name.split(".")
-    if name == "simulator.games":
+    if name == "simulator.contract.registry":
         return False
-    if len(parts) >= 2 and parts[0] in ("simulator", "policies") and GAME_WORDS.search(parts[1]):
-        return False  # a game's own package (simulator/<game>/, policies/<game>/)
+    if parts[:2] == ["simulator", "games"] and len(parts) >= 3 and GAME_WORDS.search(parts[2]):
+        return False  # a game's own package (simulator/games/<game>/)
+    if parts[0] == "policies" and len(parts) >= 2 and GAME_WORDS.search(parts[1]):
+        return False  # its policies (policies/<game>/)
     return not GAME_WORDS.search(parts[-1])
 
 
@@ -142,49 +144,31 @@ def test_shared_code_names_no_game():
 # -- layers ------------------------------------------------------------------------------------
 # Lowest first (docs/architecture.md, "Layers"): a module imports its own layer and those below.
 LAYERS = ("contract", "games", "runs", "analyses", "reports", "studies", "cli")
-CONTRACT = {
-    "simulator.errors", "simulator.rules", "simulator.game_data", "simulator.dataset",
-    "simulator.folders", "simulator.games", "simulator.policy", "simulator.boards",
-    "simulator.recording", "simulator.replay_def", "simulator.rng", "simulator.seed_bank",
-    "simulator.jit", "simulator.outcomes",
+# Each part of the project sits in one layer, the deepest part naming a module deciding: the
+# search's evaluations are fitted on games played for them, so they sit with the runs.
+PARTS = {
+    "simulator.contract": "contract", "simulator.folders": "contract",
+    "simulator.games": "games", "simulator.search": "games", "policies": "games",
+    "simulator.runs": "runs", "simulator.compiling": "runs", "simulator.search.evaluation": "runs",
+    "analyses": "analyses", "reports": "reports",
+    "simulator.studies": "studies", "simulator.cli": "cli", "cli": "cli",
 }  # fmt: skip
-RUNS = {
-    "simulator", "simulator.plan", "simulator.policy_file", "simulator.runner", "simulator.cluster",
-    "simulator.verify", "simulator.replay", "simulator.first_compile", "simulator.warmup",
-    "simulator.requests", "simulator.evaluation", "simulator.interrupt",
-    "simulator.interpreted_start", "simulator.compile_job", "simulator.background_compile",
-    "simulator.run_config",
-}  # fmt: skip
-STUDIES = {
-    "simulator.studies", "simulator.explore", "simulator.tuning", "simulator.skill",
-    "simulator.rungs", "simulator.design", "simulator.rotation",
-}  # fmt: skip
-CLI = {"cli", "simulator.cli_app", "simulator.cli_types", "simulator.commands"}
 # Analyses and reports read run folders; they never play games nor run a study.
 PLAYS_GAMES = {
-    "simulator.runner", "simulator.cluster", "simulator.warmup", "simulator.evaluation",
-    "simulator.interpreted_start", "simulator.compile_job", "simulator.background_compile",
+    "simulator.runs.runner", "simulator.runs.cluster", "simulator.compiling.warmup",
+    "simulator.search.evaluation", "simulator.compiling.interpreted_start",
+    "simulator.compiling.compile_job", "simulator.compiling.background_compile",
 }  # fmt: skip
-
-
-def _is_game_package(part: str) -> bool:
-    return (ROOT / "simulator" / part / "spec.py").is_file()
 
 
 def layer(name: str) -> str:
     """The layer of module ``name``; a module no rule places fails the test (place it)."""
+    if name == "simulator":  # the Python API, mirroring the commands' runs
+        return "runs"
     parts = name.split(".")
-    first_two = ".".join(parts[:2])
-    if name in CLI or first_two in CLI:
-        return "cli"
-    if parts[0] in ("analyses", "reports"):
-        return parts[0]
-    if parts[0] == "policies" or name == "simulator.search" or first_two == "simulator.own_game":
-        return "games"
-    if len(parts) >= 2 and parts[0] == "simulator" and _is_game_package(parts[1]):
-        return "games"
-    for named, place in ((CONTRACT, "contract"), (RUNS, "runs"), (STUDIES, "studies")):
-        if name in named or first_two in named:
+    for end in range(len(parts), 0, -1):
+        place = PARTS.get(".".join(parts[:end]))
+        if place is not None:
             return place
     raise AssertionError(f"{name} sits in no layer: add it to one in tests/test_imports.py")
 
@@ -228,16 +212,16 @@ def test_layers_only_point_down():
 
 def test_an_import_up_a_layer_is_found():
     graph = {
-        "simulator.pirateer.state": {"simulator.rules", "reports.build"},
-        "analyses.seats": {"simulator.dataset", "simulator.runner"},
-        "reports.grouping": {"analyses.runs", "simulator.studies"},
-        "simulator.verify": {"simulator.folders"},
-        "cli": {"simulator.design", "reports.build"},
+        "simulator.games.pirateer.state": {"simulator.contract.rules", "reports.build"},
+        "analyses.seats": {"simulator.folders.run_folder", "simulator.runs.runner"},
+        "reports.grouping": {"analyses.runs", "simulator.studies.compare"},
+        "simulator.runs.verify": {"simulator.folders.study_folders"},
+        "cli": {"simulator.studies.design", "reports.build"},
     }
     assert upward_imports(graph) == [
-        "simulator.pirateer.state (games) imports reports.build (reports)",
-        "analyses.seats (analyses) imports simulator.runner (runs)",
-        "reports.grouping (reports) imports simulator.studies (studies)",
+        "simulator.games.pirateer.state (games) imports reports.build (reports)",
+        "analyses.seats (analyses) imports simulator.runs.runner (runs)",
+        "reports.grouping (reports) imports simulator.studies.compare (studies)",
     ]
 
 

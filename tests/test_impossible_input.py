@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import cli
-from simulator.cape_horn import board as CH
+from simulator.games.cape_horn import board as CH
 
 SHIPPED_CARDS = CH.DATA_FILES[3].shipped.text
 
@@ -67,7 +67,7 @@ def test_a_policy_parameter_given_twice_with_different_values_is_refused(tmp_pat
 
 
 def test_the_same_value_twice_is_one_value() -> None:
-    from simulator.rules import parse_sets
+    from simulator.contract.rules import parse_sets
 
     assert parse_sets(["level2_cost=2", " level2_cost = 2"]) == {"level2_cost": " 2"}
 
@@ -91,7 +91,7 @@ def test_a_card_move_the_board_cannot_hold_is_refused(tmp_path: Path, move, mess
 
 def test_the_longest_move_the_board_holds_is_accepted() -> None:
     """A 14-step side move lands on the board from one edge of the 15-column east area."""
-    from simulator.game_data import DataSource
+    from simulator.contract.game_data import DataSource
 
     shipped = CH.shipped_sources()
     cards = DataSource("cards", SHIPPED_CARDS.replace("F3,14,0:3", "F3,14,0:3 -6:0"), "c.csv")

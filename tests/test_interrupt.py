@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator import interrupt
-from simulator.dataset import RunFolder
+from simulator.folders.run_folder import RunFolder
+from simulator.runs import interrupt
 
 BALANCE = str(Path(sys.executable).with_name("balance"))
 GAMES = 2_000_000
@@ -61,7 +61,7 @@ def test_an_error_caused_by_ctrl_c_is_read_as_the_interrupt():
 
 
 def test_the_line_counts_whole_parts_of_every_run_of_the_command(tmp_path, fake_game):
-    from simulator.runner import plan_run, run
+    from simulator.runs.runner import plan_run, run
 
     interrupt.forget()
     config = plan_run("fake", 1_000, chunk_size=250)
@@ -77,8 +77,8 @@ def test_the_line_counts_whole_parts_of_every_run_of_the_command(tmp_path, fake_
 def test_a_parallel_run_closed_early_adds_no_warning(recwarn):
     """Ctrl-C closes the run's chunk stream with chunks still playing: one line is printed, not
     joblib's warning of the cancelled chunks beside it."""
-    from simulator import runner
-    from simulator.plan import plan_run
+    from simulator.runs import runner
+    from simulator.runs.plan import plan_run
 
     config = plan_run("caza-tesoros", 400, players=2, seed=1, chunk_size=50)
     parts = runner._execute(config, config.chunks(), 2, None, "run", notice=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numba
 
-from simulator import jit
+from simulator.compiling import jit
 
 
 def make_tree(root, text):
@@ -31,7 +31,7 @@ def test_numba_uses_the_folder_for_the_current_sources(tmp_path, monkeypatch):
     try:
         folder = jit.configure_cache()
         assert folder.parent == tmp_path and folder.is_dir()
-        assert folder.name == "numba-" + jit.source_digest(jit.Path(jit.__file__).parents[1])
+        assert folder.name == "numba-" + jit.source_digest(jit.Path(jit.__file__).parents[2])
         assert numba.config.CACHE_DIR == str(folder)
     finally:
         numba.config.CACHE_DIR = old

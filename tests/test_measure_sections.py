@@ -11,7 +11,7 @@ import pytest
 from analyses.measures import measure_changes
 from analyses.runs import Run
 from reports.build import build
-from simulator.runner import simulate
+from simulator.runs.runner import simulate
 
 PIG = str(Path(__file__).resolve().parents[1] / "examples" / "pig.py")
 

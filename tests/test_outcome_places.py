@@ -17,7 +17,7 @@ from analyses.runs import Run
 from analyses.stats import mean_from_moments
 from analyses.summary import run_summary
 from reports.outcome_sections import ending_headline, ending_sections
-from simulator.outcomes import PLACE
+from simulator.contract.outcomes import PLACE
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -28,8 +28,8 @@ from analyses.watch import games_to_watch
 from reports.run_sections import outcome_sections, run_headline
 from reports.study_sections import pooled_seats, tournament_section
 from reports.terminal import run_lines
-from simulator.outcomes import is_shared, share
-from simulator.runner import simulate
+from simulator.contract.outcomes import is_shared, share
+from simulator.runs.runner import simulate
 
 # Three seats, a known truth: each row an outcome (every seat's share) and its probability.
 OUTCOMES = np.array(

@@ -22,8 +22,8 @@ from analyses.targets import (
     check_targets,
     parse_target,
 )
-from simulator.errors import BalanceError
-from simulator.games import get_game
+from simulator.contract.errors import BalanceError
+from simulator.contract.registry import get_game
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 KUHN = EXAMPLES / "kuhn.py"

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.own_game import search, watchdog
-from simulator.own_game.checks import check_games, policy_game
-from simulator.own_game.loader import load
-from simulator.own_game.play import DesignerError, play_games
+from simulator.games.own_game import search, watchdog
+from simulator.games.own_game.checks import check_games, policy_game
+from simulator.games.own_game.loader import load
+from simulator.games.own_game.play import DesignerError, play_games
 from tests.test_own_game_checks import EXAMPLES, PIG, _broken, call
 
 NOUGHTS = (EXAMPLES / "noughts.py").read_text()

@@ -16,10 +16,10 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.dataset import load_run
-from simulator.plan import plan_run
-from simulator.replay import replay_run
-from simulator.runner import run
+from simulator.folders.run_folder import load_run
+from simulator.runs.plan import plan_run
+from simulator.runs.replay import replay_run
+from simulator.runs.runner import run
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PIG = str(EXAMPLES / "pig.py")

@@ -1,4 +1,4 @@
-"""The search player for a designer's own game (``simulator/own_game/search.py``).
+"""The search player for a designer's own game (``simulator/games/own_game/search.py``).
 
 Each example's exact answer is computed here by a method of its own (enumerating the game tree,
 best responses over information sets) and the simulations are checked against it with Wilson
@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.own_game import search
-from simulator.own_game.loader import from_source, load
+from simulator.games.own_game import search
+from simulator.games.own_game.loader import from_source, load
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 Z = 3.29  # two-sided 99.9%: every check below runs on fixed seeds, kept far from its edge
@@ -44,7 +44,7 @@ def searcher(game, **kw):
 
 
 def play(game, rules, choosers, seed):
-    """A bare game loop (the toolkit's own is ``simulator.own_game.play``): the winners."""
+    """A bare game loop (the toolkit's own is ``simulator.games.own_game.play``): the winners."""
     rng = np.random.default_rng(seed)
     state = game.start(len(choosers), dict(rules))
     for _ in range(game.max_moves):

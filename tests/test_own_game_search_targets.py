@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.own_game import fairness, search
-from simulator.own_game.loader import from_source, load
+from simulator.games.own_game import fairness, search
+from simulator.games.own_game.loader import from_source, load
 from tests.test_own_game_search import (
     defaults,
     information_sets,
@@ -436,7 +436,7 @@ def test_greedy_reads_scores_the_games_way(extra, answer):
     """Greedy leads on the scores counted the game's way (the lowest ahead where lowest scores
     win); a finished game counts by how it ended (ending now loses, for the win and the return
     alike)."""
-    from simulator.own_game.spec import _greedy
+    from simulator.games.own_game.spec import _greedy
 
     name = f"step_{len(extra)}"
     game = from_source(f"{name}.py", STEP.format(extra=extra))

@@ -6,8 +6,8 @@ import pytest
 from analyses.pedruscos import branch_payback, station_table
 from analyses.runs import Run
 from reports.pedruscos import sections
-from simulator.plan import plan_run
-from simulator.runner import run
+from simulator.runs.plan import plan_run
+from simulator.runs.runner import run
 
 
 @pytest.fixture(scope="module")

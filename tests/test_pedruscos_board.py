@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from simulator.pedruscos.board import (
+from simulator.games.pedruscos.board import (
     ASTEROID,
     MOON,
     PLANET,
@@ -13,7 +13,7 @@ from simulator.pedruscos.board import (
     build_board,
     move_ends,
 )
-from simulator.pedruscos.rules import Rules
+from simulator.games.pedruscos.rules import Rules
 
 B = build_board(*Rules().board_key())
 RED, YELLOW, BLUE = 0, 1, 2
@@ -215,8 +215,8 @@ def test_every_end_has_a_legal_path_and_no_revisit(start, die):
 def test_the_drawing_numbers_the_stations_and_no_circles_overlap():
     import numpy as np
 
-    from simulator.boards import _spacing, node_radii
-    from simulator.pedruscos.spec import board
+    from simulator.contract.boards import _spacing, node_radii
+    from simulator.games.pedruscos.spec import board
 
     cells = board(Rules())
     assert [c.tag for c in cells.cells if c.kind == "station"] == ["1", "2", "3", "4", "5", "6"]

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from policies.pedruscos import POLICIES
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import build_board
-from simulator.pedruscos.engine import play_chunk, play_one
-from simulator.pedruscos.rules import Rules
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import build_board
+from simulator.games.pedruscos.engine import play_chunk, play_one
+from simulator.games.pedruscos.rules import Rules
 
 NAMES = ("random", "hauler", "builder", "lookahead")
 
@@ -121,8 +121,8 @@ def test_compiled_equals_interpreted():
     code = (
         "import json, numpy as np, simulator\n"
         "from tests.test_pedruscos_game import seats\n"
-        "from simulator.pedruscos.engine import play_chunk\n"
-        "from simulator.pedruscos.rules import Rules\n"
+        "from simulator.games.pedruscos.engine import play_chunk\n"
+        "from simulator.games.pedruscos.rules import Rules\n"
         "ids, prm = seats(['random', 'hauler', 'builder', 'lookahead'])\n"
         "out = play_chunk(Rules(), 4, ids, prm, np.arange(3, dtype=np.uint32))\n"
         "print(json.dumps({k: v.tolist() for k, v in out.items()}))\n"
@@ -145,8 +145,8 @@ def test_a_run_compiles_no_recording():
     from tests.test_game_contract import _switch_signatures
 
     found = _switch_signatures([("pedruscos", ["lookahead"])], "rec")
-    engine = {k: v for k, v in found.items() if k.startswith("simulator.pedruscos.") and v}
-    assert "simulator.pedruscos.engine.play_games" in engine
+    engine = {k: v for k, v in found.items() if k.startswith("simulator.games.pedruscos.") and v}
+    assert "simulator.games.pedruscos.engine.play_games" in engine
     for name, types_seen in engine.items():
         assert types_seen == ["none"], (name, types_seen)
 

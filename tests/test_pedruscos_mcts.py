@@ -10,14 +10,14 @@ from numba import njit
 
 import policies.pedruscos as P
 from policies.pedruscos import MCTS, POLICIES
-from simulator.pedruscos import forward as F
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import MOON, STATION, build_board
-from simulator.pedruscos.engine import play_chunk
-from simulator.pedruscos.features import FEATURES, features, moon_share
-from simulator.pedruscos.rules import Rules, engine_rules
-from simulator.policy import EVAL_AT, engine_arrays, seat_policies
-from simulator.search import tally_for
+from simulator.contract.policy import EVAL_AT, engine_arrays, seat_policies
+from simulator.games.pedruscos import forward as F
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import MOON, STATION, build_board
+from simulator.games.pedruscos.engine import play_chunk
+from simulator.games.pedruscos.features import FEATURES, features, moon_share
+from simulator.games.pedruscos.rules import Rules, engine_rules
+from simulator.search.tree import tally_for
 
 CHEAP = "mcts:playouts=8,widen=1"  # three options enter the root at 8 simulations
 BOARD = build_board(*Rules().board_key())
@@ -277,7 +277,7 @@ def test_every_root_and_opponents_answer_a_legal_option():
 def test_the_banked_decisions_and_the_choices_made_there():
     """The bank's positions have two options or more, from several games' turns; the lookahead
     decides there as in the game, and the search's answer is one of the options."""
-    from simulator.pedruscos.spec import SPEC
+    from simulator.games.pedruscos.spec import SPEC
 
     hooks = SPEC.search_hooks
     ids, prm = seats(("lookahead", "lookahead"))
@@ -296,7 +296,7 @@ def test_the_banked_decisions_and_the_choices_made_there():
 
 # -- the answer that settles, the last rounds played out ------------------------------------------
 def _halving(counts):
-    from simulator import search as T
+    from simulator.search import tree as T
 
     h = T.new_halving(len(counts))
     for arm, c in enumerate(counts):

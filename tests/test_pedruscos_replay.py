@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.pedruscos import record as R
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import ASTEROID, COLOUR_NAMES, STATION, build_board
-from simulator.pedruscos.engine import play_one
-from simulator.pedruscos.rules import Rules
-from simulator.pedruscos.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pedruscos import record as R
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import ASTEROID, COLOUR_NAMES, STATION, build_board
+from simulator.games.pedruscos.engine import play_one
+from simulator.games.pedruscos.rules import Rules
+from simulator.games.pedruscos.spec import SPEC
 
 CASES = [
     (3, ["lookahead"], {}, 5),

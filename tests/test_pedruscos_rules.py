@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from policies.pedruscos import POLICIES, new_move_scratch
-from simulator.errors import BalanceError
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import MOON, PLANET, STATION, build_board
-from simulator.pedruscos.engine import turn
-from simulator.pedruscos.rules import Rules, engine_rules
-from simulator.pedruscos.turn import (
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import MOON, PLANET, STATION, build_board
+from simulator.games.pedruscos.engine import turn
+from simulator.games.pedruscos.rules import Rules, engine_rules
+from simulator.games.pedruscos.turn import (
     EV_HAULER,
     EV_HOLIDAYS,
     EV_MARKET,
@@ -25,7 +26,6 @@ from simulator.pedruscos.turn import (
     station_event,
     take_card,
 )
-from simulator.policy import engine_arrays, seat_policies
 
 RED, YELLOW, BLUE = 0, 1, 2
 BOARD = build_board(*Rules().board_key())
@@ -447,7 +447,7 @@ def test_a_moon_shipment_reaching_the_target_ends_the_game_on_landing():
 @pytest.mark.parametrize("seed", [149, *range(150, 162)])
 def test_no_event_follows_the_shipment_that_reaches_the_target(seed):
     # builders on a table of haulers: shipments from stations, branches bought on landing
-    from simulator.pedruscos.spec import SPEC
+    from simulator.games.pedruscos.spec import SPEC
 
     rules = Rules().with_values({"event_table": (1,) * 11, "target_points": 30, "ring_length": 3})
     ids, prm = engine_arrays(seat_policies(["builder"], SPEC.policies, SPEC.id, 3))

@@ -1,15 +1,21 @@
 """Every threshold of Pedruscos's turn rules at its value and one either side.
 
 Each test quotes the seed passage that fixes the number (docs/rules/pedruscos.md) and plays the
-rule of ``simulator.pedruscos.turn`` on a hand-made position, so moving a threshold by one (a
+rule of ``simulator.games.pedruscos.turn`` on a hand-made position, so moving a threshold by one (a
 ``>`` for a ``>=``, a limit off by one) fails a test here.
 """
 
 import numpy as np
 import pytest
 
-from simulator.pedruscos import state as S
-from simulator.pedruscos.turn import EV_HAULER, EV_PIRATES, end_round, landing_choice, reach_target
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.turn import (
+    EV_HAULER,
+    EV_PIRATES,
+    end_round,
+    landing_choice,
+    reach_target,
+)
 from tests.test_pedruscos_rules import MOON_CELL, RED, B, Table
 
 ALWAYS_SHIPS = "hauler:ship_at=0"  # ships whenever the rules let it

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from simulator.pirateer import board as B
+from simulator.games.pirateer import board as B
 
 
 def test_counts_of_the_reference():

@@ -1,14 +1,15 @@
-"""Every threshold of Pirateer's turn rules (simulator/pirateer/turn.py) at exactly its value and
-one either side, each citing the seed passage (/work/shared/seeds/pirateer.txt) it comes from."""
+"""Every threshold of Pirateer's turn rules (simulator/games/pirateer/turn.py) at exactly its value
+and one either side, each citing the seed passage (/work/shared/seeds/pirateer.txt) it comes
+from."""
 
 import numpy as np
 import pytest
 
-from simulator.pirateer import board as B
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.board import N_PICTURE
-from simulator.pirateer.rules import Rules
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.board import N_PICTURE
+from simulator.games.pirateer.rules import Rules
 from tests.test_pirateer_moves import Pos
 
 

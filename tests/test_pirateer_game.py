@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simulator  # noqa: F401  (configures the JIT cache)
-from simulator.pirateer import state as S
-from simulator.pirateer.engine import play_chunk, play_one
-from simulator.pirateer.rules import Rules
-from simulator.pirateer.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer.engine import play_chunk, play_one
+from simulator.games.pirateer.rules import Rules
+from simulator.games.pirateer.spec import SPEC
 
 POLICY_NAMES = ("random", "runner", "hunter", "lookahead")
 

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from policies.pirateer import POLICIES, RUNNER, decide_move, seed_numba
-from simulator.pirateer import forward as F
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.board import N_CELLS, N_PICTURE
-from simulator.pirateer.odds_memo import memo_capture_odds, new_odds_memo
-from simulator.pirateer.rules import Rules
-from simulator.policy import EVAL_AT, parse_policy
+from simulator.contract.policy import EVAL_AT, parse_policy
+from simulator.games.pirateer import forward as F
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.board import N_CELLS, N_PICTURE
+from simulator.games.pirateer.odds_memo import memo_capture_odds, new_odds_memo
+from simulator.games.pirateer.rules import Rules
 
 R = Rules().to_engine()
 

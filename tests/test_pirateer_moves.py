@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simulator  # noqa: F401  (configures the JIT cache)
-from simulator.pirateer import board as B
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.rules import Rules
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.rules import Rules
 
 DIRS = {"+x": B.PX, "-x": B.MX, "+y": B.PY, "-y": B.MY, "d+x": B.DIAG_PX, "d-x": B.DIAG_MX}
 
@@ -468,8 +468,8 @@ def test_a_ship_on_an_anchorage_may_take_the_treasure_where_it_stands_any_time()
 
 
 def test_the_first_seat_is_a_rule():
-    from simulator.pirateer.spec import SPEC
-    from simulator.policy import engine_arrays, seat_policies
+    from simulator.contract.policy import engine_arrays, seat_policies
+    from simulator.games.pirateer.spec import SPEC
 
     rules = Rules().with_values({"first_seat": 2})
     ids, prm = engine_arrays(seat_policies(["runner"], SPEC.policies, SPEC.id, 3))

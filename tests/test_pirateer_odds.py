@@ -5,10 +5,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.pirateer import board as B
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.rules import Rules
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.rules import Rules
 from tests.test_pirateer_moves import Pos
 
 

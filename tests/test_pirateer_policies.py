@@ -6,11 +6,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from policies import pirateer as P
-from simulator.pirateer import board as B
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.spec import SPEC
 from tests.test_pirateer_moves import Pos
 
 
@@ -146,9 +146,9 @@ def test_runner_never_takes_the_treasure_into_the_harbour_behind_its_own_ship():
 def test_lookahead_is_compiled_only_into_runs_that_play_it():
     """The engine's ``looking`` switch: None (numba leaves `lookahead` and its capture odds out)
     unless a seat plays `lookahead` or searches; a run's compiled combination says which."""
-    from simulator.first_compile import compiled_what
-    from simulator.pirateer.engine import looking_for
-    from simulator.plan import plan_run
+    from simulator.compiling.first_compile import compiled_what
+    from simulator.games.pirateer.engine import looking_for
+    from simulator.runs.plan import plan_run
     from tests.test_game_contract import _switch_signatures
 
     def ids(*names):
@@ -171,7 +171,7 @@ def test_lookahead_is_compiled_only_into_runs_that_play_it():
     with_it = _switch_signatures([("pirateer", ["runner", "lookahead"])], switch="looking")
     for found, wanted in ((without, {"none"}), (with_it, {"bool"})):
         engine = {k: set(v) for k, v in found.items() if "pirateer" in k and v}
-        assert "simulator.pirateer.engine.play_games" in engine  # callees: only when compiled
+        assert "simulator.games.pirateer.engine.play_games" in engine  # callees: only when compiled
         for name, types_seen in engine.items():
             assert types_seen == wanted, (name, types_seen)
 

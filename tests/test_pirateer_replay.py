@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.pirateer import board as B
-from simulator.pirateer.engine import play_one
-from simulator.pirateer.replay import DIRECTIONS, ISLAND_CELL, SHORT_FLAGS
-from simulator.pirateer.rules import Rules
-from simulator.pirateer.spec import SPEC
-from simulator.policy import engine_arrays, seat_policies
+from simulator.contract.policy import engine_arrays, seat_policies
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer.engine import play_one
+from simulator.games.pirateer.replay import DIRECTIONS, ISLAND_CELL, SHORT_FLAGS
+from simulator.games.pirateer.rules import Rules
+from simulator.games.pirateer.spec import SPEC
 
 CASES = [
     (2, ["runner", "hunter"], 11),

@@ -8,13 +8,13 @@ import pytest
 from numba import njit
 
 from policies.pirateer import POLICIES, seed_numba
-from simulator.pirateer import forward as F
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.pirateer.board import DIST, HARBOUR
-from simulator.pirateer.features import FEATURES, features
-from simulator.pirateer.rules import Rules
-from simulator.policy import parse_policy
+from simulator.contract.policy import parse_policy
+from simulator.games.pirateer import forward as F
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.games.pirateer.board import DIST, HARBOUR
+from simulator.games.pirateer.features import FEATURES, features
+from simulator.games.pirateer.rules import Rules
 
 R = Rules().to_engine()
 RULES = Rules()

@@ -1,8 +1,8 @@
 """What `balance board pirateer` and the registry see: the declared board and the columns."""
 
-from simulator.games import get_game
-from simulator.pirateer import board as B
-from simulator.pirateer.rules import Rules
+from simulator.contract.registry import get_game
+from simulator.games.pirateer import board as B
+from simulator.games.pirateer.rules import Rules
 
 
 def test_board_declares_the_reference_counts():

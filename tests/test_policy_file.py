@@ -16,21 +16,21 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.dataset import load_run
-from simulator.errors import BalanceError
-from simulator.games import register
-from simulator.plan import plan_run, play_chunk
-from simulator.policy import OUTSIDE
-from simulator.policy_file import read_policy_file
-from simulator.requests import Execution, PlayRequest
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import OUTSIDE
+from simulator.contract.registry import register
+from simulator.folders.run_folder import load_run
+from simulator.runs.plan import plan_run, play_chunk
+from simulator.runs.policy_file import read_policy_file
+from simulator.runs.requests import Execution, PlayRequest
 from tests.outside_game import SPEC
 
 register(SPEC)
 ROOT = Path(__file__).resolve().parents[1]
 
 GOOD = """\
-from simulator.policy import PolicyParam
-from simulator.policy_file import Policy
+from simulator.contract.policy import PolicyParam
+from simulator.runs.policy_file import Policy
 
 
 def heavy(prm, seat):
@@ -166,7 +166,7 @@ def test_studies_and_tune_take_the_file(tmp_path):
         assert all(c["policies"] == ["heavy:skill=3", "fixed"] for c in configs)
         assert all(c["policy_file"] == read_policy_file(path).sha256 for c in configs)
 
-    from simulator.tuning import plan_tune
+    from simulator.studies.tuning import plan_tune
 
     plan = plan_tune(
         PlayRequest("outside-fake", 400, policy_file=path), "heavy", against=["random"]
@@ -289,8 +289,8 @@ def test_compiled_functions_come_from_the_cache_in_a_new_process(tmp_path):
     path = _write(tmp_path, GOOD)
     script = textwrap.dedent(
         f"""
-        from simulator.games import register, get_game
-        from simulator.policy_file import load_policies, read_policy_file
+        from simulator.contract.registry import register, get_game
+        from simulator.runs.policy_file import load_policies, read_policy_file
         from tests.outside_game import SPEC
         register(SPEC)
         loaded = load_policies(SPEC, read_policy_file({str(path)!r}))
@@ -328,7 +328,7 @@ def test_the_file_travels_to_dask_workers_that_share_no_files(tmp_path, monkeypa
     if not dask.exists():
         pytest.skip("needs the dask command beside the Python running the tests")
     monkeypatch.setattr(test_cluster, "DASK", dask)
-    from simulator.runner import run
+    from simulator.runs.runner import run
 
     path = _write(tmp_path, GOOD)
     config = plan_run(
@@ -387,7 +387,7 @@ def test_policies_refuses_a_bad_file_in_one_line(tmp_path):
 def test_a_policy_from_a_file_is_a_rung_of_a_skill_ladder(tmp_path):
     from analyses.skill import skill_summary
     from reports.grouping import open_runs
-    from simulator.skill import skill
+    from simulator.studies.skill import skill
 
     path = _write(tmp_path, GOOD)
     out = tmp_path / "ladder"

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.plan import plan_run, play_chunk
-from simulator.requests import PlayRequest
+from simulator.runs.plan import plan_run, play_chunk
+from simulator.runs.requests import PlayRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ROOT / "tests" / "policy_files"
@@ -72,9 +72,9 @@ def test_the_crew_outside_policies_see_no_hidden_card():
 
 
 def test_the_crew_seat_view_hides_other_hands_and_secret_predictions():
-    from simulator.crew_deep_sea import state as S
-    from simulator.crew_deep_sea.board import task_table
-    from simulator.crew_deep_sea.outside import HIDDEN_OWNER, seat_view
+    from simulator.games.crew_deep_sea import state as S
+    from simulator.games.crew_deep_sea.board import task_table
+    from simulator.games.crew_deep_sea.outside import HIDDEN_OWNER, seat_view
 
     t = task_table()
     owners = np.arange(S.NC, dtype=np.int64) % 4
@@ -116,8 +116,8 @@ def test_a_parameter_from_the_file_changes_play():
 def test_a_run_with_a_policy_file_replays_game_for_game(tmp_path):
     """`balance replay RUN -i I` of a run with outside seats plays them from the file kept in the
     manifest (the file itself may be gone) and gives the run's row."""
-    from simulator.replay import replay_run, replay_seed
-    from simulator.runner import run
+    from simulator.runs.replay import replay_run, replay_seed
+    from simulator.runs.runner import run
 
     source = tmp_path / "mine.py"
     source.write_text((FILES / "pirateer_runner_copy.py").read_text())

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.errors import BalanceError
-from simulator.games import get_game
-from simulator.policy import PolicyDef, PolicyParam, parse_policy
-from simulator.tuning import parse_knob
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import PolicyDef, PolicyParam, parse_policy
+from simulator.contract.registry import get_game
+from simulator.studies.tuning import parse_knob
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator import games
+from simulator.contract import registry as games
 from tests.readme_examples import README, agrees, examples, output, write_files
 
 EXAMPLES = examples(README.read_text(encoding="utf-8"))

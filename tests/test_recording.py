@@ -1,10 +1,11 @@
-"""The recording buffer (simulator/recording.py): off writes nothing, a small buffer is grown."""
+"""The recording buffer (simulator/contract/recording.py): off writes nothing, a small buffer is
+grown."""
 
 from __future__ import annotations
 
 from numba import njit
 
-from simulator.recording import no_recording, play_recorded, record
+from simulator.contract.recording import no_recording, play_recorded, record
 
 
 @njit(cache=True)

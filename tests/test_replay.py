@@ -17,8 +17,8 @@ import tests.fake_game as fake
 from analyses.runs import Run
 from analyses.watch import games_to_watch
 from reports.build import write_report
-from simulator.replay import replay_run, run_row
-from simulator.runner import simulate
+from simulator.runs.replay import replay_run, run_row
+from simulator.runs.runner import simulate
 
 
 def call(capsys, *args):
@@ -162,7 +162,7 @@ def test_a_game_the_current_code_plays_differently_is_refused(fake_run, monkeypa
 
 
 def run_row_of(path: Path, i: int) -> pl.DataFrame:
-    from simulator.dataset import RunFolder
+    from simulator.folders.run_folder import RunFolder
 
     return run_row(RunFolder.open(path), i)
 

@@ -13,8 +13,8 @@ import cli
 import tests.coop_game as coop
 from analyses.targets import parse_targets
 from reports.build import open_runs, write_report
-from simulator.requests import Execution, PlayRequest
-from simulator.runner import simulate
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.runs.runner import simulate
 
 
 def call(args, capsys) -> tuple[int, str, str]:
@@ -27,7 +27,7 @@ def call(args, capsys) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def compare_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("cmp") / "study"
-    from simulator.studies import compare
+    from simulator.studies.compare import compare
 
     compare(PlayRequest("fake", 1500, sets=["bias=1"], seed=2), out, Execution(jobs=1))
     return out

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from simulator.dataset import RunFolder, load_run
+from simulator.folders.run_folder import RunFolder, load_run
 
 BALANCE = str(Path(sys.executable).with_name("balance"))
 GAMES, CHUNK = 20_000, 250

@@ -1,4 +1,5 @@
-"""The explicit generator of compiled code (simulator/rng.py) and the search kernel on it."""
+"""The explicit generator of compiled code (simulator/contract/rng.py) and the search kernel on
+it."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
-from simulator.caza_tesoros.odds import search_values
-from simulator.caza_tesoros.treasure_search import (
+from simulator.contract.rng import below, new_state, next_u64
+from simulator.games.caza_tesoros.odds import search_values
+from simulator.games.caza_tesoros.treasure_search import (
     MARK_ALL,
     MARK_ONE,
     PAIRS_ANY,
@@ -18,7 +20,6 @@ from simulator.caza_tesoros.treasure_search import (
     greedy_pick,
     search_trials,
 )
-from simulator.rng import below, new_state, next_u64
 
 
 @njit(cache=True)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from simulator.errors import BalanceError
-from simulator.rules import build_rules, load_variant, parse_sets
+from simulator.contract.errors import BalanceError
+from simulator.contract.rules import build_rules, load_variant, parse_sets
 from tests.fake_game import FakeRules
 
 
@@ -88,7 +88,7 @@ def test_variant_name_defaults_to_file_stem(tmp_path):
 def test_bool_and_tuple_options():
     from dataclasses import dataclass
 
-    from simulator.rules import RuleSet, option
+    from simulator.contract.rules import RuleSet, option
 
     @dataclass(frozen=True)
     class R(RuleSet):
@@ -111,7 +111,7 @@ def test_parse_sets_keeps_equals_in_value():
 
 
 def test_an_unknown_rule_of_a_long_list_names_the_closest_few():
-    from simulator.caza_tesoros.rules import Rules
+    from simulator.games.caza_tesoros.rules import Rules
 
     with pytest.raises(BalanceError) as err:
         build_rules(Rules, sets=["nonexistent_rule=3"])

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.dataset import RunFolder, load_run
+from simulator.folders.run_folder import RunFolder, load_run
 
 GAMES = 2000  # 8 parts of 250 games
 RUN = ["fake", "-n", GAMES, "--chunk-size", 250, "--seed", 11, "-j", 1, "-q"]
@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SLOW_BALANCE = [
     sys.executable,
     "-c",
-    "import sys; from simulator.games import register; from tests.slow_game import SPEC; "
-    "register(SPEC); import cli; cli.app()",
+    "import sys; from simulator.contract.registry import register; "
+    "from tests.slow_game import SPEC; register(SPEC); import cli; cli.app()",
 ]
 
 
@@ -174,7 +174,7 @@ def test_killed_manifest_writer_never_leaves_a_torn_manifest(tmp_path):
     folder = RunFolder(tmp_path)
     folder.write_manifest({"config": {"n": -1}, "pad": "x" * 2_000_000})
     script = (
-        "import sys; from pathlib import Path; from simulator.dataset import RunFolder\n"
+        "import sys; from pathlib import Path; from simulator.folders.run_folder import RunFolder\n"
         "f = RunFolder(Path(sys.argv[1]))\n"
         "for n in range(100000):\n"
         "    f.write_manifest({'config': {'n': n}, 'pad': 'x' * 2_000_000})\n"
@@ -300,7 +300,7 @@ def test_jobs_below_one_refused(capsys, tmp_path, jobs):
 
 
 def test_negative_jobs_count_back_from_all_cores():
-    from simulator.runner import resolve_jobs
+    from simulator.runs.runner import resolve_jobs
 
     cores = os.cpu_count() or 1
     assert resolve_jobs(-1) == cores and resolve_jobs(-cores) == 1 and resolve_jobs(None) == cores

@@ -6,10 +6,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simulator.dataset import RunFolder, load_run
-from simulator.errors import BalanceError
-from simulator.plan import chunk_seeds, default_chunk_size, plan_run
-from simulator.runner import run, simulate
+from simulator.contract.errors import BalanceError
+from simulator.folders.run_folder import RunFolder, load_run
+from simulator.runs.plan import chunk_seeds, default_chunk_size, plan_run
+from simulator.runs.runner import run, simulate
 
 
 def games(path) -> pl.DataFrame:
@@ -81,7 +81,7 @@ def test_game_replays_alone_from_its_seed(tmp_path, fake_game):
     path = simulate("fake", 300, tmp_path / "r", seed=9, jobs=1)
     row = games(path).row(123, named=True)
     config = plan_run("fake", 1)
-    from simulator.policy import engine_arrays
+    from simulator.contract.policy import engine_arrays
 
     ids, params = engine_arrays(list(config.seats))
     cols = fake_game.play_chunk(config.rules, 3, ids, params, np.array([row["seed"]], np.uint32))
@@ -159,7 +159,7 @@ def test_run_with_rules_object(tmp_path, fake_game):
 
 
 def test_refused_run_leaves_no_new_folder_but_keeps_an_old_one(tmp_path, monkeypatch):
-    import simulator.runner as runner
+    import simulator.runs.runner as runner
 
     def refuse(*args, **kwargs):
         raise BalanceError("cannot reach a Dask scheduler")

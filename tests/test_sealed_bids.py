@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.own_game import search
-from simulator.own_game.loader import from_source
+from simulator.games.own_game import search
+from simulator.games.own_game.loader import from_source
 from tests.test_own_game_checks import EXAMPLES, call
 
 SEALED = (EXAMPLES / "sealed_bids.py").read_text()

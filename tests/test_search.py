@@ -1,4 +1,4 @@
-"""The shared search (simulator/search.py) on games small enough to know the right answer.
+"""The shared search (simulator/search/tree.py) on games small enough to know the right answer.
 
 A tiny forward model written here drives the tree the way a game's ``forward.py`` does: Nim
 (take 1 to 3 from a pile, taking the last wins), whose winning moves are known exactly, and a
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator import search as T
+from simulator.search import tree as T
 
 LEFT = 0  # Nim position: [stones left, seat to move]
 TO_MOVE = 1
@@ -155,8 +155,8 @@ def test_named_parameter_values_are_written_and_shown_by_name():
     """`mcts:rollout=hunter` sets the rollout by name (or by its index); the label names it; a
     name the game does not have is one line listing the names."""
     from policies.pirateer import POLICIES
-    from simulator.errors import BalanceError
-    from simulator.policy import parse_policy
+    from simulator.contract.errors import BalanceError
+    from simulator.contract.policy import parse_policy
 
     by_name = parse_policy("mcts:rollout=hunter,playouts=50", POLICIES, "pirateer")
     by_index = parse_policy("mcts:rollout=2,playouts=50", POLICIES, "pirateer")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator import search as T
-from simulator.policy import EVAL_AT, ROW
+from simulator.contract.policy import EVAL_AT, ROW
+from simulator.search import tree as T
 
 
 @njit(cache=True)

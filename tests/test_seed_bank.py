@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simulator.seed_bank import LANES, STATE_WORDS, new_seed_bank, seed_paired
+from simulator.contract.seed_bank import LANES, STATE_WORDS, new_seed_bank, seed_paired
 
 
 @njit

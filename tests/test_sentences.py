@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from simulator.games import GAME_MODULES, available, get_game
+from simulator.contract.registry import GAME_MODULES, available, get_game
 from tests.readme_examples import README
 
 
@@ -115,7 +115,7 @@ def test_skill_says_why_no_first_seat_edge_beside_the_tables_figure():
 
 
 def test_design_progress_counts_the_check_games_as_the_report_does():
-    from simulator.design.search import check_line
+    from simulator.studies.design.search import check_line
 
     line = check_line(3, 200, 2)
     # The report: "On 400 fresh games it meets every target" (check games times seatings).
@@ -128,7 +128,7 @@ def test_design_progress_counts_the_check_games_as_the_report_does():
 
 def test_design_shortfall_names_each_target_in_its_unit():
     from analyses.targets import parse_targets
-    from simulator.design.search import shortfall_text
+    from simulator.studies.design.search import shortfall_text
 
     targets = parse_targets(["first-seat=47%..53%", "length=25..35", "no-winner<=5%"])
     assert shortfall_text(targets, [0.03, 2.5, 0.0]) == (
@@ -162,8 +162,8 @@ def test_explore_counts_its_settings_as_the_progress_line_does():
 
 
 def test_demo_says_how_long_all_the_engines_take_together(monkeypatch):
-    from simulator import first_compile
-    from simulator.plan import plan_run
+    from simulator.compiling import first_compile
+    from simulator.runs.plan import plan_run
 
     monkeypatch.setattr(first_compile, "seconds_before", lambda key: None)
     games = [g for g in available() if g != "fake"][:5]

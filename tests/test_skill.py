@@ -19,11 +19,11 @@ from analyses.ladder import CHANGES, HOLDS, NONE, UNSURE, ladder_summary, rung_g
 from analyses.runs import Run
 from analyses.skill import ELO, fit_ratings, skill_summary
 from reports.grouping import open_runs
-from simulator import studies
-from simulator.errors import BalanceError
-from simulator.requests import Execution, PlayRequest
-from simulator.rungs import split_rungs
-from simulator.skill import pair_tables, plan_skill, skill
+from simulator.contract.errors import BalanceError
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.studies import compare as studies
+from simulator.studies.rungs import split_rungs
+from simulator.studies.skill import pair_tables, plan_skill, skill
 from tests.test_cli import call
 
 WEAK, MID, TOP = "random", "strong", "strong:skill=3"  # weights 1, 2, 4

@@ -7,9 +7,9 @@ import re
 import time
 from pathlib import Path
 
-import simulator.skill as skill_module
-import simulator.studies as studies
-from simulator.requests import Execution, PlayRequest
+import simulator.studies.compare as studies
+import simulator.studies.skill as skill_module
+from simulator.runs.requests import Execution, PlayRequest
 
 PIG = str(Path(__file__).resolve().parents[1] / "examples" / "pig.py")
 

@@ -39,7 +39,7 @@ def _imported_by(args: list[str]) -> tuple[set[str], str]:
 def test_help_imports_no_numerical_package_nor_any_game():
     modules, out = _imported_by(["--help"])
     assert {m for m in HEAVY if m in modules} == set()
-    assert not any(m.startswith("simulator.caza_tesoros.") for m in modules)  # nor its engine
+    assert not any(m.startswith("simulator.games.caza_tesoros.") for m in modules)  # nor its engine
     assert "search-odds" in out and "crew-audit" in out  # the games' commands, still listed
 
 
@@ -58,7 +58,7 @@ def test_numba_imported_after_the_package_is_prepared_as_before():
         "assert 'numba' not in sys.modules\n"
         "from numba.core import config\n"
         "from numba.core.dispatcher import Dispatcher\n"
-        "from simulator import jit\n"
+        "from simulator.compiling import jit\n"
         "assert config.CACHE_DIR == str(jit.cache_folder()), config.CACHE_DIR\n"
         "assert getattr(Dispatcher.get_call_template, '_balance_unliteral', False)\n"
     )

@@ -12,12 +12,12 @@ import pytest
 from analyses.runs import Run
 from analyses.stats import proportion
 from analyses.summary import headline_rate_widths
-from simulator import studies
-from simulator.dataset import read_manifest
-from simulator.errors import BalanceError
-from simulator.plan import plan_run
-from simulator.requests import Execution, PlayRequest
-from simulator.runner import geometric_looks, run
+from simulator.contract.errors import BalanceError
+from simulator.folders.run_folder import read_manifest
+from simulator.runs.plan import plan_run
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.runs.runner import geometric_looks, run
+from simulator.studies import compare as studies
 
 
 def test_a_request_is_planned_as_the_same_fields_given_as_keywords():

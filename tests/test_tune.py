@@ -12,14 +12,14 @@ import pytest
 
 import cli
 from analyses.tuning import dominance
-from simulator import studies
-from simulator.dataset import RunFolder
-from simulator.errors import BalanceError
-from simulator.folders import read_tune
-from simulator.games import register
-from simulator.policy import PolicyDef, PolicyParam, parse_policy
-from simulator.requests import Execution, PlayRequest
-from simulator.tuning import parse_knob, plan_tune, tune
+from simulator.contract.errors import BalanceError
+from simulator.contract.policy import PolicyDef, PolicyParam, parse_policy
+from simulator.contract.registry import register
+from simulator.folders.run_folder import RunFolder
+from simulator.folders.study_folders import read_tune
+from simulator.runs.requests import Execution, PlayRequest
+from simulator.studies import compare as studies
+from simulator.studies.tuning import parse_knob, plan_tune, tune
 from tests import coop_game
 from tests.fake_game import SPEC as FAKE
 
@@ -331,7 +331,7 @@ WHOLE_NUMBER_PARAMETERS = {
 
 @pytest.mark.parametrize("game", sorted(WHOLE_NUMBER_PARAMETERS))
 def test_counts_and_points_are_declared_whole_numbers(game):
-    from simulator.games import get_game
+    from simulator.contract.registry import get_game
 
     declared = {
         name: {p.name for p in pdef.params if p.integer}

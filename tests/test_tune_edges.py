@@ -6,8 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from reports.tune_report import edge_sentences
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.tuning import Knob, at_edge
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.studies.tuning import Knob, at_edge
 
 POLICY = PolicyDef(
     "hold",

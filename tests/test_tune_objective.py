@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import cli
-from simulator.folders import Seating
+from simulator.folders.study_folders import Seating
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

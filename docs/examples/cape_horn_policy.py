@@ -5,13 +5,13 @@
 
 The decisions, their arguments and what they return: docs/policies.md, section Cape Horn. The
 functions are compiled by numba (numbers and numpy arrays only). The state layout is in
-simulator/cape_horn/state.py (``pl[p, S.P_SP]`` is seat p's sail points).
+simulator/games/cape_horn/state.py (``pl[p, S.P_SP]`` is seat p's sail points).
 """
 
 from policies import cape_horn as C  # the built-in decisions, usable from yours
-from simulator.cape_horn import state as S
-from simulator.policy import PolicyParam
-from simulator.policy_file import Policy
+from simulator.contract.policy import PolicyParam
+from simulator.games.cape_horn import state as S
+from simulator.runs.policy_file import Policy
 
 PL = C.PLANNER
 # The planner's parameters first (its decisions read them), then mine: prm[p, RESERVE_SP].

@@ -5,16 +5,16 @@
 
 The decisions, their arguments and what they return: docs/policies.md, section Caza-Tesoros.
 The functions are compiled by numba (no Python objects, lists or dicts inside them: numbers and
-the numpy arrays you are given). The state layout is in simulator/caza_tesoros/state.py
+the numpy arrays you are given). The state layout is in simulator/games/caza_tesoros/state.py
 (``pl[p, S.P_VP]`` is colour p's victory points, ``sh[p, s, S.S_CELL]`` the cell of its ship s).
 """
 
 from numba import njit
 
 from policies import caza_tesoros as C  # built-in helpers and decisions, usable from yours
-from simulator.caza_tesoros import state as S
-from simulator.policy import PolicyParam
-from simulator.policy_file import Policy
+from simulator.contract.policy import PolicyParam
+from simulator.games.caza_tesoros import state as S
+from simulator.runs.policy_file import Policy
 
 # -- robot_first: the robot card before anything else -------------------------------------------
 # Parameter rows hold the values in the order declared below: prm[RESERVE], prm[MARGIN].

@@ -6,14 +6,14 @@
 The decisions, their arguments and what they return: docs/policies.md, section The Crew. Each
 function receives ``s``, the member's own view of the game (a copy: other hands are hidden),
 and is compiled by numba (numbers and numpy arrays only). The layout of ``s`` is in
-simulator/crew_deep_sea/state.py (``s[O_OWNER + c] == p``: card ``c`` is in my hand).
+simulator/games/crew_deep_sea/state.py (``s[O_OWNER + c] == p``: card ``c`` is in my hand).
 """
 
 from numba import njit
 
 from policies import crew_deep_sea as C  # the built-in decisions, usable from yours
-from simulator.crew_deep_sea import state as S
-from simulator.policy_file import Policy
+from simulator.games.crew_deep_sea import state as S
+from simulator.runs.policy_file import Policy
 
 H = C.HEURISTIC  # every decision below that is not mine is the built-in heuristic's
 

@@ -5,13 +5,13 @@
 
 The decisions, their arguments and what they return: docs/policies.md, section Pedruscos del
 Espacio. The functions are compiled by numba (numbers and numpy arrays only). The state layout is
-in simulator/pedruscos/state.py (``pl[p, S.P_POINTS]`` is miner p's points).
+in simulator/games/pedruscos/state.py (``pl[p, S.P_POINTS]`` is miner p's points).
 """
 
 from policies import pedruscos as P  # the built-in decisions, usable from yours
-from simulator.pedruscos import state as S
-from simulator.policy import PolicyParam
-from simulator.policy_file import Policy
+from simulator.contract.policy import PolicyParam
+from simulator.games.pedruscos import state as S
+from simulator.runs.policy_file import Policy
 
 # The built-in hauler's parameter first (its decisions read prm[0] as ship_at), then mine.
 SHIP_AT, KEEP = 0, 1

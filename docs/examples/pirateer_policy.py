@@ -5,7 +5,7 @@
 
 The decision, its arguments and what it returns: docs/policies.md, section Pirateer. The
 function is compiled by numba (numbers and the numpy arrays you are given; no lists or dicts).
-The position's layout is in simulator/pirateer/state.py, the rules that change it in turn.py:
+The position's layout is in simulator/games/pirateer/state.py, the rules that change it in turn.py:
 ``ships[s]`` is the cell of ship ``s`` (-1 once captured), ship ``s`` flies flag ``s // S.FLEET``,
 sailed by seat ``owner[s // S.FLEET]``.
 """
@@ -13,10 +13,10 @@ sailed by seat ``owner[s // S.FLEET]``.
 import numpy as np
 
 from policies import pirateer as P  # built-in scores and decisions, usable from yours
-from simulator.pirateer import state as S
-from simulator.pirateer import turn
-from simulator.policy import PolicyParam
-from simulator.policy_file import Policy
+from simulator.contract.policy import PolicyParam
+from simulator.games.pirateer import state as S
+from simulator.games.pirateer import turn
+from simulator.runs.policy_file import Policy
 
 FEAR = 0  # parameter rows hold the values in the order declared below
 

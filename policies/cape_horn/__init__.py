@@ -12,8 +12,8 @@ The engine decides in scratch made once (``decide_place_within``, ``decide_move_
 :func:`new_plan_scratch`), so a turn allocates nothing and runs without the runtime; the plain
 ``decide_*`` make their own scratch (a policy file may call them).
 
-The search player ``mcts`` is the shared search (``simulator.search``) over Cape Horn's forward
-model (``simulator.cape_horn.forward``); the engine calls it, never the ``decide_*`` here.
+The search player ``mcts`` is the shared search (``simulator.search.tree``) over Cape Horn's forward
+model (``simulator.games.cape_horn.forward``); the engine calls it, never the ``decide_*`` here.
 
 One module per job: ``declarations`` (the policies, their parameters, the search player's
 rollouts), ``values`` (the value of a position: the token state, what the card under a ship
@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
 
 from .bridges import FAR, chain_field, chain_field_within
 from .declarations import (
@@ -257,7 +257,7 @@ def decide_place(pid, prm, p, B, r, card, ship, pl, hand, g, buf):
     return decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch)
 
 
-# inlined into the engine's turn (simulator/cape_horn/outside.py says why)
+# inlined into the engine's turn (simulator/games/cape_horn/outside.py says why)
 @njit(cache=True, _nrt=False, inline="always")
 def decide_place_within(pid, prm, p, B, r, card, ship, pl, hand, g, buf, scratch):
     """:func:`decide_place` in ``scratch`` (:func:`new_plan_scratch`)."""
@@ -322,12 +322,12 @@ def _random_move(B, r, card, ship, pl, p, moves):
 
 @njit(cache=True)
 def decide_move(pid, prm, p, B, r, card, ship, pl, hand, g):
-    """The move ``p`` makes: (kind, a, b) as in :mod:`simulator.cape_horn.state` (MV_*)."""
+    """The move ``p`` makes: (kind, a, b) as in :mod:`simulator.games.cape_horn.state` (MV_*)."""
     scratch = new_plan_scratch(card.shape[0], hand.shape[1])
     return decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch)
 
 
-# inlined into the engine's turn (simulator/cape_horn/outside.py says why)
+# inlined into the engine's turn (simulator/games/cape_horn/outside.py says why)
 @njit(cache=True, _nrt=False, inline="always")
 def decide_move_within(pid, prm, p, B, r, card, ship, pl, hand, g, scratch):
     """:func:`decide_move` in ``scratch`` (:func:`new_plan_scratch`)."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
-from simulator.cape_horn.board import K_LAND, K_NONE
-from simulator.cape_horn.rules import ADJ_ORTHOGONAL
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
+from simulator.games.cape_horn.board import K_LAND, K_NONE
+from simulator.games.cape_horn.rules import ADJ_ORTHOGONAL
 
 FAR = 1 << 20
 

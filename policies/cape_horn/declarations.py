@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.search import mcts_policy
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.search.tree import mcts_policy
 
 RANDOM, RACER, BLOCKER, PLANNER, MCTS = 0, 1, 2, 3, 4
 WIN = 1.0e9

@@ -9,10 +9,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from simulator.cape_horn import state as S
-from simulator.cape_horn import turn
-from simulator.cape_horn.board import K_FINISH, MAX_MOVES, N_ZONES
-from simulator.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn import turn
+from simulator.games.cape_horn.board import K_FINISH, MAX_MOVES, N_ZONES
+from simulator.games.cape_horn.rules import ADJ_ORTHOGONAL, FINISH_REACH
 
 from .bridges import _chain, chain_field_within
 from .declarations import PLANNER, PLANNER_P, RACER_P

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from simulator.cape_horn import state as S
-from simulator.cape_horn.board import K_FINISH, N_ZONES
+from simulator.games.cape_horn import state as S
+from simulator.games.cape_horn.board import K_FINISH, N_ZONES
 
 from .declarations import WIN
 

@@ -11,7 +11,7 @@ member knows and believes about the hands), ``tasks`` (task targets, fit, progre
 chance a task is kept), ``heuristic`` (the heuristic crew), ``solver`` (the perfect-information
 search), ``sampler`` (sampled deals solved by it) and ``expert`` (each member's search from its
 own view, simulations played by the heuristic crew). Every rule they apply is called from
-:mod:`simulator.crew_deep_sea.turn` and :mod:`simulator.crew_deep_sea.verdicts`.
+:mod:`simulator.games.crew_deep_sea.turn` and :mod:`simulator.games.crew_deep_sea.verdicts`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import NC, S_NTRICKS
-from simulator.crew_deep_sea.turn import comm_claims, passable_cards
+from simulator.games.crew_deep_sea.state import NC, S_NTRICKS
+from simulator.games.crew_deep_sea.turn import comm_claims, passable_cards
 
 from .declarations import (
     EXPERT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.policy import PolicyDef, PolicyParam
+from simulator.contract.policy import PolicyDef, PolicyParam
 
 RANDOM, HEURISTIC, OMNISCIENT, EXPERT, SAMPLER = 0, 1, 2, 3, 4
 EXPERT_PLAYOUTS = 192  # the expert's default budget: simulations per card decision

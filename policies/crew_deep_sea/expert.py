@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     DONE,
     MAXP,
     NC,
@@ -40,14 +40,14 @@ from simulator.crew_deep_sea.state import (
     rank_of,
     suit_of,
 )
-from simulator.crew_deep_sea.turn import (
+from simulator.games.crew_deep_sea.turn import (
     comm_claims,
     communicate,
     legal_cards,
     may_communicate,
     play_and_close,
 )
-from simulator.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
+from simulator.games.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
 
 from .declarations import EXPERT_P, HEURISTIC_DEFAULTS, heuristic_params
 from .heuristic import claim_to_make, heuristic_comm, heuristic_play

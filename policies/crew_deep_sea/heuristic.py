@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     C_COMPARE_TRICKS,
     C_NEVER_LEAD_SUITS,
     C_NEVER_STREAK,
@@ -67,7 +67,7 @@ from simulator.crew_deep_sea.state import (
     rank_of,
     suit_of,
 )
-from simulator.crew_deep_sea.turn import (
+from simulator.games.crew_deep_sea.turn import (
     FORBIDDEN_LEADS,
     comm_claims,
     copy_closing_fields,
@@ -78,7 +78,7 @@ from simulator.crew_deep_sea.turn import (
     play_card,
     winning_now,
 )
-from simulator.crew_deep_sea.verdicts import (
+from simulator.games.crew_deep_sea.verdicts import (
     balance_rank,
     evaluate,
     single_trick_task,

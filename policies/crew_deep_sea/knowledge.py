@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     DONE,
     MAXP,
     NC,
@@ -32,8 +32,8 @@ from simulator.crew_deep_sea.state import (
     SUB,
     suit_of,
 )
-from simulator.crew_deep_sea.turn import beats, claim_excludes
-from simulator.crew_deep_sea.verdicts import prediction_hidden
+from simulator.games.crew_deep_sea.turn import beats, claim_excludes
+from simulator.games.crew_deep_sea.verdicts import prediction_hidden
 
 
 # -- what a player knows ---------------------------------------------------------------------

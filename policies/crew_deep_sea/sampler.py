@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     DONE,
     MAX_TASKS,
     NC,
@@ -23,8 +23,8 @@ from simulator.crew_deep_sea.state import (
     STATE_SIZE,
     current_player,
 )
-from simulator.crew_deep_sea.turn import legal_cards, play_and_close
-from simulator.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
+from simulator.games.crew_deep_sea.turn import legal_cards, play_and_close
+from simulator.games.crew_deep_sea.verdicts import END_SUCCESS, ONGOING, mission_end
 
 from .declarations import HEURISTIC_DEFAULTS, SAMPLER_P, heuristic_params
 from .heuristic import heuristic_pick, heuristic_play

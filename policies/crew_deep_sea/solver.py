@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     NC,
     S_DONE,
     S_NIN,
@@ -17,8 +17,8 @@ from simulator.crew_deep_sea.state import (
     STATE_SIZE,
     current_player,
 )
-from simulator.crew_deep_sea.turn import legal_cards, play_and_close
-from simulator.crew_deep_sea.verdicts import (
+from simulator.games.crew_deep_sea.turn import legal_cards, play_and_close
+from simulator.games.crew_deep_sea.verdicts import (
     END_RULE_FAILED,
     END_SUCCESS,
     END_TASK_FAILED,

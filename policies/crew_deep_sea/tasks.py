@@ -1,6 +1,6 @@
 """Tasks as the policies weigh them: the cards a task wants, how well a hand fits it, its public
 progress, and (on a fully visible deal) the chance it is still kept. The verdict on a task is
-the rules' (``simulator.crew_deep_sea.verdicts.eval_task``); these are estimates.
+the rules' (``simulator.games.crew_deep_sea.verdicts.eval_task``); these are estimates.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.crew_deep_sea.state import (
+from simulator.games.crew_deep_sea.state import (
     C_COMPARE_TRICKS,
     C_NEVER_LEAD_SUITS,
     C_NEVER_STREAK,
@@ -54,8 +54,8 @@ from simulator.crew_deep_sea.state import (
     rank_of,
     suit_of,
 )
-from simulator.crew_deep_sea.turn import beats
-from simulator.crew_deep_sea.verdicts import eval_objective, single_trick_task
+from simulator.games.crew_deep_sea.turn import beats
+from simulator.games.crew_deep_sea.verdicts import eval_objective, single_trick_task
 
 
 @njit(cache=True, _nrt=False)

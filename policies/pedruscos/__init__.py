@@ -15,9 +15,9 @@ The decisions that need scratch (move, branch, dice, route) have a ``_within`` f
 it (:func:`new_move_scratch`) and allocates nothing: the engine's turns and the search's
 simulations hand one down, and a simulation then runs without the runtime.
 
-``mcts`` is the shared search (``simulator.search``) over the game's forward model
-(``simulator.pedruscos.forward``): the engine calls it for the end square and what landing there
-does (ship, open a branch), never :func:`decide_move`; the seat's other decisions are its
+``mcts`` is the shared search (``simulator.search.tree``) over the game's forward model
+(``simulator.games.pedruscos.forward``): the engine calls it for the end square and what landing
+there does (ship, open a branch), never :func:`decide_move`; the seat's other decisions are its
 ``guide`` policy's.
 
 One module per job: ``declarations`` (the policies, their parameters, the search's rollouts),
@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import ASTEROID
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import ASTEROID
 
 from .declarations import (
     BUILDER,

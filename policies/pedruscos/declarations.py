@@ -6,8 +6,8 @@ import dataclasses
 
 import numpy as np
 
-from simulator.policy import PolicyDef, PolicyParam
-from simulator.search import mcts_policy
+from simulator.contract.policy import PolicyDef, PolicyParam
+from simulator.search.tree import mcts_policy
 
 RANDOM, HAULER, BUILDER, LOOKAHEAD, MCTS, RACER = 0, 1, 2, 3, 4, 5
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import ASTEROID, MOON, PLANET
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import ASTEROID, MOON, PLANET
 
 from .declarations import (
     BUILDER,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.pedruscos import state as S
-from simulator.pedruscos.board import ASTEROID, MOON, N_COLOURS, N_STATIONS, PLANET
-from simulator.pedruscos.rules import ROUTE_BEFORE_ROLL
+from simulator.games.pedruscos import state as S
+from simulator.games.pedruscos.board import ASTEROID, MOON, N_COLOURS, N_STATIONS, PLANET
+from simulator.games.pedruscos.rules import ROUTE_BEFORE_ROLL
 
 from .declarations import LOOK_P, WIN
 

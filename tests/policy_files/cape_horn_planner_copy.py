@@ -4,7 +4,7 @@ the optional token decision, so it takes every token as the built-ins do), and t
 declining every zone III token."""
 
 from policies import cape_horn as C
-from simulator.policy_file import Policy
+from simulator.runs.policy_file import Policy
 
 PL = C.PLANNER
 

@@ -3,8 +3,8 @@ the built-in one (tests/test_policy_file_games.py) and measures the cost of the 
 function path (benchmarks/policy_file.py)."""
 
 from policies import caza_tesoros as C
-from simulator.caza_tesoros import state as S
-from simulator.policy_file import Policy
+from simulator.games.caza_tesoros import state as S
+from simulator.runs.policy_file import Policy
 
 RESERVE, SHIPS, CARDS, BID_MARGIN = 0, 1, 2, 3
 

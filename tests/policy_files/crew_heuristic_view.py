@@ -3,9 +3,9 @@
 other hands hidden)."""
 
 from policies import crew_deep_sea as C
-from simulator.crew_deep_sea.outside import HIDDEN_OWNER
-from simulator.crew_deep_sea.state import NC, O_COMMBY, O_OWNER, S_CAPTAIN, S_DUMMY
-from simulator.policy_file import Policy
+from simulator.games.crew_deep_sea.outside import HIDDEN_OWNER
+from simulator.games.crew_deep_sea.state import NC, O_COMMBY, O_OWNER, S_CAPTAIN, S_DUMMY
+from simulator.runs.policy_file import Policy
 
 H = C.HEURISTIC
 

@@ -2,7 +2,7 @@
 (tests/test_policy_file_games.py: it plays game for game as the built-in)."""
 
 from policies import pedruscos as P
-from simulator.policy_file import Policy
+from simulator.runs.policy_file import Policy
 
 L = P.LOOKAHEAD
 

@@ -5,8 +5,8 @@ path (benchmarks/policy_file.py)."""
 import numpy as np
 
 from policies import pirateer as P
-from simulator.pirateer import turn
-from simulator.policy_file import Policy
+from simulator.games.pirateer import turn
+from simulator.runs.policy_file import Policy
 
 
 def move(prm, r, ships, owner, occ, g, p, moves, n):
