@@ -167,6 +167,12 @@ def searcher(game, **kw):
     return lambda state, seat, actions, rng: search.choose(game, state, seat, actions, rng, **kw)
 
 
+def search_value(game):
+    from simulator.games.own_game.spec import search_value as named
+
+    return named(game)
+
+
 def rollout_of(game):
     from simulator.games.own_game.spec import search_rollout
 
@@ -191,7 +197,15 @@ def head_to_head(game, moves, games, seed0):
     for g in range(games):
         seat = g % players
         choosers = [plain] * players
-        choosers[seat] = searcher(game, moves=moves, rollout=policy, players=players)
+        choosers[seat] = searcher(
+            game,
+            moves=moves,
+            rollout=policy,
+            players=players,
+            value=search_value(game),
+            rules=rules,
+            rollout_key=name,
+        )
         winners, _ = play(game, rules, choosers, seed0 + g)
         if seat in winners:
             won += 1.0 / len(winners)
@@ -336,14 +350,22 @@ def pig_table(budgets, games, goal):
     game = load(ROOT / "examples" / "pig.py")
     hold = game.policies["hold"].function
     best = pig_best_response(goal, 6, 20)
+    rules = {"goal": goal, "faces": 6}
     print(f"\nPig to {goal} against hold at 20 (the best response wins {best:.1%} over both seats)")
     for moves in budgets:
         won = 0
         for g in range(games):
             seat = g % 2
             choosers = [hold, hold]
-            choosers[seat] = searcher(game, moves=moves, rollout=hold)
-            winners, _ = play(game, {"goal": goal, "faces": 6}, choosers, 9000 + g)
+            choosers[seat] = searcher(
+                game,
+                moves=moves,
+                rollout=hold,
+                value=search_value(game),
+                rules=rules,
+                rollout_key="hold",
+            )
+            winners, _ = play(game, rules, choosers, 9000 + g)
             won += winners == [seat]
         print(f"  moves {moves:>6,}: {share(won, games)}", flush=True)
 

@@ -116,3 +116,4 @@ def catch_up(state, seat, actions, rng, at=20, behind=10):
 
 policies = {"hold": hold, "catch_up": catch_up}
 search_rollout = "hold"  # the search's simulations hold at 20: far closer to good play than random
+search_value = "scores"  # simulations stop when the turn passes: a value from scores judges them

@@ -71,7 +71,7 @@ def check_game(
     from simulator.contract.rules import build_rules
     from simulator.games.own_game import fairness, watchdog
     from simulator.games.own_game.checks import check_games, policy_game
-    from simulator.games.own_game.spec import policy_chooser
+    from simulator.games.own_game.spec import policy_chooser, value_verdict
 
     if not is_game_file(file):
         raise BalanceError(f"check-game takes a game file (my_game.py), not {file!r}")
@@ -104,13 +104,15 @@ def check_game(
                 played[name] = {"refused": refusal}
                 continue
             progress.say(f"one game of {name} at every seat")
-            chooser = policy_chooser(game, parse_policy(name, spec.policies, spec.id), n)
+            chooser = policy_chooser(game, parse_policy(name, spec.policies, spec.id), n, values)
             result = policy_game(game, values, n, name, chooser, seed)
             played[name] = {
                 "decisions": result.decisions,
                 "seconds_per_decision": result.seconds_per_decision,
                 "finished": result.finished,
             }
+            if name == "mcts" and (verdict := value_verdict(game, values, n)):
+                played[name]["value"] = verdict
         progress.say("the speed of simulate")
         speed = _simulate_speed(file, n, set_)
     finally:
@@ -156,16 +158,18 @@ def _played_words(what: dict[str, Any], n_players: int) -> str:
         time_words = f"{per * 1000:,.1f} ms"
     else:
         time_words = f"{per:,.1f} s"
+    value = f"; its value {what['value']}" if "value" in what else ""
     if not what["finished"]:
         from simulator.games.own_game.checks import POLICY_GAME_SECONDS
 
         return (
             f"the first {what['decisions']:,} decisions of a checked game at all {n_players} "
             f"seats, {time_words} per decision (stopped there, after {POLICY_GAME_SECONDS:g} s)"
+            + value
         )
     return (
         f"one checked game played at all {n_players} seats, {what['decisions']:,} decisions, "
-        f"{time_words} per decision"
+        f"{time_words} per decision{value}"
     )
 
 

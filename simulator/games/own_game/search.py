@@ -74,6 +74,7 @@ import numpy as np
 
 from . import fairness
 from .loader import GameFile
+from .value import ScoreValue, learned_value
 
 DEFAULT_PLAYOUTS = 5000  # simulations per decision at most, unless told
 DEFAULT_MOVES = 20_000  # simulated moves per decision at most (0: no cap), unless told
@@ -174,9 +175,17 @@ def choose(
     rollout: Rollout | None = None,
     players: int | None = None,
     exploit: bool = False,
+    value: str = "playout",
+    rules: dict | None = None,
+    rollout_key: str = "",
 ) -> Any:
     """The action ``seat`` takes at ``state`` among ``actions`` after ``playouts`` simulations
     (or as many as ``seconds`` allow, when above 0).
+
+    ``value="scores"``: simulations stop when the turn passes and a value learned from the
+    file's scores judges them (:mod:`.value`; fitted once per process on games of ``rollout``,
+    named by ``rollout_key``, under ``rules``), where that value passed its gate; else they play
+    to the end.
 
     ``rng`` is the game's generator: exactly one value is drawn from it to seed the search's own
     stream. ``players`` is the number of seats (from ``scores`` or the file's fixed count when
@@ -213,6 +222,8 @@ def choose(
         arms = list(range(k))
     sim = _Simulator(game, state, seat, [actions[i] for i in arms], n, explore, horizon, rollout)
     sim.exploit = exploit
+    if value == "scores":
+        sim.judge_turns(game, state, rules, n, rollout, rollout_key)
     deadline = time.perf_counter() + seconds if timed else _NO_DEADLINE
     incumbent = arms.index(first) if first is not None else None
     root = _Root(sim, srng, incumbent)
@@ -532,6 +543,10 @@ class _Simulator:
         self.chancy = self.hidden
         self.moves = 0  # simulated moves so far
         self.exploit = False  # the other seats play the rollout policy, not the tree
+        self.value: ScoreValue | None = None  # judges a simulation when the turn passes
+        self.turn = game.turn
+        self.root_turn: Any = None
+        self.wander = WANDER
         self.root_stats: dict = {}
         if not self.hidden:
             self.key = _keyer(state)
@@ -545,6 +560,19 @@ class _Simulator:
         self.luck = np.random.Generator(self.luck_bits)
         self.choice_bits = np.random.PCG64(0)
         self.choice = np.random.Generator(self.choice_bits)
+
+    def judge_turns(
+        self, game: GameFile, state: Any, rules: dict | None, n: int, rollout: Any, key: str
+    ) -> None:
+        """Stop simulations when the turn passes, judged by the value learned from scores,
+        where it passed its gate. The rollout then plays as it would (no random moves): a
+        simulation this short is the tree's to explore."""
+        rules = rules if rules is not None else {k: o["default"] for k, o in game.options.items()}
+        learned = learned_value(game, rules, n, rollout, key)
+        if learned.usable and self.turn is not None:
+            self.value = learned
+            self.root_turn = self.turn(state)
+            self.wander = 0.0
 
     # -- the tree ------------------------------------------------------------------------------
     def _node(self, s: Any, mover: Any) -> list:
@@ -623,6 +651,7 @@ class _Simulator:
         explore, horizon, limit, rollout = self.explore, self.horizon, self.limit, self.rollout
         top = self.top
         seat, exploit = self.seat, self.exploit
+        value, turn_of, root_turn, wander = self.value, self.turn, self.root_turn, self.wander
         solving = not hidden and not exploit  # proofs: every seat plays its best
         noisy = self.chancy and rollout is not None
         lo = self.lo if self.lo < self.hi else 0.0
@@ -681,6 +710,9 @@ class _Simulator:
             if horizon and decisions >= horizon:
                 rewards = self.judged(s)
                 break
+            if value is not None and turn_of(s) != root_turn:
+                rewards = value.shares(self.scores(s), mover)
+                break
             acts = legal(s)
             if ui == _BATCH:
                 u, ui = c.random(_BATCH).tolist(), 0
@@ -717,8 +749,8 @@ class _Simulator:
                 last = None
                 if exploit and mover != seat:  # the policy exploited, as it plays
                     a = rollout(s, mover, acts, c) if rollout else acts[int(r * len(acts))]
-                elif rollout is None or r < WANDER:
-                    a = acts[int(r / WANDER * len(acts))] if rollout else acts[int(r * len(acts))]
+                elif rollout is None or r < wander:
+                    a = acts[int(r / wander * len(acts))] if rollout else acts[int(r * len(acts))]
                 else:
                     a = rollout(s, mover, acts, c)
             s = apply(s, a)
@@ -763,6 +795,7 @@ class _Simulator:
         sample_chance, outcomes = self.sample_chance, self.outcomes
         horizon, limit, rollout = self.horizon, self.limit, self.rollout
         seat, exploit = self.seat, self.exploit
+        value, turn_of, root_turn, wander = self.value, self.turn, self.root_turn, self.wander
         g, c = self.luck, self.choice
         while True:
             mover = to_move(s)
@@ -791,6 +824,8 @@ class _Simulator:
                 continue
             if horizon and decisions >= horizon:
                 return self.judged(s), moves
+            if value is not None and turn_of(s) != root_turn:
+                return value.shares(self.scores(s), mover), moves
             acts = legal(s)
             if ui == _BATCH:
                 u, ui = c.random(_BATCH).tolist(), 0
@@ -800,8 +835,8 @@ class _Simulator:
                 a = acts[int(r * len(acts))]
             elif exploit and mover != seat:  # the policy exploited, as it plays
                 a = rollout(s, mover, acts, c)
-            elif r < WANDER:
-                a = acts[int(r / WANDER * len(acts))]
+            elif r < wander:
+                a = acts[int(r / wander * len(acts))]
             else:
                 a = rollout(s, mover, acts, c)
             s = apply(s, a)

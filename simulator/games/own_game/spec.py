@@ -137,6 +137,21 @@ def search_rollout(game: GameFile) -> str:
     return str(named)
 
 
+VALUES = ("playout", "scores")  # how a search's simulation ends: at the game's end, or the turn's
+
+
+def search_value(game: GameFile) -> str:
+    """How the search's simulations end by default: as the file says (``search_value =
+    "scores"``: at the turn's end, judged by a value learned from its scores), else played out
+    to the game's end."""
+    named = getattr(game.module, "search_value", "playout")
+    if named not in VALUES:
+        raise BalanceError(
+            f"{game.path}: search_value = {named!r}: give one of {', '.join(map(repr, VALUES))}"
+        )
+    return str(named)
+
+
 def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
     from .search import DEFAULT_MOVES, DEFAULT_PLAYOUTS, EXPLORE
 
@@ -147,6 +162,12 @@ def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
         else "the file names none with search_rollout"
     )
     choices = ("random", *(p.name for p in own))
+    value = search_value(game)
+    value_why = (
+        "named by the file's search_value"
+        if value != "playout"
+        else "the file names none with search_value"
+    )
     return (
         PolicyParam("playouts", DEFAULT_PLAYOUTS, 1, 100_000,
                     "simulations per decision at most", integer=True, log=True),
@@ -169,6 +190,11 @@ def _search_params(game: GameFile, own: list) -> tuple[PolicyParam, ...]:
                     "1: the other seats play the rollout policy in the simulations, so the "
                     "search answers with a best response to it (how exploitable it is); 0: "
                     "every seat searches for itself", integer=True),
+        PolicyParam("value", VALUES.index(value), 0, len(VALUES) - 1,
+                    "how a simulation ends: playout (at the game's end) or scores (when the "
+                    "turn passes, judged by a value learned from the file's scores, used only "
+                    f"where it passes its gate); {value} by default ({value_why})",
+                    integer=True, choices=VALUES),
     )  # fmt: skip
 
 
@@ -252,7 +278,9 @@ def _greedy_value(game: GameFile) -> Callable[[Any, int], float]:
     return value
 
 
-def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) -> Chooser:
+def _chooser(
+    game: GameFile, policy_id: int, row: np.ndarray, n_players: int, rules: dict | None = None
+) -> Chooser:
     if policy_id == RANDOM:
         return _random
     if policy_id == GREEDY:
@@ -267,15 +295,19 @@ def _chooser(game: GameFile, policy_id: int, row: np.ndarray, n_players: int) ->
         return functools.partial(
             _search, game, playouts=int(row[0]), explore=float(row[1]), horizon=int(row[2]),
             rollout=rollout, players=n_players, seconds=float(row[4]), moves=int(row[5]),
-            exploit=bool(row[6]),
+            exploit=bool(row[6]), value=VALUES[int(row[7])], rules=rules,
+            rollout_key=own[rollout_index - 1].name if rollout_index > 0 else "random",
         )  # fmt: skip
     p = own[policy_id - FIRST_FILE_POLICY]
     return functools.partial(p.function, **_kwargs(p, row))
 
 
-def policy_chooser(game: GameFile, seat: SeatPolicy, n_players: int) -> Chooser:
-    """How the loop calls a seat's policy (its parameters bound)."""
-    return _chooser(game, seat.policy.id, seat.row(), n_players)
+def policy_chooser(
+    game: GameFile, seat: SeatPolicy, n_players: int, rules: dict | None = None
+) -> Chooser:
+    """How the loop calls a seat's policy (its parameters bound; ``rules`` in play, else the
+    defaults)."""
+    return _chooser(game, seat.policy.id, seat.row(), n_players, rules)
 
 
 def _defaults_row(p: Any) -> np.ndarray:
@@ -289,6 +321,28 @@ def _kwargs(p: Any, row: np.ndarray) -> dict[str, Any]:
         v = float(row[i])
         out[q.name] = bool(v) if q.boolean else int(v) if q.integer else v
     return out
+
+
+def value_verdict(game: GameFile, rules: dict, n_players: int) -> str | None:
+    """What the search's simulations end on by default, in one sentence, where the file asks
+    for a value learned from its scores (None where it does not)."""
+    if search_value(game) != "scores":
+        return None
+    from .value import learned_value
+
+    name = search_rollout(game)
+    rollout = None
+    if name != "random":
+        p = game.policies[name]
+        rollout = functools.partial(p.function, **_kwargs(p, _defaults_row(p)))
+    learned = learned_value(game, rules, n_players, rollout, name)
+    if not learned.usable:
+        return f"not used ({learned.why}): simulations play to the end"
+    return (
+        f"learned from {name} games' scores, held-out Brier {learned.brier:.3f} (a constant "
+        f"{learned.brier_constant:.3f}, the difference of points {learned.brier_difference:.3f}): "
+        "simulations stop when the turn passes"
+    )
 
 
 def _search(game: GameFile, state: Any, seat: int, actions: list, rng: Any, **kw: Any) -> Any:
@@ -356,7 +410,8 @@ def _play_chunk(
     **_: Any,
 ) -> dict[str, np.ndarray]:
     choosers = [
-        _chooser(game, int(policy_ids[s]), policy_params[s], n_players) for s in range(n_players)
+        _chooser(game, int(policy_ids[s]), policy_params[s], n_players, rules.to_dict())
+        for s in range(n_players)
     ]
     values = rules.to_dict()
     outcomes = play_games(game, values, choosers, seeds)
@@ -421,7 +476,7 @@ def _board(game: GameFile, rules: RuleSet) -> Board:
 def _replay(game: GameFile, spec_columns: Any) -> ReplayDef:
     def play(rules, n_players, policy_ids, policy_params, seed, **_):  # noqa: ANN001, ANN202
         choosers = [
-            _chooser(game, int(policy_ids[s]), policy_params[s], n_players)
+            _chooser(game, int(policy_ids[s]), policy_params[s], n_players, rules.to_dict())
             for s in range(n_players)
         ]
         moves: list[tuple[int, Any, Any, Any]] = []
