@@ -344,6 +344,85 @@ def pig_best_response(goal, faces, at):
             return (mine[0, 0, 0] + theirs[0, 0, 0]) / 2
 
 
+def _turn(goal, faces, end, roll=None):
+    """Within one turn of two-seat Pig: the mover's chance to win at (own banked a, rival's b,
+    turn's points k), given ``end[a, b]``, its chance once its turn ends with a banked (the rival
+    to move), playing the mask ``roll[a, b, k]`` (True: roll), or the best plan where None:
+    (chances, the mask played)."""
+    import numpy as np
+
+    top = goal + faces + 1
+    a = np.arange(goal)
+    w = np.ones((goal, goal, top + faces))
+    mask = np.zeros((goal, goal, top), bool)
+    for k in range(top - 1, -1, -1):
+        ok = a + k < goal
+        held = np.ones((goal, goal))
+        held[ok] = end[(a + k)[ok]]
+        rolled = (end + w[:, :, k + 2 : k + faces + 1].sum(axis=2)) / faces
+        r = rolled > held if roll is None else roll[:, :, k]
+        w[:, :, k] = np.where(r, rolled, held)
+        w[~ok, :, k] = 1.0
+        mask[:, :, k] = r & ok[:, None]
+    return w[:, :, :top], mask
+
+
+def _hold_mask(goal, faces, at):
+    import numpy as np
+
+    k = np.arange(goal + faces + 1)
+    return np.broadcast_to(
+        (k < at) & (np.arange(goal)[:, None, None] + k < goal), (goal, goal, k.size)
+    )
+
+
+def _against_hold(goal, faces, at, mine):
+    """Each seat's chance at its turn's start, the mask ``mine`` against ``hold`` at ``at``:
+    (mine[a, b], hold's[b, a]), by value iteration."""
+    import numpy as np
+
+    theirs = _hold_mask(goal, faces, at)
+    me, them = np.full((goal, goal), 0.5), np.full((goal, goal), 0.5)
+    while True:
+        new_me = _turn(goal, faces, 1.0 - them.T, mine)[0][:, :, 0]
+        new_them = _turn(goal, faces, 1.0 - me.T, theirs)[0][:, :, 0]
+        change = max(abs(new_me - me).max(), abs(new_them - them).max())
+        me, them = new_me, new_them
+        if change < 1e-12:
+            return me, them
+
+
+def pig_turn_plan(goal, faces, at, value):
+    """The exact win rate over both seats against ``hold`` at ``at`` of the plan a turn-horizon
+    search converges to: each turn played best against ``value(a, b)``, the chance the value
+    gives a seat that banked a against b, the rival to move."""
+    import numpy as np
+
+    end = np.array([[value(i, j) for j in range(goal)] for i in range(goal)])
+    me, them = _against_hold(goal, faces, at, _turn(goal, faces, end)[1])
+    return (me[0, 0] + 1.0 - them[0, 0]) / 2
+
+
+def pig_rollout_plan(goal, faces, at):
+    """The exact win rate against ``hold`` at ``at`` of the plan a search converges to when
+    ``hold`` plays every simulation to the end: roll or hold, whichever ``hold`` then does better
+    with (the rollout algorithm)."""
+    import numpy as np
+
+    hold = _hold_mask(goal, faces, at)
+    me, _ = _against_hold(goal, faces, at, hold)  # hold against itself
+    end = 1.0 - me.T  # banked a against b, the rival to move
+    w = _turn(goal, faces, end, hold)[0]
+    k = np.arange(w.shape[2])
+    a = np.arange(goal)[:, None, None]
+    banked = np.minimum(a + k, goal - 1)
+    held = np.where(a + k >= goal, 1.0, end[banked, np.arange(goal)[None, :, None]])
+    padded = np.concatenate([w, np.ones((goal, goal, faces))], axis=2)
+    rolled = (end[:, :, None] + sum(padded[:, :, k + f] for f in range(2, faces + 1))) / faces
+    me, them = _against_hold(goal, faces, at, (rolled > held) & (a + k < goal))
+    return (me[0, 0] + 1.0 - them[0, 0]) / 2
+
+
 def pig_table(budgets, games, goal):
     from simulator.games.own_game.loader import load
 
@@ -352,6 +431,16 @@ def pig_table(budgets, games, goal):
     best = pig_best_response(goal, 6, 20)
     rules = {"goal": goal, "faces": 6}
     print(f"\nPig to {goal} against hold at 20 (the best response wins {best:.1%} over both seats)")
+    if search_value(game) == "scores":
+        from simulator.games.own_game.spec import value_verdict
+        from simulator.games.own_game.value import learned_value
+
+        print(f"  its value {value_verdict(game, rules, 2)}")
+        learned = learned_value(game, rules, 2, hold, "hold")
+        limit = pig_turn_plan(goal, 6, 20, lambda i, j: learned.shares([i, j], 1)[0])
+        print(f"  each turn played best against that value (the search's limit): {limit:.1%}")
+    print(f"  hold's whole games judging roll against hold (the limit without it): "
+          f"{pig_rollout_plan(goal, 6, 20):.1%}")  # fmt: skip
     for moves in budgets:
         won = 0
         for g in range(games):
