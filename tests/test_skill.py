@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ from simulator.studies.skill import pair_tables, plan_skill, skill
 from tests.test_cli import call
 
 WEAK, MID, TOP = "random", "strong", "strong:skill=3"  # weights 1, 2, 4
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_rungs_split_on_commas_keeping_each_policys_parameters():
@@ -353,3 +355,18 @@ def test_ladder_study_is_an_ordinary_resumable_study(tmp_path):
     ]
     for path, entry in zip(study.run_paths(), study.runs, strict=True):
         assert Run.open(path).policies == [entry.params["rung"]] * 3
+
+
+def test_a_ladder_at_one_rule_setting_is_never_too_big(tmp_path, monkeypatch):
+    """The default ladder of a five-seat game with five rungs is 105 runs (5 alone, 10 pairs at
+    10 tables each): played; the cap on runs limits only the settings that multiply it (a
+    cooperative ladder's --param)."""
+    monkeypatch.setattr("simulator.studies.skill._execute", lambda study, plans, how: study)
+    no_thanks = str(ROOT / "examples" / "no_thanks.py")
+    study = skill(PlayRequest(no_thanks, 1, players=5), tmp_path / "five", Execution(jobs=1))
+    assert len(study.runs) == 5 + 10 * 10
+    values = "difficulty=" + ",".join(f"{i / 60:.4f}" for i in range(60))  # a cooperative game
+    with pytest.raises(BalanceError, match="needs 120 runs; at most 100 .* use fewer values"):
+        skill(PlayRequest("fake-coop", 1), tmp_path / "many", Execution(jobs=1),
+              rungs=["random", "sloppy"], params=[values])  # fmt: skip
+    assert not (tmp_path / "many").exists()

@@ -35,7 +35,16 @@ from simulator.contract.registry import GameSpec, get_game
 from simulator.runs.plan import plan_run
 from simulator.runs.requests import Execution, PlayRequest
 from simulator.runs.runner import RunConfig
-from simulator.studies.compare import Study, StudyRun, _execute, _prepare, _read, _slug, parse_param
+from simulator.studies.compare import (
+    MAX_STUDY_RUNS,
+    Study,
+    StudyRun,
+    _execute,
+    _prepare,
+    _read,
+    _slug,
+    parse_param,
+)
 
 from .rungs import default_rungs, ladder_chunk_size, rung_labels
 
@@ -143,7 +152,11 @@ def skill(
     With ``how.progress``: the estimated time first, and off a terminal (a log) a line of
     progress every ``PROGRESS_LINE_S`` seconds."""
     plans = plan_skill(request, rungs, params)
-    study = _prepare(out, KIND, request.game, plans, how)
+    # A ladder at one rule setting is played whatever its size (the default one at five seats
+    # is 105 runs); the cap is on settings multiplying it.
+    points = len({tuple(sorted(s.params.get("point", {}).items())) for s, _ in plans})
+    cap = max(MAX_STUDY_RUNS, -(-len(plans) // max(points, 1)))
+    study = _prepare(out, KIND, request.game, plans, how, max_runs=cap)
     if not how.progress:
         return _execute(study, plans, how)
     costs = _seconds_per_game(plans)
