@@ -1,4 +1,4 @@
-"""A run written before the outcome model (``simulator.outcomes``) still reads, verifies,
+"""A run written before the outcome model (``simulator.contract.outcomes``) still reads, verifies,
 replays and reports: ``tests/old_runs/pig-before-outcomes`` is 40 games of ``examples/pig.py``
 written by the version before ``win_share`` and ``place`` existed (the file's text travels in
 its manifest). Its parts are read, never written: each test works on a copy."""
