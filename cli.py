@@ -554,7 +554,7 @@ def skill(
     game: opt.GameArg,
     out: opt.StudyOutOpt,
     rungs: opt.SkillRungsOpt = None,
-    n: opt.SkillNOpt = 200,
+    n: opt.SkillNOpt = None,
     players: opt.PlayersOpt = None,
     set_: opt.SetOpt = None,
     variant: opt.VariantOpt = None,
@@ -582,11 +582,15 @@ def skill(
     Cost: every game with a search seat runs the search; see docs/performance.md.
     """
     from simulator.studies.rungs import split_rungs
+    from simulator.studies.skill import default_games
     from simulator.studies.skill import skill as run_skill
 
     _report_options(fmt, None)
     ladder = None if rungs is None else split_rungs(rungs)
-    study = run_skill(_what(ctx), out, _how(ctx), rungs=ladder, params=param)
+    request = _what(ctx)
+    if n is None:
+        request = request.but(games=default_games(request))
+    study = run_skill(request, out, _how(ctx), rungs=ladder, params=param)
     _study_report(study.path, fmt, [], as_json, quiet)
 
 

@@ -24,7 +24,7 @@ from simulator.contract.errors import BalanceError
 from simulator.runs.requests import Execution, PlayRequest
 from simulator.studies import compare as studies
 from simulator.studies.rungs import split_rungs
-from simulator.studies.skill import pair_tables, plan_skill, skill
+from simulator.studies.skill import PAIR_GAMES, default_games, pair_tables, plan_skill, skill
 from tests.test_cli import call
 
 WEAK, MID, TOP = "random", "strong", "strong:skill=3"  # weights 1, 2, 4
@@ -370,3 +370,17 @@ def test_a_ladder_at_one_rule_setting_is_never_too_big(tmp_path, monkeypatch):
         skill(PlayRequest("fake-coop", 1), tmp_path / "many", Execution(jobs=1),
               rungs=["random", "sloppy"], params=[values])  # fmt: skip
     assert not (tmp_path / "many").exists()
+
+
+def test_the_default_shares_each_pairs_games_among_its_seatings():
+    """Without -n, each pair of rungs plays 400 games whatever the number of seats: 200 a run
+    where a pair has two seatings, fewer where it has more (six at three seats, ten at five)."""
+    no_thanks = str(ROOT / "examples" / "no_thanks.py")
+    by_seats = {p: default_games(PlayRequest(no_thanks, players=p)) for p in (3, 4, 5)}
+    assert by_seats == {3: 67, 4: 200, 5: 40}
+    for p, games in by_seats.items():
+        tables = len(pair_tables("a", "b", p))
+        assert PAIR_GAMES <= games * tables < PAIR_GAMES + tables
+    assert default_games(PlayRequest(no_thanks)) == by_seats[3]  # the file's fewest seats
+    assert default_games(PlayRequest("fake", players=2)) == 200
+    assert default_games(PlayRequest("fake-coop")) == 200  # no pairs: each rung alone

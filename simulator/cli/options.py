@@ -295,11 +295,15 @@ SkillRungsOpt = Annotated[
     ),
 ]
 SkillNOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         "-n",
         "--games",
-        help="Games per run: every rung against itself, and every seating of every pair.",
+        help="Games per run: every rung against itself, and every seating of every pair. "
+        "Default: 400 games for each pair of rungs, shared by its seatings (200 a run at two "
+        "or four seats, 67 at three, where a pair has six seatings, 40 at five); 200 in a "
+        "cooperative game.",
+        show_default=False,
     ),
 ]
 SkillParamOpt = Annotated[

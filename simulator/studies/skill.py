@@ -51,6 +51,22 @@ from .rungs import default_rungs, ladder_chunk_size, rung_labels
 KIND = "skill"
 
 
+PAIR_GAMES = 400  # the default: games each pair of rungs plays, shared by its seatings
+ALONE_GAMES = 200  # ... and each rung alone, where the game has no pairs (cooperative)
+
+
+def default_games(request: PlayRequest) -> int:
+    """Games per run when ``-n`` is not given: ``PAIR_GAMES`` for each pair of rungs, shared by
+    its seatings (200 a run at two, four or six seats; 67 at three, where a pair has six
+    seatings; 40 at five), so a ladder at an odd number of seats costs no more for its
+    symmetry and each pair's head to head is as precise at every count."""
+    spec = get_game(request.game)
+    if spec.cooperative:
+        return ALONE_GAMES
+    n_players = request.players if request.players is not None else spec.default_players
+    return -(-PAIR_GAMES // len(pair_tables("a", "b", n_players)))
+
+
 def pair_tables(a: str, b: str, n_players: int) -> list[list[str]]:
     """Tables of two rungs, half the seats each (one more for ``a`` at an odd count, and as
     many tables the other way round), every table rotated through every seat."""
