@@ -613,14 +613,16 @@ def test_a_challenger_that_cannot_overrule_the_rollout_stops_the_search():
         choice = search.choose(game, game.start(2, {}), 0, ["heads", "tails"],
                                np.random.default_rng(seed), rollout=first)  # fmt: skip
         assert choice == "tails"
-        assert search.effort["simulations"] <= 2 * (1 + search.FUTILE_AFTER)
+        assert search.effort["simulations"] <= 2 * (1 + _futile_after() + search.CLEAR_EVERY)
 
 
 def test_an_even_call_keeps_the_rollouts_choice_on_a_fraction_of_the_budget():
     """The call wins on one face of the coin and loses on the other, either way: the paired
     simulations see a difference of a whole game every time, averaging nothing. The search keeps
-    the rollout's ``tails`` and most decisions stop within a few looks, far short of the 5,000
-    simulations the budget allows."""
+    the rollout's ``tails`` but for the few calls its looks and its final test get wrong by
+    chance (a one-sided 5% test, looked at every few simulations: under 10% of 200), and half
+    the decisions stop within four times the simulations before a challenger may be given up
+    on, a fifth of the 5,000 the budget allows."""
     source = COIN.replace(
         'def winners(state): return [state["coin"]]',
         'def winners(state): return [0 if (state["coin"] == 0) == (state["chose"] == "heads") '
@@ -629,9 +631,15 @@ def test_an_even_call_keeps_the_rollouts_choice_on_a_fraction_of_the_budget():
     game = from_source("call.py", source)
     first = game.policies["first"].function
     choices, simulations = [], []
-    for seed in range(40):
+    for seed in range(200):
         choices.append(search.choose(game, game.start(2, {}), 0, ["heads", "tails"],
                                      np.random.default_rng(seed), rollout=first))  # fmt: skip
         simulations.append(search.effort["simulations"])
-    assert choices.count("heads") <= 2, choices
-    assert sorted(simulations)[20] <= 100, sorted(simulations)
+    assert choices.count("heads") < 20, choices.count("heads")
+    assert sorted(simulations)[100] <= 4 * _futile_after(), sorted(simulations)
+
+
+def _futile_after() -> int:
+    """Paired simulations before a challenger may be given up on, at the default budget of the
+    coin games (each simulation two moves, so the 5,000 simulations bind first)."""
+    return max(search.FUTILE_LEAST, search.DEFAULT_PLAYOUTS // search.FUTILE_SHARE)
