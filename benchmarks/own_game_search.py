@@ -12,8 +12,9 @@ budget; the figure is the simulations and simulated moves the searches played ov
 one core. Beside it, the bare loop's moves per second from the same positions (random play to the
 end, a copy per game): what a simulated move costs the search beyond the game's own functions.
 
-**Strength**, at three budgets of simulated moves per decision (a quarter, the default, four
-times it), with 95% Wilson intervals:
+**Strength**, at four budgets of simulated moves per decision (a sixteenth of the default, a
+quarter, the default, four times it; the cap on simulations scaled with them), Kuhn poker at
+25 to 1,250 moves, where it grows to its best response, with 95% Wilson intervals:
 
 - every example: the search against its own rollout policy (the file's ``search_rollout``, else
   random), head to head, seats swapped every game;
@@ -23,8 +24,9 @@ times it), with 95% Wilson intervals:
   one (nim-sum; the table of lost heaps);
 - Pig: wins against ``hold`` at 20 over both seats, beside the best response's (value
   iteration);
-- Kuhn poker with chips: chips a hand against uniform random play, beside the best response's
-  (every pure plan enumerated), playing for chips and for the win, exploiting random play.
+- Kuhn poker with chips: the search's plan exploiting uniform random play, read at every
+  information set and valued exactly in chips a hand, beside the best response's (every pure
+  plan enumerated), playing for chips and for the win.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+KUHN_BUDGETS = (25, 100, 300, 1250)  # Kuhn poker reaches its best response by 300 moves
 EXAMPLES = ("pig", "noughts", "kuhn", "swap", "nim", "sticks", "next_card", "no_thanks")
 Z = 1.96
 
@@ -113,7 +116,7 @@ def measure(path, moves, count, seconds):
 def speed(args) -> None:
     from simulator.games.own_game.search import DEFAULT_MOVES
 
-    moves = args.moves or DEFAULT_MOVES
+    moves = args.moves[0] if args.moves else DEFAULT_MOVES
     files = args.file or [str(ROOT / "examples" / f"{name}.py") for name in EXAMPLES]
     print(f"search: {moves:,} simulated moves a decision at most, {args.positions} positions")
     head = ("game", "simulations/s", "sim. moves/s", "ms/decision", "bare moves/s")
@@ -162,8 +165,13 @@ def play(game, rules, choosers, seed):
 
 
 def searcher(game, **kw):
+    """The search at a budget of ``moves`` simulated moves, its simulations' cap scaled with it
+    (5,000 at the default 20,000 moves): a budget is both caps, so four times the budget is four
+    times the simulations where simulations are short."""
     from simulator.games.own_game import search
 
+    if "moves" in kw and "playouts" not in kw:
+        kw["playouts"] = max(1, search.DEFAULT_PLAYOUTS * kw["moves"] // search.DEFAULT_MOVES)
     return lambda state, seat, actions, rng: search.choose(game, state, seat, actions, rng, **kw)
 
 
@@ -459,27 +467,78 @@ def pig_table(budgets, games, goal):
         print(f"  moves {moves:>6,}: {share(won, games)}", flush=True)
 
 
+def kuhn_value(game, state, seat, plan):
+    """``seat``'s exact chips a hand when it plays ``plan`` ((card, history) -> the chance of
+    each action) and the other seat plays uniformly at random."""
+    mover = game.to_move(state)
+    if mover is None:
+        return game.returns(state)[seat]
+    if mover == "chance":
+        return sum(
+            p * kuhn_value(game, game.apply(game.copy(state), o), seat, plan)
+            for o, p in game.chance_outcomes(state)
+        )
+    actions = game.legal_actions(state)
+    weights = (
+        {a: 1 / len(actions) for a in actions}
+        if mover != seat
+        else plan[(state["cards"][seat], state["history"])]
+    )
+    return sum(
+        w * kuhn_value(game, game.apply(game.copy(state), a), seat, plan)
+        for a, w in weights.items()
+        if w
+    )
+
+
+def kuhn_best(game, seat):
+    """The best response to uniform random play, every pure plan enumerated."""
+    sets = [(c, h) for c in range(3) for h in (("", "cb") if seat == 0 else ("c", "b"))]
+    best = -math.inf
+    for picks in itertools.product(*[game.legal_actions({"history": h}) for _, h in sets]):
+        plan = {k: {a: 1.0} for k, a in zip(sets, picks, strict=True)}
+        best = max(best, kuhn_value(game, game.start(2, {"ante": 1, "bet": 1}), seat, plan))
+    return best
+
+
 def kuhn_table(budgets, games):
+    """The search's plan read at every information set (each read ``games`` // 10 times, with
+    different seeds: how often it takes each action) and valued exactly: no hands dealt, so the
+    figure moves only with the plan."""
+    import numpy as np
+
     from simulator.games.own_game.loader import from_source
 
     source = (ROOT / "examples" / "kuhn.py").read_text()
-    print("\nKuhn poker: chips a hand against uniform random play (best response: +0.458)")
+    reads = max(1, games // 10)
     for objective in ("return", "win"):
         game = from_source(f"kuhn_{objective}.py", source + f"\nobjective = {objective!r}\n")
-        for exploit in (True, False):
-            for moves in budgets:
-                xs = []
-                for g in range(games):
-                    seat = g % 2
-                    choosers = [uniform, uniform]
-                    choosers[seat] = searcher(game, moves=moves, exploit=exploit)
-                    _, state = play(game, {"ante": 1, "bet": 1}, choosers, 500 + g)
-                    xs.append(game.returns(state)[seat])
-                how = "exploiting random" if exploit else "every seat searching"
-                print(
-                    f"  for the {objective:<6} {how:<20} moves {moves:>6,}: {mean_interval(xs)}",
-                    flush=True,
-                )
+        best = sum(kuhn_best(game, seat) for seat in (0, 1)) / 2
+        if objective == "return":
+            print(f"\nKuhn poker: exact chips a hand against uniform random play, both seats, "
+                  f"exploiting it (best response {best:+.3f}; the plan read {reads} times at "
+                  "each of its 12 information sets)")  # fmt: skip
+        for moves in budgets:
+            total = 0.0
+            for seat in (0, 1):
+                plan = {}
+                for card in range(3):
+                    for history in ("", "cb") if seat == 0 else ("c", "b"):
+                        other = (card + 1) % 3
+                        state = game.start(2, {"ante": 1, "bet": 1})
+                        game.apply(state, (card, other) if seat == 0 else (other, card))
+                        for a in history:
+                            game.apply(state, a)
+                        actions = game.legal_actions(state)
+                        choose = searcher(game, moves=moves, exploit=True)
+                        picks = [
+                            choose(game.copy(state), seat, actions, np.random.default_rng(r))
+                            for r in range(reads)
+                        ]
+                        plan[(card, history)] = {a: picks.count(a) / reads for a in actions}
+                start = game.start(2, {"ante": 1, "bet": 1})
+                total += kuhn_value(game, start, seat, plan) / 2
+            print(f"  playing for the {objective:<6} moves {moves:>6,}: {total:+.3f}", flush=True)
 
 
 def rollout_table(budgets, games, only):
@@ -500,7 +559,7 @@ def rollout_table(budgets, games, only):
 def strength(args) -> None:
     from simulator.games.own_game.search import DEFAULT_MOVES
 
-    budgets = [args.moves] if args.moves else [DEFAULT_MOVES // 4, DEFAULT_MOVES, DEFAULT_MOVES * 4]
+    budgets = args.moves or [DEFAULT_MOVES // k for k in (16, 4, 1)] + [DEFAULT_MOVES * 4]
     only = args.only
     started = time.perf_counter()
     if args.against_rollout:
@@ -512,7 +571,7 @@ def strength(args) -> None:
     if not only or {"nim", "sticks"} & set(only):
         right_move_table(budgets, args.games)
     if not only or "kuhn" in only:
-        kuhn_table(budgets, args.games)
+        kuhn_table(args.moves or KUHN_BUDGETS, args.games)
     if not only or "pig" in only:
         pig_table(budgets, args.games, args.goal)
     rollout_table(budgets, args.games, [n for n in only or [] if n != "nim-sticks"])
@@ -522,7 +581,9 @@ def strength(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", action="append", help="a game file (default: every example)")
-    ap.add_argument("--moves", type=int, default=0, help="simulated moves a decision")
+    ap.add_argument(
+        "--moves", type=int, action="append", help="simulated moves a decision (repeatable)"
+    )
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=3.0, help="at least this long per file")
     ap.add_argument("--strength", action="store_true", help="the strength tables")
