@@ -137,7 +137,7 @@ def test_pig_beats_hold_where_the_best_response_does():
     best = (first + second) / 2
     rules = {**defaults(pig), "goal": 20}
     hold = pig.policies["hold"].function
-    games = 200
+    games = 400
     wins = 0
     for g in range(games):
         seat = g % 2

@@ -93,6 +93,7 @@ ARM_MOVES = 40  # ... and per this many simulated moves
 TIMED_ARMS = 256  # root actions a timed search compares at most
 OPEN_AT_MOST = 32  # a new node plays each action that ends the game at once, up to this many
 _BATCH = 64  # uniforms drawn at a time for the simulations' own choices
+_ROWS_AHEAD = 32  # rows whose sub-seeds are drawn at a time
 _MASK = (1 << 128) - 1
 _NO_DEADLINE = math.inf
 
@@ -254,6 +255,10 @@ class _Root:
         self.rows = 0
         self.started = time.perf_counter()
         self.futile_after = FUTILE_LEAST  # paired simulations before giving a challenger up
+        # (a, b) with a < b -> [rows read, count, mean, sum of squares] of a's paired edge over
+        # b (Welford's running form: each look reads only the rows since the last)
+        self.paired: dict[tuple[int, int], list] = {}
+        self.seeds: list[int] = []  # sub-seeds drawn ahead, eight a row
 
     def value(self, i: int) -> float:
         """The root action's value for the seat: proven, else its simulations' mean."""
@@ -273,9 +278,11 @@ class _Root:
         """One simulation of every action in ``alive`` from the same sub-seed (common random
         numbers); an action already proven plays none."""
         sim = self.sim
-        draws = self.srng.integers(0, 2**63, size=8).tolist()
-        luck = _state_dict(*draws[:4])
-        choices = _state_dict(*draws[4:])
+        if not self.seeds:  # the same values as eight at a time, drawn in one call
+            self.seeds = self.srng.integers(0, 2**63, size=8 * _ROWS_AHEAD).tolist()[::-1]
+        seeds = self.seeds
+        luck = _state_dict(seeds.pop(), seeds.pop(), seeds.pop(), seeds.pop())
+        choices = _state_dict(seeds.pop(), seeds.pop(), seeds.pop(), seeds.pop())
         j = self.rows
         self.rows += 1
         for i in alive:
@@ -342,9 +349,7 @@ class _Root:
         a, b = pair
         if self.sim.proven(a) is not None or self.sim.proven(b) is not None:
             return False
-        ra, rb = self.results[a], self.results[b]
-        diffs = [ra[j] - rb[j] for j in ra.keys() & rb.keys()]
-        mean, se = _mean_se(diffs)
+        _, mean, se = self._paired(a, b)
         return abs(mean) > CLEAR * se
 
     def _settled(self, pair: list[int], more: int, cap: float, deadline: float) -> bool:
@@ -360,12 +365,9 @@ class _Root:
         other = pair[0] if pair[1] == inc else pair[1]
         if self.sim.proven(other) is not None or self.sim.proven(inc) is not None:
             return False
-        ro, ri = self.results[other], self.results[inc]
-        diffs = [ro[j] - ri[j] for j in ro.keys() & ri.keys()]
-        done = len(diffs)
+        done, mean, se = self._paired(other, inc)
         if done < self.futile_after:
             return False
-        mean, se = _mean_se(diffs)
         if se <= 0 or not math.isfinite(se):
             return mean <= 0
         if cap != math.inf:  # the moves left, shared by the two
@@ -406,10 +408,32 @@ class _Root:
             xs = list(self.results[b if pa is not None else a].values())
             mean, se = _mean_se(xs)
             return exact > mean + SURE * se if pa is not None else mean - SURE * se > exact
-        ra, rb = self.results[a], self.results[b]
-        diffs = [ra[j] - rb[j] for j in ra.keys() & rb.keys()]
-        mean, se = _mean_se(diffs)
+        _, mean, se = self._paired(a, b)
         return mean > SURE * se if se > 0 else mean > 0
+
+    def _paired(self, a: int, b: int) -> tuple[int, float, float]:
+        """``a``'s edge over ``b`` on the simulations both were given (the same luck): (their
+        number, the mean difference, its standard error, infinite below two)."""
+        key = (a, b) if a < b else (b, a)
+        st = self.paired.get(key)
+        if st is None:
+            st = self.paired[key] = [0, 0, 0.0, 0.0]
+        first, second = self.results[key[0]], self.results[key[1]]
+        _, n, mean, m2 = st
+        for j in range(st[0], self.rows):
+            x, y = first.get(j), second.get(j)
+            if x is None or y is None:
+                continue
+            d = x - y
+            n += 1
+            delta = d - mean
+            mean += delta / n
+            m2 += delta * (d - mean)
+        st[:] = [self.rows, n, mean, m2]
+        mean = mean if key[0] == a else -mean
+        if n < 2:
+            return n, mean, math.inf
+        return n, mean, math.sqrt(m2 / (n - 1) / n)
 
 
 SURE = 1.645  # one-sided 95%: how sure the search must be to overrule its rollout policy
