@@ -22,8 +22,10 @@ quarter, the default, four times it; the cap on simulations scaled with them), K
   either seat, with the rollouts random, ``tactics`` and always-the-first-action;
 - Nim and 21 sticks: the share of random positions with a winning move where the search plays
   one (nim-sum; the table of lost heaps);
-- Pig: wins against ``hold`` at 20 over both seats, beside the best response's (value
-  iteration);
+- Pig: wins against ``hold`` at 20 over both seats at the default budget, beside the best
+  response's (value iteration); at every budget, its choices at positions of ``hold`` against
+  itself, where the best response to ``hold`` differs from ``hold`` and where it agrees, and the
+  chance of winning a choice gives up (exact, by value iteration);
 - Kuhn poker with chips: the search's plan exploiting uniform random play, read at every
   information set and valued exactly in chips a hand, beside the best response's (every pure
   plan enumerated), playing for chips and for the win.
@@ -431,6 +433,94 @@ def pig_rollout_plan(goal, faces, at):
     return (me[0, 0] + 1.0 - them[0, 0]) / 2
 
 
+def pig_best_values(goal, faces, at):
+    """The best response to ``hold`` at ``at``, by value iteration: (end, w), where ``end[a, b]``
+    is its chance once its turn ends with a banked against b, and ``w[a, b, k]`` its chance
+    mid-turn with k points at stake."""
+    import numpy as np
+
+    theirs = _hold_mask(goal, faces, at)
+    me, them = np.full((goal, goal), 0.5), np.full((goal, goal), 0.5)
+    while True:
+        new_me = _turn(goal, faces, 1.0 - them.T)[0][:, :, 0]
+        new_them = _turn(goal, faces, 1.0 - me.T, theirs)[0][:, :, 0]
+        change = max(abs(new_me - me).max(), abs(new_them - them).max())
+        me, them = new_me, new_them
+        if change < 1e-12:
+            end = 1.0 - them.T
+            return end, _turn(goal, faces, end)[0]
+
+
+def pig_decisions(count, goal, at, seed):
+    """Decisions of games of ``hold`` at ``at`` against itself, split by the exact best
+    response's verdict: (where ``hold`` is wrong, where it is right), each a list of (state,
+    the action's chance of winning by action), ``count`` of each at most."""
+    import numpy as np
+
+    from simulator.games.own_game.loader import load
+
+    game = load(ROOT / "examples" / "pig.py")
+    hold = game.policies["hold"].function
+    faces = 6
+    end, w = pig_best_values(goal, faces, at)
+
+    def chance(a, b, k):
+        return 1.0 if a + k >= goal else w[a, b, k]
+
+    rng = np.random.default_rng(seed)
+    wrong, right = [], []
+    while len(wrong) < count or len(right) < count:
+        state = game.start(2, {"goal": goal, "faces": faces})
+        while (mover := game.to_move(state)) is not None:
+            if mover == "chance":
+                state = game.apply(state, game.draw_chance(state, rng))
+                continue
+            a, b, k = state["scores"][mover], state["scores"][1 - mover], state["turn_total"]
+            q = {
+                "hold": 1.0 if a + k >= goal else end[a + k, b],
+                "roll": (end[a, b] + sum(chance(a, b, k + f) for f in range(2, faces + 1)))
+                / faces,
+            }
+            action = hold(state, mover, ["roll", "hold"], rng, at=at)
+            if abs(q["roll"] - q["hold"]) > 1e-9:
+                pile = right if q[action] >= max(q.values()) else wrong
+                if len(pile) < count:
+                    pile.append((game.copy(state), q))
+            state = game.apply(state, action)
+    return game, wrong, right
+
+
+def pig_decision_table(budgets, count, goal):
+    """Skill by budget without playing whole games: the search's choice at positions of
+    ``hold`` against itself, scored by the exact best response to ``hold``."""
+    import numpy as np
+
+    game, wrong, right = pig_decisions(count, goal, 20, 31)
+    hold = game.policies["hold"].function
+    rules = {"goal": goal, "faces": 6}
+    print(f"\nPig to {goal}: the search's choices at {count} positions of hold against hold where "
+          "the best response to hold at 20 differs from hold, and at as many where it agrees "
+          "(exact, by value iteration)")  # fmt: skip
+    for moves in budgets:
+        choose = searcher(
+            game, moves=moves, rollout=hold, value=search_value(game), rules=rules,
+            rollout_key="hold", players=2,
+        )  # fmt: skip
+        fixed = kept = 0
+        regret = 0.0
+        for pile in (wrong, right):
+            for i, (state, q) in enumerate(pile):
+                picked = choose(game.copy(state), state["seat"], ["roll", "hold"],
+                                np.random.default_rng(i))  # fmt: skip
+                good = q[picked] >= max(q.values())
+                fixed += good and pile is wrong
+                kept += good and pile is right
+                regret += max(q.values()) - q[picked]
+        print(f"  moves {moves:>6,}: the best action where hold errs {share(fixed, len(wrong))}; "
+              f"where hold is right {share(kept, len(right))}; win chance lost a decision "
+              f"{100 * regret / (len(wrong) + len(right)):.3f} points", flush=True)  # fmt: skip
+
+
 def pig_table(budgets, games, goal):
     from simulator.games.own_game.loader import load
 
@@ -573,7 +663,8 @@ def strength(args) -> None:
     if not only or "kuhn" in only:
         kuhn_table(args.moves or KUHN_BUDGETS, args.games)
     if not only or "pig" in only:
-        pig_table(budgets, args.games, args.goal)
+        pig_table(args.moves or [DEFAULT_MOVES], args.games, args.goal)  # whole games: dear
+        pig_decision_table(budgets, args.games, args.goal)
     rollout_table(budgets, args.games, [n for n in only or [] if n != "nim-sticks"])
     print(f"\n{time.perf_counter() - started:.0f} s")
 
