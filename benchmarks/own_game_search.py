@@ -478,8 +478,7 @@ def pig_decisions(count, goal, at, seed):
             a, b, k = state["scores"][mover], state["scores"][1 - mover], state["turn_total"]
             q = {
                 "hold": 1.0 if a + k >= goal else end[a + k, b],
-                "roll": (end[a, b] + sum(chance(a, b, k + f) for f in range(2, faces + 1)))
-                / faces,
+                "roll": (end[a, b] + sum(chance(a, b, k + f) for f in range(2, faces + 1))) / faces,
             }
             action = hold(state, mover, ["roll", "hold"], rng, at=at)
             if abs(q["roll"] - q["hold"]) > 1e-9:
