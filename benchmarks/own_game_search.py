@@ -23,9 +23,10 @@ quarter, the default, four times it; the cap on simulations scaled with them), K
 - Nim and 21 sticks: the share of random positions with a winning move where the search plays
   one (nim-sum; the table of lost heaps);
 - Pig: wins against ``hold`` at 20 over both seats at the default budget, beside the best
-  response's (value iteration); at every budget, its choices at positions of ``hold`` against
-  itself, where the best response to ``hold`` differs from ``hold`` and where it agrees, and the
-  chance of winning a choice gives up (exact, by value iteration);
+  response's (value iteration); at every budget, the chance of winning its choices give up
+  against the best response's in its games against ``hold``, summed over a game (exact, by
+  value iteration): the best response's win rate less the search's, measured with far less
+  noise than wins;
 - Kuhn poker with chips: the search's plan exploiting uniform random play, read at every
   information set and valued exactly in chips a hand, beside the best response's (every pure
   plan enumerated), playing for chips and for the win.
@@ -451,73 +452,69 @@ def pig_best_values(goal, faces, at):
             return end, _turn(goal, faces, end)[0]
 
 
-def pig_decisions(count, goal, at, seed):
-    """Decisions of games of ``hold`` at ``at`` against itself, split by the exact best
-    response's verdict: (where ``hold`` is wrong, where it is right), each a list of (state,
-    the action's chance of winning by action), ``count`` of each at most."""
+def pig_regret_table(budgets, games, goal):
+    """Skill by budget, measured exactly along the search's own games against ``hold`` at 20:
+    at each of its decisions, the chance of winning its choice gives up against the best
+    response's (value iteration). Summed over a game, that is the best response's win rate less
+    the search's (the performance difference lemma), with far less noise than wins and losses."""
     import numpy as np
 
     from simulator.games.own_game.loader import load
 
     game = load(ROOT / "examples" / "pig.py")
     hold = game.policies["hold"].function
-    faces = 6
-    end, w = pig_best_values(goal, faces, at)
-
-    def chance(a, b, k):
-        return 1.0 if a + k >= goal else w[a, b, k]
-
-    rng = np.random.default_rng(seed)
-    wrong, right = [], []
-    while len(wrong) < count or len(right) < count:
-        state = game.start(2, {"goal": goal, "faces": faces})
-        while (mover := game.to_move(state)) is not None:
-            if mover == "chance":
-                state = game.apply(state, game.draw_chance(state, rng))
-                continue
-            a, b, k = state["scores"][mover], state["scores"][1 - mover], state["turn_total"]
-            q = {
-                "hold": 1.0 if a + k >= goal else end[a + k, b],
-                "roll": (end[a, b] + sum(chance(a, b, k + f) for f in range(2, faces + 1))) / faces,
-            }
-            action = hold(state, mover, ["roll", "hold"], rng, at=at)
-            if abs(q["roll"] - q["hold"]) > 1e-9:
-                pile = right if q[action] >= max(q.values()) else wrong
-                if len(pile) < count:
-                    pile.append((game.copy(state), q))
-            state = game.apply(state, action)
-    return game, wrong, right
-
-
-def pig_decision_table(budgets, count, goal):
-    """Skill by budget without playing whole games: the search's choice at positions of
-    ``hold`` against itself, scored by the exact best response to ``hold``."""
-    import numpy as np
-
-    game, wrong, right = pig_decisions(count, goal, 20, 31)
-    hold = game.policies["hold"].function
     rules = {"goal": goal, "faces": 6}
-    print(f"\nPig to {goal}: the search's choices at {count} positions of hold against hold where "
-          "the best response to hold at 20 differs from hold, and at as many where it agrees "
-          "(exact, by value iteration)")  # fmt: skip
-    for moves in budgets:
-        choose = searcher(
-            game, moves=moves, rollout=hold, value=search_value(game), rules=rules,
-            rollout_key="hold", players=2,
-        )  # fmt: skip
-        fixed = kept = 0
-        regret = 0.0
-        for pile in (wrong, right):
-            for i, (state, q) in enumerate(pile):
-                picked = choose(game.copy(state), state["seat"], ["roll", "hold"],
-                                np.random.default_rng(i))  # fmt: skip
-                good = q[picked] >= max(q.values())
-                fixed += good and pile is wrong
-                kept += good and pile is right
-                regret += max(q.values()) - q[picked]
-        print(f"  moves {moves:>6,}: the best action where hold errs {share(fixed, len(wrong))}; "
-              f"where hold is right {share(kept, len(right))}; win chance lost a decision "
-              f"{100 * regret / (len(wrong) + len(right)):.3f} points", flush=True)  # fmt: skip
+    faces = 6
+    end, w = pig_best_values(goal, faces, 20)
+    best = (w[0, 0, 0] + end[0, 0]) / 2
+
+    def lost(state, action):
+        m = state["seat"]
+        a, b, k = state["scores"][m], state["scores"][1 - m], state["turn_total"]
+        held = 1.0 if a + k >= goal else end[a + k, b]
+        after = [1.0 if a + k + f >= goal else w[a, b, k + f] for f in range(2, faces + 1)]
+        rolled = (end[a, b] + sum(after)) / faces
+        return max(held, rolled) - (held if action == "hold" else rolled)
+
+    print(
+        f"\nPig to {goal}: the chance of winning given up a game against the best response to "
+        f"hold at 20 ({best:.1%}), summed over the search's choices in its games against hold "
+        f"(exact, by value iteration), {games} games a budget"
+    )
+
+    for moves in [0, *budgets]:
+        per_game = []
+        won = 0
+        for g in range(games):
+            seat = g % 2
+            given_up = [0.0]
+            if moves:
+                inner = searcher(
+                    game, moves=moves, rollout=hold, value=search_value(game), rules=rules,
+                    rollout_key="hold", players=2,
+                )  # fmt: skip
+            else:
+                inner = hold
+
+            def chooser(state, mover, actions, rng, inner=inner, given_up=given_up):
+                action = inner(state, mover, actions, rng)
+                given_up[0] += lost(state, action)
+                return action
+
+            choosers = [hold, hold]
+            choosers[seat] = chooser
+            winners, _ = play(game, rules, choosers, 9000 + g)
+            won += winners == [seat]
+            per_game.append(100 * given_up[0])
+        m = float(np.mean(per_game))
+        half = Z * float(np.std(per_game, ddof=1)) / math.sqrt(games)
+        name = f"moves {moves:>6,}" if moves else "hold itself "
+        print(
+            f"  {name}: {m:.2f} [{m - half:.2f}, {m + half:.2f}] points a game, so it wins "
+            f"{best - m / 100:.1%} [{best - (m + half) / 100:.1%}, {best - (m - half) / 100:.1%}]"
+            f" (won {share(won, games).strip()})",
+            flush=True,
+        )
 
 
 def pig_table(budgets, games, goal):
@@ -663,7 +660,7 @@ def strength(args) -> None:
         kuhn_table(args.moves or KUHN_BUDGETS, args.games)
     if not only or "pig" in only:
         pig_table(args.moves or [DEFAULT_MOVES], args.games, args.goal)  # whole games: dear
-        pig_decision_table(budgets, args.games, args.goal)
+        pig_regret_table(budgets, args.games, args.goal)
     rollout_table(budgets, args.games, [n for n in only or [] if n != "nim-sticks"])
     print(f"\n{time.perf_counter() - started:.0f} s")
 
