@@ -62,7 +62,7 @@ Plain Python (the game is plain Python: nothing to compile), one decision at a t
   fitted on the rollout policy's games and used only where it passes its gate, judges it. In
   Pig to 100, simulations to the end cannot separate roll from hold well enough to beat ``hold``
   (their limit, the rollout algorithm's plan, wins 50.7%); judged when the turn passes, the
-  search wins about 53%.
+  search wins 53.8% [51.6, 56.0] of 2,000 at the default budget.
 
 A simulation plays to the end of the game (``horizon=0``) or that many decisions, after which
 ``scores`` judge (the top scores share the win; the lowest where ``lowest_score_wins``; for the
