@@ -102,13 +102,13 @@ def sticks_right(state, action):
     return sticks_lost(state["left"] - action, state["most"])
 
 
-@pytest.mark.parametrize("name", ["nim", "sticks"])
-def test_the_right_move_from_random_positions(name):
+def right_moves(name: str, count: int, **budget) -> int:
+    """How many of ``count`` random positions with a winning move the search plays one in."""
     game = load(EXAMPLES / f"{name}.py")
     right_of = nim_right if name == "nim" else sticks_right
     rng = np.random.default_rng(17)
     positions = []
-    while len(positions) < 60:
+    while len(positions) < count:
         if name == "nim":
             piles = [int(rng.integers(0, 4 + i)) for i in range(3)]
             state = {"piles": piles, "mover": int(rng.integers(2)), "moves": 0}
@@ -117,13 +117,31 @@ def test_the_right_move_from_random_positions(name):
         actions = game.legal_actions(state)
         if game.to_move(state) is not None and any(right_of(state, a) for a in actions):
             positions.append(state)
-    right = sum(
+    return sum(
         right_of(
-            s, search.choose(game, s, s["mover"], game.legal_actions(s), np.random.default_rng(i))
+            s,
+            search.choose(
+                game, s, s["mover"], game.legal_actions(s), np.random.default_rng(i), **budget
+            ),
         )  # fmt: skip
         for i, s in enumerate(positions)
     )
-    assert right >= 0.95 * len(positions), (right, len(positions))
+
+
+@pytest.mark.parametrize("name", ["nim", "sticks"])
+def test_the_right_move_from_random_positions(name):
+    right = right_moves(name, 60)
+    assert right >= 0.95 * 60, right
+
+
+@pytest.mark.parametrize("name", ["nim", "sticks"])
+def test_skill_grows_with_the_budget(name):
+    """From the same 60 positions, a sixteenth of the default budget (its cap on simulations
+    scaled with it) finds fewer winning moves than the default, which finds at least 95%."""
+    small = right_moves(name, 60, moves=search.DEFAULT_MOVES // 16,
+                        playouts=search.DEFAULT_PLAYOUTS // 16)  # fmt: skip
+    default = right_moves(name, 60)
+    assert small < default and default >= 0.95 * 60, (small, default)
 
 
 # -- Pig: better than `hold` where there is room -----------------------------------------------
