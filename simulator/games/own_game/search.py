@@ -444,9 +444,9 @@ CLEAR_EVERY = 4  # simulations each between two looks (8 cost No Thanks! at four
 CLEAR_FIRST = 8  # ... the first after this many: a standard error from 4 is too often far too
 # small (in Pig to 100, a first look at 4 lost 3 points of win chance a game to false clears)
 FUTILE = 0.05  # a challenger this unlikely to overrule the rollout's choice stops the search
-FUTILE_SHARE = 20  # a challenger may be given up on after this share of the decision's
-# simulations each (1/20 of the budget's for the two, at least FUTILE_LEAST): a bigger budget
-# resolves closer calls, and is stronger for it
+FUTILE_SHARE = 20  # a challenger may be given up on once it and the rollout's choice have each
+# had 1/20 of the decision's simulations (at least FUTILE_LEAST): a bigger budget resolves
+# closer calls, and is stronger for it (a fixed 16 played Pig the same at every budget)
 FUTILE_LEAST = 8  # ... and never before this many paired simulations
 
 
