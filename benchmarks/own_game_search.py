@@ -452,6 +452,23 @@ def pig_best_values(goal, faces, at):
             return end, _turn(goal, faces, end)[0]
 
 
+def pig_given_up(goal, faces, at):
+    """Against ``hold`` at ``at`` in two-seat Pig: (the best response's win rate over both
+    seats, ``lost(state, action)``: the chance of winning ``action`` gives up at ``state``
+    against the best response's choice there), by value iteration."""
+    end, w = pig_best_values(goal, faces, at)
+
+    def lost(state, action):
+        m = state["seat"]
+        a, b, k = state["scores"][m], state["scores"][1 - m], state["turn_total"]
+        held = 1.0 if a + k >= goal else end[a + k, b]
+        after = [1.0 if a + k + f >= goal else w[a, b, k + f] for f in range(2, faces + 1)]
+        rolled = (end[a, b] + sum(after)) / faces
+        return max(held, rolled) - (held if action == "hold" else rolled)
+
+    return (w[0, 0, 0] + end[0, 0]) / 2, lost
+
+
 def pig_regret_table(budgets, games, goal):
     """Skill by budget, measured exactly along the search's own games against ``hold`` at 20:
     at each of its decisions, the chance of winning its choice gives up against the best
@@ -464,17 +481,7 @@ def pig_regret_table(budgets, games, goal):
     game = load(ROOT / "examples" / "pig.py")
     hold = game.policies["hold"].function
     rules = {"goal": goal, "faces": 6}
-    faces = 6
-    end, w = pig_best_values(goal, faces, 20)
-    best = (w[0, 0, 0] + end[0, 0]) / 2
-
-    def lost(state, action):
-        m = state["seat"]
-        a, b, k = state["scores"][m], state["scores"][1 - m], state["turn_total"]
-        held = 1.0 if a + k >= goal else end[a + k, b]
-        after = [1.0 if a + k + f >= goal else w[a, b, k + f] for f in range(2, faces + 1)]
-        rolled = (end[a, b] + sum(after)) / faces
-        return max(held, rolled) - (held if action == "hold" else rolled)
+    best, lost = pig_given_up(goal, 6, 20)
 
     print(
         f"\nPig to {goal}: the chance of winning given up a game against the best response to "
